@@ -1,0 +1,97 @@
+// Model speed (docs/benchmarks.md): one G2 service-time computation, SPTF and
+// ZSPTF choice cost versus queue length, and whole memsim runs.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "model/device_factory.h"
+#include "model/mems_mechanism.h"
+#include "model/scheduler.h"
+#include "sim/simulate.h"
+#include "sim/workload.h"
+
+namespace {
+
+using namespace memstore;
+
+std::vector<model::Request> random_requests(std::int64_t n, std::int64_t blocks, int size,
+                                            std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<model::Request> out;
+  for (std::int64_t i = 0; i < n; ++i) {
+    model::Request r;
+    r.id = static_cast<std::uint64_t>(i);
+    r.lbn = static_cast<model::Lbn>(rng() % static_cast<std::uint64_t>(blocks - size));
+    r.blocks = size;
+    out.push_back(r);
+  }
+  return out;
+}
+
+// One 4 KB service on G2 from wherever the previous one left the sled:
+// seek (X, Y both directions), transfer, power accounting.
+void BM_G2ServiceTime(benchmark::State& state) {
+  model::MemsMechanism m(*model::preset("g2"));
+  const auto reqs = random_requests(4096, m.blocks(), 8, 1);
+  std::size_t i = 0;
+  model::Ns now = 0;
+  for (auto _ : state) {
+    const model::Breakdown b = m.service(reqs[i++ & 4095], now);
+    now += b.service_ns();
+    benchmark::DoNotOptimize(b);
+  }
+}
+BENCHMARK(BM_G2ServiceTime);
+
+// Positioning estimate alone (what SPTF evaluates per pending request).
+void BM_G2PositioningEstimate(benchmark::State& state) {
+  model::MemsMechanism m(*model::preset("g2"));
+  const auto reqs = random_requests(4096, m.blocks(), 8, 2);
+  std::size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(m.positioning_ns(reqs[i++ & 4095], 0));
+}
+BENCHMARK(BM_G2PositioningEstimate);
+
+// One scheduler choice over a queue of state.range(0) pending requests; the
+// picked request is replaced so the queue length stays fixed.
+void BM_Choice(benchmark::State& state, const char* scheduler) {
+  model::MemsMechanism m(*model::preset("g2"));
+  auto s = model::make_scheduler(scheduler);
+  const auto n = state.range(0);
+  auto reqs = random_requests(n + 100000, m.blocks(), 8, 3);
+  std::size_t next = 0;
+  for (; next < static_cast<std::size_t>(n); ++next) s->add(reqs[next]);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s->pick(m, 0));
+    s->add(reqs[next++ % reqs.size()]);
+  }
+  state.counters["ns_per_pending"] = benchmark::Counter(
+      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                  benchmark::Counter::kInvert);
+}
+BENCHMARK_CAPTURE(BM_Choice, sptf, "sptf")->RangeMultiplier(4)->Range(1, 1024);
+BENCHMARK_CAPTURE(BM_Choice, zsptf, "zsptf")->RangeMultiplier(4)->Range(1, 1024);
+
+// memsim run: the thesis' Random workload through a G2 device (FCFS).
+void BM_MemsimRun(benchmark::State& state) {
+  for (auto _ : state) {
+    auto device = model::make_mems_device(*model::preset("g2"), "fcfs");
+    sim::RandomWorkloadSpec spec;
+    spec.requests = state.range(0);
+    spec.interarrival_ms = 1.0;
+    spec.mean_size_kb = 4.0;
+    spec.read_fraction = 0.67;
+    spec.seed = 1;
+    spec.capacity_blocks = device->blocks();
+    sim::RandomWorkload w(spec);
+    const sim::RunStats s = sim::simulate(*device, [&w] { return w.next(); });
+    benchmark::DoNotOptimize(s.requests);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_MemsimRun)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,206 @@
+#include "model/mems_mechanism.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace memstore::model {
+namespace {
+
+Ns to_ns(double seconds) { return std::llround(seconds * 1e9); }
+
+}  // namespace
+
+MemsMechanism::MemsMechanism(const DeviceParams& p)
+    : params_(p),
+      geometry_(p),
+      bit_m_(p.bit_width_nm * 1e-9),
+      // §2.3: the per-tip data rate and the bit width fix the access velocity.
+      v_m_s_(p.per_tip_rate_bit_s * p.bit_width_nm * 1e-9),
+      // Eq. 3.5: time constants / (2 pi f).
+      settle_s_(p.settle_time_constants / (2 * std::numbers::pi * p.resonant_frequency_hz)),
+      row_s_((p.servo_bits_per_sector + p.data_bits_per_sector) / p.per_tip_rate_bit_s),
+      half_x_(p.region_bits_x / 2),
+      sector_bits_(p.servo_bits_per_sector + p.data_bits_per_sector),
+      bidirectional_(p.bidirectional),
+      min_turnaround_cylinder_switch_(p.cylinder_switch == CylinderSwitch::kMinTurnaround),
+      power_(p.power) {
+  x_axis_ = Axis::make(p.sled_accel_m_s2, p.spring_factor, p.region_bits_x * bit_m_ / 2);
+  y_axis_ = Axis::make(p.sled_accel_m_s2, p.spring_factor, p.region_bits_y * bit_m_ / 2);
+  // The used Y band (rows plus the closing servo field) is centred on the rest position.
+  y_centre_ = (geometry_.sy() * sector_bits_ + p.servo_bits_per_sector) / 2;
+  sled_ = rest_state();
+}
+
+SledState MemsMechanism::rest_state() const {
+  // At rest the sled waits at the start of the centremost block, ready to
+  // read it upward (DiskSim 4.0 uses the same point).
+  const Lbn centre = geometry_.sx() / 2 * geometry_.sc() + geometry_.sc() / 2;
+  const PhysicalAddress a = geometry_.to_physical(centre);
+  return {x_bits_of(a.x), access_start_y(a.y, +1), +1};
+}
+
+std::int32_t MemsMechanism::access_start_y(std::int32_t y, std::int32_t dir) const {
+  const std::int32_t servo = params_.servo_bits_per_sector;
+  return dir > 0 ? y * sector_bits_ - y_centre_ : (y + 1) * sector_bits_ + servo - y_centre_;
+}
+
+std::int32_t MemsMechanism::access_end_y(std::int32_t y, std::int32_t dir) const {
+  const std::int32_t servo = params_.servo_bits_per_sector;
+  return dir > 0 ? (y + 1) * sector_bits_ - y_centre_ : y * sector_bits_ + servo - y_centre_;
+}
+
+Positioning MemsMechanism::position_for(const SledState& from, std::int32_t x, std::int32_t y,
+                                        std::int32_t preferred_dir) const {
+  const std::int32_t to_x = x_bits_of(x);
+  Positioning best;
+  double x_base = 0, settle = 0;
+  if (to_x != from.x_bits) {
+    x_base = rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x));
+    settle = settle_s_;
+  }
+  bool have = false;
+  for (std::int32_t dir : {preferred_dir, -preferred_dir}) {
+    if (!bidirectional_ && dir < 0) continue;
+    Positioning c;
+    c.dir = dir;
+    c.x_base_s = x_base;
+    c.settle_s = settle;
+    const std::int32_t to_y = access_start_y(y, dir);
+    if (to_y != from.y_bits || dir != from.y_dir) {
+      c.y = y_seek(y_axis_, y_m(from.y_bits), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_);
+    }
+    c.total_s = std::max(x_base + settle, c.y.total_s());
+    // Strictly sooner wins; ties keep the preferred direction (evaluated first).
+    if (!have || c.total_s < best.total_s) {
+      best = c;
+      have = true;
+    }
+  }
+  return best;
+}
+
+void MemsMechanism::begin_service(Ns now, Breakdown& b) {
+  const bool spun_down = power_.gap(now - last_done_ns_, inactive_);
+  if (spun_down) {
+    b.startup_ns = params_.power.startup_ns;
+    power_.startup();
+    sled_ = rest_state();
+    inactive_ = false;
+  }
+}
+
+void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b) {
+  bool first = b.media_steps == 0;
+  std::int32_t prev_x = -1;
+  for (const Step& s : steps) {
+    Positioning pos = position_for(sled_, s.x, s.y, s.preferred_dir);
+    if (min_turnaround_cylinder_switch_ && !first && std::abs(s.x - prev_x) == 1) {
+      // Thesis §3.1: tips deflect to the next cylinder, so only the Y
+      // turnaround remains.
+      pos.x_base_s = pos.settle_s = 0;
+      pos.total_s = pos.y.total_s();
+    }
+    const Ns total = to_ns(pos.total_s);
+    (first ? b.seek_ns : b.switch_ns) += total;
+    b.seek_x_ns += to_ns(pos.x_base_s);
+    b.settle_ns += to_ns(pos.settle_s);
+    b.seek_y_ns += to_ns(pos.y.base_s);
+    b.turnaround_ns += to_ns(pos.y.turnaround_s);
+    b.turnarounds += pos.y.turnarounds;
+    power_.add(PowerState::kSeek, total);
+    // Media time: cumulative rounding keeps the sum exact over many rows.
+    ++b.media_steps;
+    const Ns row_end = to_ns(row_s_ * b.media_steps);
+    const Ns row_ns = row_end - to_ns(row_s_ * (b.media_steps - 1));
+    power_.add(PowerState::kAccess, row_ns, s.blocks * params_.tips_per_block);
+    sled_ = {x_bits_of(s.x), access_end_y(s.y, pos.dir), pos.dir};
+    prev_x = s.x;
+    first = false;
+  }
+  b.transfer_ns = to_ns(row_s_ * b.media_steps);
+}
+
+Breakdown MemsMechanism::service(const Request& r, Ns now) {
+  Breakdown b;
+  begin_service(now, b);
+  // Cut the request into media steps: the rest of each row of p blocks; when
+  // a row ends a track inside a cylinder, the next track's first row lies at
+  // the same (x, y) (track reversal) and shares the step while tips remain.
+  const Geometry& g = geometry_;
+  const Lbn end = r.lbn + r.blocks;
+  std::vector<Step> steps;
+  steps.reserve(static_cast<std::size_t>(r.blocks / g.p() + 2));
+  Lbn l = r.lbn;
+  while (l < end) {
+    const PhysicalAddress a = g.to_physical(l);
+    const std::int64_t track = g.track_of(l);
+    const Lbn row_end = std::min(end, (l / g.p() + 1) * g.p());
+    Lbn next = row_end;
+    if (next < end && next % g.st() == 0 && next % g.sc() != 0) {
+      next = std::min(end, next + (g.p() - (row_end - l)));
+    }
+    steps.push_back({a.x, a.y, static_cast<std::int32_t>(next - l),
+                     Geometry::track_runs_up(track) ? +1 : -1});
+    l = next;
+  }
+  run_steps(steps, b);
+  last_done_ns_ = now + b.service_ns();
+  return b;
+}
+
+BatchOutcome MemsMechanism::service_batch(std::span<const BatchExtent> extents, Ns now) {
+  BatchOutcome out;
+  begin_service(now, out.breakdown);
+  std::vector<MediaStep> pending = plan_batch(geometry_, extents);
+  // Nearest-first over the steps (SPTF within the batch).
+  while (!pending.empty()) {
+    std::size_t best = 0;
+    double best_s = 0;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      const double t = position_for(sled_, pending[i].x, pending[i].y, +1).total_s;
+      if (i == 0 || t < best_s) {
+        best_s = t;
+        best = i;
+      }
+    }
+    const MediaStep& m = pending[best];
+    const Step s{m.x, m.y, static_cast<std::int32_t>(m.lbns.size()), +1};
+    run_steps(std::span<const Step>(&s, 1), out.breakdown);
+    out.steps.push_back(std::move(pending[best]));
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(best));
+  }
+  last_done_ns_ = now + out.breakdown.service_ns();
+  return out;
+}
+
+Ns MemsMechanism::positioning_ns(const Request& r, Ns now) const {
+  const PhysicalAddress a = geometry_.to_physical(r.lbn);
+  const int dir = Geometry::track_runs_up(geometry_.track_of(r.lbn)) ? +1 : -1;
+  // A sled that will have spun down by `now` restarts from rest.
+  const Ns gap = now - last_done_ns_;
+  const Ns timeout = params_.power.idle_timeout_ns;
+  const bool restart = inactive_ || (timeout >= 0 && gap > timeout);
+  const SledState from = restart ? rest_state() : sled_;
+  return to_ns(position_for(from, a.x, a.y, dir).total_s);
+}
+
+MediaPoint MemsMechanism::point_of(Lbn lbn) const {
+  const PhysicalAddress a = geometry_.to_physical(lbn);
+  return {(a.x + 0.5) / geometry_.sx(), (a.y + 0.5) / geometry_.sy(),
+          Geometry::track_runs_up(geometry_.track_of(lbn))};
+}
+
+MediaPoint MemsMechanism::current_point() const {
+  const double band = geometry_.sy() * sector_bits_ + params_.servo_bits_per_sector;
+  return {(sled_.x_bits + half_x_ + 0.5) / geometry_.sx(),
+          std::clamp((sled_.y_bits + y_centre_) / band, 0.0, 1.0), sled_.y_dir > 0};
+}
+
+EnergyReport MemsMechanism::energy(Ns until) const {
+  PowerMeter copy = power_;
+  copy.gap(std::max<Ns>(0, until - last_done_ns_), inactive_);
+  return copy.report();
+}
+
+}  // namespace memstore::model

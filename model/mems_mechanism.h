@@ -1,0 +1,110 @@
+// One MEMStore sled as a Mechanism: positioning (thesis §3.1), transfer
+// (§3.1, §2.3), sled state carried across requests, power states (second
+// paper §3.1) and batches (thesis §6.3.5).
+//
+// Coordinates follow the media layout of thesis Fig. 2.4, measured in bits
+// from the sled's rest (centre) position as in DiskSim 4.0: X is the cylinder
+// (bit column) minus Sx/2; along Y each tip-sector row is servo + data bits,
+// with one more servo field closing the column, and the used band is centred.
+// Reading row r upward starts at its own servo field; reading it downward
+// starts at the servo field above it. Either way a row takes
+// (servo + data bits) / per-tip rate, and consecutive rows in the direction of
+// travel chain with no seek at all.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/axis.h"
+#include "model/batch.h"
+#include "model/geometry.h"
+#include "model/mechanism.h"
+#include "model/params.h"
+#include "model/power.h"
+#include "model/seek_piecewise.h"
+
+namespace memstore::model {
+
+// Where the sled is: a point on the media and the Y velocity's sign
+// (+1 up, -1 down). X velocity is zero whenever the sled is between
+// accesses.
+struct SledState {
+  std::int32_t x_bits = 0;
+  std::int32_t y_bits = 0;
+  std::int32_t y_dir = 1;
+  friend bool operator==(const SledState&, const SledState&) = default;
+};
+
+// The positioning choice for one media step.
+struct Positioning {
+  double total_s = 0;   // max(X + settle, Y + turnarounds)
+  double x_base_s = 0;
+  double settle_s = 0;
+  YSeek y;
+  std::int32_t dir = 1;  // direction of the access that follows
+};
+
+struct BatchOutcome {
+  Breakdown breakdown;
+  std::vector<MediaStep> steps;  // in the order they were served
+};
+
+class MemsMechanism final : public Mechanism {
+ public:
+  explicit MemsMechanism(const DeviceParams& params);
+
+  std::int64_t blocks() const override { return geometry_.blocks_per_sled(); }
+  Ns positioning_ns(const Request& r, Ns now) const override;
+  Breakdown service(const Request& r, Ns now) override;
+  MediaPoint point_of(Lbn lbn) const override;
+  MediaPoint current_point() const override;
+  EnergyReport energy(Ns until) const override;
+
+  // Serves a batch as one media access (thesis §6.3.5): its blocks grouped
+  // into parallel steps by plan_batch, the steps visited nearest-first.
+  // REQUIRES: extents inside this sled (local LBNs).
+  BatchOutcome service_batch(std::span<const BatchExtent> extents, Ns now);
+
+  const Geometry& geometry() const { return geometry_; }
+  const SledState& state() const { return sled_; }
+  bool inactive() const { return inactive_; }
+
+  // The best way to start accessing row `y` of cylinder `x` from `from`:
+  // up or down (if bidirectional), whichever is positioned sooner; on a tie
+  // `preferred_dir`, the direction the data continues in.
+  Positioning position_for(const SledState& from, std::int32_t x, std::int32_t y,
+                           std::int32_t preferred_dir) const;
+  // Where an access of row `y` in direction `dir` begins and ends, in bits.
+  std::int32_t access_start_y(std::int32_t y, std::int32_t dir) const;
+  std::int32_t access_end_y(std::int32_t y, std::int32_t dir) const;
+  // Seconds to read one row (servo + data bits).
+  double row_s() const { return row_s_; }
+
+ private:
+  struct Step {
+    std::int32_t x, y, blocks, preferred_dir;
+  };
+  // Runs media steps from the current state; accumulates into `b`.
+  void run_steps(std::span<const Step> steps, Breakdown& b);
+  void begin_service(Ns now, Breakdown& b);
+  SledState rest_state() const;
+  double x_m(std::int32_t x_bits) const { return x_bits * bit_m_; }
+  double y_m(std::int32_t y_bits) const { return y_bits * bit_m_; }
+  std::int32_t x_bits_of(std::int32_t cylinder) const { return cylinder - half_x_; }
+
+  DeviceParams params_;
+  Geometry geometry_;
+  Axis x_axis_, y_axis_;
+  double bit_m_, v_m_s_, settle_s_, row_s_;
+  std::int32_t half_x_, sector_bits_, y_centre_;
+  bool bidirectional_;
+  bool min_turnaround_cylinder_switch_;
+
+  SledState sled_;
+  bool inactive_ = true;  // a device starts spun down (as DiskSim's)
+  Ns last_done_ns_ = 0;
+  PowerMeter power_;
+};
+
+}  // namespace memstore::model

@@ -1,0 +1,142 @@
+#include "model/params.h"
+
+#include <cmath>
+#include <string>
+
+namespace memstore::model {
+namespace {
+
+// G1: 50 nm bits, 70 g, 400 kbit/s, settle 0.431 ms, 640 of 6400 tips
+// active, unidirectional (thesis Table 3.1, §3.2). The settle time is two time
+// constants of the 739 Hz sled (Eq. 3.5), as in DiskSim 4.0's G1; 70 g is
+// DiskSim's 688.8 m/s^2.
+DeviceParams g1() {
+  DeviceParams p;
+  p.name = "g1";
+  p.bit_width_nm = 50.0;
+  p.region_bits_x = 2000;
+  p.region_bits_y = 2000;
+  p.sled_accel_m_s2 = 688.8;
+  p.per_tip_rate_bit_s = 400'000;
+  p.settle_time_constants = 2.0;
+  p.bidirectional = false;
+  return p;
+}
+
+// G2: the defaults of DeviceParams (thesis Table 3.1; second paper Table I,
+// except its 1280 active tips: the thesis' G2 has 640, p = 10).
+DeviceParams g2() { return DeviceParams{}; }
+
+// G3: 30 nm bits, 105 g (DiskSim's 1033.2 m/s^2), 1000 kbit/s, settle
+// 0.144 ms (one time constant at 1108 Hz), 1280 active tips (thesis Table 3.1;
+// DiskSim 4.0's G3 activates 3200).
+DeviceParams g3() {
+  DeviceParams p;
+  p.name = "g3";
+  p.bit_width_nm = 30.0;
+  p.region_bits_x = 3333;
+  p.region_bits_y = 3333;
+  p.sled_accel_m_s2 = 1033.2;
+  p.per_tip_rate_bit_s = 1'000'000;
+  p.resonant_frequency_hz = 1108.0;
+  p.active_tips = 1280;
+  return p;
+}
+
+}  // namespace
+
+std::optional<DeviceParams> preset(std::string_view name) {
+  if (name == "g1") return g1();
+  if (name == "g2") return g2();
+  if (name == "g3") return g3();
+  return std::nullopt;
+}
+
+std::vector<std::string> preset_names() { return {"g1", "g2", "g3"}; }
+
+std::vector<ParamError> validate(const DeviceParams& p) {
+  std::vector<ParamError> errors;
+  auto fail = [&errors](std::string key, std::string message) {
+    errors.push_back({std::move(key), std::move(message)});
+  };
+  auto positive = [&fail](const char* key, double v) {
+    if (!(v > 0) || !std::isfinite(v)) fail(key, "must be a positive number");
+  };
+  positive("bit_width_nm", p.bit_width_nm);
+  positive("region_bits_x", p.region_bits_x);
+  positive("region_bits_y", p.region_bits_y);
+  positive("tips", p.tips);
+  positive("active_tips", p.active_tips);
+  positive("tips_per_block", p.tips_per_block);
+  positive("data_bits_per_sector", p.data_bits_per_sector);
+  positive("block_bytes", p.block_bytes);
+  positive("sleds", p.sleds);
+  positive("sled_accel_m_s2", p.sled_accel_m_s2);
+  positive("per_tip_rate_bit_s", p.per_tip_rate_bit_s);
+  positive("resonant_frequency_hz", p.resonant_frequency_hz);
+  positive("max_batch_descriptors", p.max_batch_descriptors);
+  positive("max_batch_blocks", p.max_batch_blocks);
+  if (p.servo_bits_per_sector < 0) fail("servo_bits_per_sector", "must be 0 or more");
+  if (!(p.settle_time_constants >= 0)) fail("settle_time_constants", "must be 0 or more");
+  if (!(p.spring_factor >= 0 && p.spring_factor < 1)) {
+    // At 100% the springs cancel the actuators at full displacement and a
+    // seek from the edge could never start.
+    fail("spring_factor", "must be in [0, 1), e.g. 0.75");
+  }
+  if (p.micropositioning < 0) fail("micropositioning", "must be 0 or more");
+  if (p.conflict_group < 0) fail("conflict_group", "must be 0 (no shared components) or more");
+  if (p.max_batch_descriptors > 65535) {
+    fail("max_batch_descriptors", "must fit the 16-bit field of mode page 20h (at most 65535)");
+  }
+  if (!errors.empty()) return errors;  // cross-field checks need sane fields
+
+  if (p.active_tips > p.tips) {
+    fail("active_tips", "is " + std::to_string(p.active_tips) + " but the device has only " +
+                            std::to_string(p.tips) + " tips");
+  }
+  if (p.tips % p.tips_per_block != 0) {
+    fail("tips_per_block", "must divide tips (" + std::to_string(p.tips) + ")");
+  }
+  if (p.active_tips % p.tips_per_block != 0) {
+    fail("active_tips", "must be a multiple of tips_per_block (" +
+                            std::to_string(p.tips_per_block) + ")");
+  }
+  if (p.tips_per_block * p.data_bits_per_sector != p.block_bytes * 10) {
+    // 10 encoded bits per byte (thesis §2.2): a block's data bits over its tips.
+    fail("tips_per_block", "times data_bits_per_sector must equal block_bytes * 10 (" +
+                               std::to_string(p.block_bytes * 10) + " encoded bits)");
+  }
+  const std::int64_t sector_bits = p.servo_bits_per_sector + p.data_bits_per_sector;
+  if (sector_bits + p.servo_bits_per_sector > p.region_bits_y) {
+    fail("region_bits_y", "must hold at least one tip sector (" + std::to_string(sector_bits) +
+                              " bits plus trailing servo)");
+  }
+  if (errors.empty()) {
+    const std::int32_t n = p.tips / p.tips_per_block;
+    const std::int32_t par = p.active_tips / p.tips_per_block;
+    if (n % par != 0) {
+      fail("active_tips", "gives p = " + std::to_string(par) + ", which does not divide N = " +
+                              std::to_string(n) + " (tips / tips_per_block)");
+    }
+    if (p.conflict_group > n) {
+      fail("conflict_group", "must not exceed the number of squares N = " + std::to_string(n));
+    }
+    if (p.micropositioning >= p.region_bits_x) {
+      fail("micropositioning", "must be below region_bits_x (the number of cylinders)");
+    }
+  }
+  const double v = p.per_tip_rate_bit_s * p.bit_width_nm * 1e-9;
+  const double half_range = p.region_bits_x * p.bit_width_nm * 1e-9 / 2;
+  if (errors.empty() && v * v / (2 * p.sled_accel_m_s2 * (1 - p.spring_factor)) > half_range) {
+    fail("per_tip_rate_bit_s", "gives an access velocity the actuators cannot reverse within the "
+                               "sled's range; lower it or raise sled_accel_m_s2");
+  }
+  if (p.power.idle_timeout_ns < -1) fail("power.idle_timeout_ns", "must be -1 (never), 0 or more");
+  if (p.power.startup_ns < 0) fail("power.startup_ns", "must be 0 or more");
+  if (p.power.idle_tips < 0 || p.power.idle_tips > p.tips) {
+    fail("power.idle_tips", "must be between 0 and tips");
+  }
+  return errors;
+}
+
+}  // namespace memstore::model

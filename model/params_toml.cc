@@ -1,0 +1,203 @@
+#include "model/params_toml.h"
+
+#include <toml++/toml.h>
+
+#include <cstdint>
+#include <sstream>
+#include <variant>
+
+namespace memstore::model {
+namespace {
+
+using IntField = std::int32_t DeviceParams::*;
+using LongField = std::int64_t DeviceParams::*;
+using RealField = double DeviceParams::*;
+using BoolField = bool DeviceParams::*;
+using PIntField = std::int32_t PowerParams::*;
+using PLongField = std::int64_t PowerParams::*;
+using PRealField = double PowerParams::*;
+struct CylinderSwitchField {};
+using Field = std::variant<IntField, LongField, RealField, BoolField, PIntField, PLongField,
+                           PRealField, CylinderSwitchField>;
+
+struct Key {
+  const char* name;  // dotted for the [power] table
+  Field field;
+};
+
+// The one table of configurable parameters.
+const Key kKeys[] = {
+    {"bit_width_nm", &DeviceParams::bit_width_nm},
+    {"region_bits_x", &DeviceParams::region_bits_x},
+    {"region_bits_y", &DeviceParams::region_bits_y},
+    {"tips", &DeviceParams::tips},
+    {"active_tips", &DeviceParams::active_tips},
+    {"tips_per_block", &DeviceParams::tips_per_block},
+    {"servo_bits_per_sector", &DeviceParams::servo_bits_per_sector},
+    {"data_bits_per_sector", &DeviceParams::data_bits_per_sector},
+    {"block_bytes", &DeviceParams::block_bytes},
+    {"sleds", &DeviceParams::sleds},
+    {"sled_accel_m_s2", &DeviceParams::sled_accel_m_s2},
+    {"per_tip_rate_bit_s", &DeviceParams::per_tip_rate_bit_s},
+    {"spring_factor", &DeviceParams::spring_factor},
+    {"resonant_frequency_hz", &DeviceParams::resonant_frequency_hz},
+    {"settle_time_constants", &DeviceParams::settle_time_constants},
+    {"bidirectional", &DeviceParams::bidirectional},
+    {"cylinder_switch", CylinderSwitchField{}},
+    {"micropositioning", &DeviceParams::micropositioning},
+    {"conflict_group", &DeviceParams::conflict_group},
+    {"max_batch_descriptors", &DeviceParams::max_batch_descriptors},
+    {"max_batch_blocks", &DeviceParams::max_batch_blocks},
+    {"power.tip_active_w", &PowerParams::tip_active_w},
+    {"power.sled_motion_w", &PowerParams::sled_motion_w},
+    {"power.inactive_w", &PowerParams::inactive_w},
+    {"power.startup_ns", &PowerParams::startup_ns},
+    {"power.startup_j", &PowerParams::startup_j},
+    {"power.idle_timeout_ns", &PowerParams::idle_timeout_ns},
+    {"power.idle_tips", &PowerParams::idle_tips},
+};
+
+const Key* find_key(std::string_view name) {
+  for (const Key& k : kKeys) {
+    if (name == k.name) return &k;
+  }
+  return nullptr;
+}
+
+template <class T>
+std::optional<T> as_integer(const toml::node& n) {
+  const auto v = n.value_exact<std::int64_t>();
+  if (!v || *v < std::numeric_limits<T>::min() || *v > std::numeric_limits<T>::max()) {
+    return std::nullopt;
+  }
+  return static_cast<T>(*v);
+}
+
+// Stores one value; returns an error message or "".
+std::string assign(DeviceParams& p, const Key& key, const toml::node& n) {
+  struct Visitor {
+    DeviceParams& p;
+    const toml::node& n;
+    std::string operator()(IntField f) const {
+      auto v = as_integer<std::int32_t>(n);
+      if (!v) return "must be an integer (32-bit)";
+      p.*f = *v;
+      return "";
+    }
+    std::string operator()(LongField f) const {
+      auto v = as_integer<std::int64_t>(n);
+      if (!v) return "must be an integer";
+      p.*f = *v;
+      return "";
+    }
+    std::string operator()(RealField f) const {
+      auto v = n.value<double>();  // integers are accepted for reals
+      if (!v) return "must be a number";
+      p.*f = *v;
+      return "";
+    }
+    std::string operator()(BoolField f) const {
+      auto v = n.value_exact<bool>();
+      if (!v) return "must be true or false";
+      p.*f = *v;
+      return "";
+    }
+    std::string operator()(PIntField f) const {
+      auto v = as_integer<std::int32_t>(n);
+      if (!v) return "must be an integer (32-bit)";
+      p.power.*f = *v;
+      return "";
+    }
+    std::string operator()(PLongField f) const {
+      auto v = as_integer<std::int64_t>(n);
+      if (!v) return "must be an integer";
+      p.power.*f = *v;
+      return "";
+    }
+    std::string operator()(PRealField f) const {
+      auto v = n.value<double>();
+      if (!v) return "must be a number";
+      p.power.*f = *v;
+      return "";
+    }
+    std::string operator()(CylinderSwitchField) const {
+      auto v = n.value_exact<std::string>();
+      if (v && *v == "seek") {
+        p.cylinder_switch = CylinderSwitch::kSeek;
+      } else if (v && *v == "min_turnaround") {
+        p.cylinder_switch = CylinderSwitch::kMinTurnaround;
+      } else {
+        return R"(must be "seek" or "min_turnaround")";
+      }
+      return "";
+    }
+  };
+  return std::visit(Visitor{p, n}, key.field);
+}
+
+std::string where(const toml::node& n, const std::string& source) {
+  std::ostringstream os;
+  os << source << ":" << n.source().begin.line;
+  return os.str();
+}
+
+}  // namespace
+
+std::vector<std::string> param_keys() {
+  std::vector<std::string> keys{"preset"};
+  for (const Key& k : kKeys) keys.emplace_back(k.name);
+  return keys;
+}
+
+ParamsResult params_from_toml(std::string_view text, const DeviceParams& base,
+                              const std::string& source) {
+  ParamsResult out;
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream os;
+    os << source << ":" << e.source().begin.line << ": " << e.description();
+    out.errors.push_back({"", os.str()});
+    return out;
+  }
+  DeviceParams p = base;
+  if (const toml::node* preset_node = root.get("preset")) {
+    const auto name = preset_node->value_exact<std::string>();
+    const auto found = name ? preset(*name) : std::nullopt;
+    if (!found) {
+      out.errors.push_back({"preset", where(*preset_node, source) +
+                                          R"(: must be one of "g1", "g2", "g3")"});
+      return out;
+    }
+    p = *found;
+  }
+  auto visit = [&](const toml::table& table, const std::string& prefix) {
+    for (const auto& [k, node] : table) {
+      const std::string name = prefix + std::string(k.str());
+      if (name == "preset") continue;
+      if (prefix.empty() && name == "power" && node.is_table()) continue;
+      const Key* key = find_key(name);
+      if (key == nullptr) {
+        out.errors.push_back({name, where(node, source) + ": unknown key '" + name +
+                                        "' (see docs/model.md for the accepted keys)"});
+        continue;
+      }
+      const std::string err = assign(p, *key, node);
+      if (!err.empty()) out.errors.push_back({name, where(node, source) + ": " + name + " " + err});
+    }
+  };
+  visit(root, "");
+  if (const toml::table* power = root["power"].as_table()) visit(*power, "power.");
+  if (!out.errors.empty()) return out;
+  p.name = base.name;
+  if (const auto n = root["preset"].value<std::string>()) p.name = *n;
+  for (ParamError& e : validate(p)) {
+    e.message = source + ": " + e.key + " " + e.message;
+    out.errors.push_back(std::move(e));
+  }
+  if (out.errors.empty()) out.params = p;
+  return out;
+}
+
+}  // namespace memstore::model

@@ -1,0 +1,42 @@
+#include "model/schedulers_lbn.h"
+
+namespace memstore::model {
+
+Request FcfsScheduler::pick(const Mechanism&, Ns) {
+  Request r = queue_.front();
+  queue_.pop_front();
+  return r;
+}
+
+Request LbnOrderedQueue::take(std::map<Key, Request>::iterator it) {
+  Request r = it->second;
+  q_.erase(it);
+  last_end_ = r.lbn + r.blocks;
+  return r;
+}
+
+Request ClookScheduler::pick(const Mechanism&, Ns) {
+  auto it = q_.lower_bound({last_end_, 0});
+  if (it == q_.end()) it = q_.begin();
+  return take(it);
+}
+
+Request SstfScheduler::pick(const Mechanism&, Ns) {
+  auto above = q_.lower_bound({last_end_, 0});
+  auto it = above;
+  if (above == q_.end()) {
+    it = std::prev(above);
+  } else if (above != q_.begin()) {
+    auto below = std::prev(above);
+    // Distance from the head: below ends before it; ties prefer the lower LBN.
+    const Lbn d_below = last_end_ - below->first.first;
+    const Lbn d_above = above->first.first - last_end_;
+    if (d_below <= d_above) {
+      // Among equal LBNs keep the earliest arrival.
+      it = q_.lower_bound({below->first.first, 0});
+    }
+  }
+  return take(it);
+}
+
+}  // namespace memstore::model

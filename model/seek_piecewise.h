@@ -1,0 +1,49 @@
+// The piecewise-linear seek model (thesis §3.1, Eqs. 3.1-3.6).
+//
+// Pure functions of their inputs. A base seek moves the sled from x0 to x1 in
+// two phases, accelerating toward x1 and then decelerating, and starts and ends
+// with speeds v0 and v1 along the direction of travel. Each phase is cut into
+// `chunks` pieces of equal length; within a piece the net acceleration is the
+// average of the net accelerations at its ends (thesis §3.1). Because the
+// spring force is linear in x, that average times the piece length is the
+// exact work done, so the speed at every piece boundary is exact and the only
+// approximation is the time spent inside each piece.
+//
+// The switch point between the phases follows from energy conservation
+// (second paper, Eq. 2, generalised to v0 != v1), in closed form.
+#pragma once
+
+#include "model/axis.h"
+
+namespace memstore::model {
+
+inline constexpr int kChunksPerPhase = 8;
+
+// REQUIRES: v0_m_s >= 0, v1_m_s >= 0 (speeds along the direction x0 -> x1).
+double base_seek_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s,
+                   int chunks = kChunksPerPhase);
+
+// Eq. 3.6: reversing velocity v (signed) at displacement x takes 2|v| / a(x),
+// where a(x) is the actuator acceleration plus the spring's contribution:
+// the spring helps reverse a sled moving away from the centre and hurts one
+// moving toward it (thesis Fig. 3.9).
+double turnaround_s(const Axis& axis, double x_m, double v_m_s);
+
+// A seek ending at rest (the X axis): base seek from rest to rest.
+inline double rest_to_rest_s(const Axis& axis, double x0_m, double x1_m) {
+  return base_seek_s(axis, x0_m, x1_m, 0, 0);
+}
+
+// Eq. 3.6 generalised to a Y seek between moving states (v0, v1 signed; v0 may
+// be 0): the base seek in the direction of travel plus one turnaround when the
+// sled starts moving away from x1 and one when it must arrive moving back
+// (thesis §2.3: "one or two turnarounds"). `turnarounds` receives 0, 1 or 2.
+struct YSeek {
+  double base_s = 0;
+  double turnaround_s = 0;
+  int turnarounds = 0;
+  double total_s() const { return base_s + turnaround_s; }
+};
+YSeek y_seek(const Axis& axis, double x0_m, double v0_m_s, double x1_m, double v1_m_s);
+
+}  // namespace memstore::model

@@ -1,0 +1,119 @@
+// memsim: the offline simulator on the device model (issue: model/ and memsim).
+// Command-line wiring only; each subcommand lives in cmd_*.cc.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <map>
+
+#include "model/device_factory.h"
+#include "model/scheduler.h"
+#include "sim/commands.h"
+
+namespace {
+
+using memstore::sim::DeviceOptions;
+using memstore::sim::OutputFormat;
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+void add_device_options(CLI::App* cmd, DeviceOptions& o, bool with_scheduler) {
+  cmd->add_option("--device", o.device,
+                  "Device: " + joined(memstore::model::device_names()) + " (default g2)");
+  cmd->add_option("--config", o.config, "TOML file of device parameter overrides")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--set", o.set, "Override one parameter, key=value (TOML syntax), repeatable");
+  if (with_scheduler) {
+    cmd->add_option("--scheduler", o.scheduler,
+                    "Scheduler: " + joined(memstore::model::scheduler_names()) + " (default fcfs)");
+    cmd->add_option("--age-weight", o.scheduler_options.age_weight, "asptf aging weight");
+  }
+}
+
+void add_format(CLI::App* cmd, OutputFormat& f, bool csv) {
+  cmd->add_flag_callback("--json", [&f] { f = OutputFormat::kJson; }, "Print JSON");
+  if (csv) cmd->add_flag_callback("--csv", [&f] { f = OutputFormat::kCsv; }, "Print CSV");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"memsim: offline simulator of a MEMS-based storage device (MEMStore)"};
+  app.require_subcommand(1);
+  int status = 0;
+
+  memstore::sim::GeometryArgs geometry;
+  auto* g = app.add_subcommand("geometry", "Print the virtual geometry (p, N, Sx, Sy, M, ...)");
+  add_device_options(g, geometry.device, false);
+  add_format(g, geometry.format, false);
+  g->callback([&] { status = memstore::sim::cmd_geometry(geometry); });
+
+  memstore::sim::EquivArgs equiv;
+  auto* e = app.add_subcommand("equiv", "Print an LBN's equivalence class and ensemble");
+  add_device_options(e, equiv.device, false);
+  e->add_option("--lbn", equiv.lbn, "Logical block number")->required();
+  e->add_option("--micropositioning", equiv.micropositioning,
+                "Degree of micropositioning M (default: the device's)")
+      ->check(CLI::NonNegativeNumber);
+  add_format(e, equiv.format, false);
+  e->callback([&] { status = memstore::sim::cmd_equiv(equiv); });
+
+  memstore::sim::SeekArgs seek;
+  auto* s = app.add_subcommand("seek", "Positioning breakdown of one seek between two LBNs");
+  add_device_options(s, seek.device, false);
+  s->add_option("--from-lbn", seek.from_lbn, "LBN just read")->required();
+  s->add_option("--to-lbn", seek.to_lbn, "LBN to position for")->required();
+  s->add_flag("--reference", seek.reference, "Also integrate the spring-mass system");
+  add_format(s, seek.format, false);
+  s->callback([&] { status = memstore::sim::cmd_seek(seek); });
+
+  memstore::sim::RunArgs run;
+  auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");
+  add_device_options(r, run.device, true);
+  r->add_option("--workload", run.workload, "Workload: random");
+  r->add_option("--requests", run.requests, "Number of requests")->check(CLI::PositiveNumber);
+  r->add_option("--interarrival-ms", run.interarrival_ms, "Mean exponential inter-arrival (ms)");
+  r->add_option("--mean-size-kb", run.mean_size_kb, "Mean exponential request size (KB)");
+  r->add_option("--read-fraction", run.read_fraction, "Fraction of reads")
+      ->check(CLI::Range(0.0, 1.0));
+  r->add_option("--seed", run.seed, "Random seed");
+  add_format(r, run.format, true);
+  r->callback([&] { status = memstore::sim::cmd_run(run); });
+
+  memstore::sim::ReplayArgs replay;
+  auto* p = app.add_subcommand("replay", "Replay a block trace (DiskSim ASCII or SPC)");
+  add_device_options(p, replay.device, true);
+  p->add_option("--trace", replay.trace, "Trace file")->required();
+  p->add_option("--format", replay.trace_format, "Trace format: disksim or spc");
+  p->add_option("--scale", replay.scale,
+                "Arrival-rate scale: K divides every inter-arrival gap by K (§6.1.1)")
+      ->check(CLI::PositiveNumber);
+  p->add_option("--device-number", replay.device_number,
+                "Replay only this device number / ASU of the trace");
+  add_format(p, replay.format, true);
+  p->callback([&] { status = memstore::sim::cmd_replay(replay); });
+
+  memstore::sim::SweepArgs sweep;
+  auto* w = app.add_subcommand(
+      "sweep", "Mean response and squared coefficient of variation per scheduler and rate (CSV)");
+  add_device_options(w, sweep.device, false);
+  w->add_option("--workload", sweep.workload, "Workload: random");
+  w->add_option("--rates", sweep.rates, "Arrival rates in requests/s, comma-separated")
+      ->delimiter(',')
+      ->required();
+  w->add_option("--schedulers", sweep.schedulers, "Schedulers, comma-separated")
+      ->delimiter(',')
+      ->required();
+  w->add_option("--requests", sweep.requests, "Requests per point")->check(CLI::PositiveNumber);
+  w->add_option("--mean-size-kb", sweep.mean_size_kb, "Mean exponential request size (KB)");
+  w->add_option("--read-fraction", sweep.read_fraction, "Fraction of reads")
+      ->check(CLI::Range(0.0, 1.0));
+  w->add_option("--seed", sweep.seed, "Random seed");
+  w->callback([&] { status = memstore::sim::cmd_sweep(sweep); });
+
+  CLI11_PARSE(app, argc, argv);
+  return status;
+}

@@ -1,0 +1,111 @@
+#include "sim/stats.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+
+namespace memstore::sim {
+namespace {
+
+// Log-linear buckets (HdrHistogram's layout with 10 significant bits): values
+// below kLinearLimit map to themselves; above, each power of two [2^k, 2^k+1)
+// is split into kSubBuckets buckets of width 2^(k - kSubBits).
+constexpr int kSubBits = 9;
+constexpr std::uint64_t kSubBuckets = std::uint64_t{1} << kSubBits;   // 512
+constexpr std::uint64_t kLinearLimit = kSubBuckets * 2;               // 1024
+constexpr int kFirstLogExponent = kSubBits + 1;                       // 10
+
+std::size_t bucket_of(std::int64_t value_ns) {
+  const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
+  if (v < kLinearLimit) return static_cast<std::size_t>(v);
+  const int k = static_cast<int>(std::bit_width(v)) - 1;  // 2^k <= v < 2^(k+1), k >= 10
+  const std::uint64_t sub = (v >> (k - kSubBits)) - kSubBuckets;  // 0..511
+  return static_cast<std::size_t>(kLinearLimit +
+                                  static_cast<std::uint64_t>(k - kFirstLogExponent) * kSubBuckets +
+                                  sub);
+}
+
+// The midpoint of a bucket, rounded down: the value itself for width-1
+// buckets. Fits in int64 for every bucket bucket_of() can return.
+std::int64_t midpoint_of(std::size_t bucket) {
+  if (bucket < kLinearLimit) return static_cast<std::int64_t>(bucket);
+  const std::uint64_t j = bucket - kLinearLimit;
+  const int k = static_cast<int>(j / kSubBuckets) + kFirstLogExponent;
+  const std::uint64_t sub = j % kSubBuckets;
+  const int shift = k - kSubBits;
+  const std::uint64_t low = (kSubBuckets + sub) << shift;
+  const std::uint64_t width = std::uint64_t{1} << shift;
+  return static_cast<std::int64_t>(low + (width - 1) / 2);
+}
+
+}  // namespace
+
+void Summary::add(std::int64_t value_ns) {
+  if (count_ == 0) {
+    min_ = max_ = value_ns;
+  } else {
+    min_ = std::min(min_, value_ns);
+    max_ = std::max(max_, value_ns);
+  }
+  ++count_;
+  // Welford (Knuth TAOCP vol. 2, §4.2.2): numerically stable running moments.
+  const double x = static_cast<double>(value_ns);
+  const double delta = x - mean_;
+  mean_ += delta / static_cast<double>(count_);
+  m2_ += delta * (x - mean_);
+
+  const std::size_t b = bucket_of(value_ns);
+  if (b >= buckets_.size()) buckets_.resize(b + 1, 0);
+  ++buckets_[b];
+}
+
+void Summary::merge(const Summary& other) {
+  if (other.count_ == 0) return;
+  if (count_ == 0) {
+    *this = other;
+    return;
+  }
+  // Chan, Golub & LeVeque (1979): combine two partial (count, mean, M2).
+  const double na = static_cast<double>(count_);
+  const double nb = static_cast<double>(other.count_);
+  const double n = na + nb;
+  const double delta = other.mean_ - mean_;
+  mean_ += delta * nb / n;
+  m2_ += other.m2_ + delta * delta * na * nb / n;
+  count_ += other.count_;
+  min_ = std::min(min_, other.min_);
+  max_ = std::max(max_, other.max_);
+  if (other.buckets_.size() > buckets_.size()) buckets_.resize(other.buckets_.size(), 0);
+  for (std::size_t i = 0; i < other.buckets_.size(); ++i) buckets_[i] += other.buckets_[i];
+}
+
+double Summary::sd() const {
+  if (count_ == 0) return 0.0;
+  return std::sqrt(std::max(0.0, m2_ / static_cast<double>(count_)));
+}
+
+double Summary::scv() const {
+  if (mean_ == 0.0) return 0.0;
+  const double s = sd();
+  return (s * s) / (mean_ * mean_);
+}
+
+std::int64_t Summary::percentile(double pct) const {
+  if (count_ == 0) return 0;
+  if (!(pct > 0.0)) pct = 0.0;  // also NaN
+  if (pct > 100.0) pct = 100.0;
+  // Multiply before dividing so integral percentiles of integral counts are
+  // exact (99 * 100 / 100 == 99, whereas 0.99 * 100 is not).
+  const double n = static_cast<double>(count_);
+  std::int64_t rank = static_cast<std::int64_t>(std::ceil(pct * n / 100.0));
+  rank = std::clamp<std::int64_t>(rank, 1, count_);
+  std::int64_t seen = 0;
+  for (std::size_t b = 0; b < buckets_.size(); ++b) {
+    seen += buckets_[b];
+    if (seen >= rank) return std::clamp(midpoint_of(b), min_, max_);
+  }
+  return max_;  // unreachable: the buckets hold count_ values
+}
+
+}  // namespace memstore::sim

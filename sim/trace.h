@@ -1,0 +1,100 @@
+// Streaming readers for the block-level traces `memsim replay` takes.
+//
+// DiskSim 4.0 ASCII ("disksim"), one request per line, whitespace-separated:
+//   arrival_ms(float) devno(int) blkno(int, 512-byte blocks) size(int, blocks) flags(int)
+//   flags bit 0 set = read, clear = write (DiskSim's B_READ convention).
+//   Exactly 5 fields.
+// SPC / UMass trace repository ("spc"), comma-separated:
+//   ASU(int),LBA(int, 512-byte blocks),Size(int, BYTES),Opcode(r|R|w|W),Timestamp(float, s)[,ignored...]
+//   The size is rounded up to whole blocks; fields may be padded with blanks.
+// Both: blank lines and lines whose first non-blank character is '#' are
+// skipped; a trailing '\r' is ignored; lines are at most kMaxLineBytes long.
+//
+// Replay follows the thesis (§6.1.1): arrival times are taken relative to the
+// first request kept (which arrives at 0) and every inter-arrival gap is
+// divided by `scale` (scale 2 halves the gaps, doubling the arrival rate), then
+// rounded to integer ns. Each traced device is replayed on its own simulated
+// device (§6.1.1: "each traced disk is replaced by a distinct simulated
+// MEMStore"), hence `device_filter`.
+//
+// A traced disk is usually not the size of the simulated device. A request
+// starting beyond the capacity is folded: its start becomes blkno mod
+// capacity_blocks; a request that then runs past the end is clipped to end at
+// the last block (and to at most INT32_MAX blocks). This keeps the trace's
+// sizes and its locality within each capacity-sized window.
+//
+// Errors are values: next() returns a TraceItem whose kind says request, end
+// of trace or error. Errors name the 1-based line and what is wrong, e.g.
+// "line 17: expected 5 fields (arrival_ms devno blkno size flags), got 3".
+// A line going back in time (relative to the previous request kept) is an
+// error. The first error ends the trace. No input makes the reader crash,
+// throw or loop without consuming input.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/request.h"
+
+namespace memstore::sim {
+
+enum class TraceFormat { kDiskSim, kSpc };
+
+// "disksim" or "spc"; nullopt for anything else.
+std::optional<TraceFormat> parse_trace_format(std::string_view name);
+
+struct TraceOptions {
+  // Inter-arrival scaling (thesis §6.1.1): every gap is divided by scale.
+  double scale = 1.0;
+  std::int64_t capacity_blocks = 0;  // of the simulated device; must be set
+  std::int32_t block_bytes = 512;    // for SPC byte sizes
+  // Keep only requests of this devno (DiskSim) or ASU (SPC); default keep all.
+  std::optional<std::int64_t> device_filter;
+};
+
+// Everything wrong with `options`, naming the memsim option; empty if usable.
+std::vector<std::string> validate(const TraceOptions& options);
+
+struct TraceItem {
+  enum class Kind { kRequest, kEnd, kError };
+  Kind kind = Kind::kEnd;
+  model::Request request;  // when kind == kRequest; ids count kept requests from 0
+  std::string error;       // when kind == kError
+};
+
+class TraceReader {
+ public:
+  static constexpr std::size_t kMaxLineBytes = 4096;
+
+  // `in` must outlive the reader. Invalid options are reported by the first
+  // next() as an error.
+  TraceReader(std::istream& in, TraceFormat format, TraceOptions options);
+
+  // The next kept request, kEnd, or kError. After kEnd or kError every
+  // further call returns the same item.
+  TraceItem next();
+
+ private:
+  enum class LineStatus { kLine, kEof, kTooLong };
+  LineStatus read_line();
+  TraceItem finish(TraceItem item);
+  TraceItem fail(std::string message);
+
+  std::istream& in_;
+  TraceFormat format_;
+  TraceOptions options_;
+  std::string line_;
+  std::int64_t line_no_ = 0;
+  std::uint64_t kept_ = 0;
+  double first_time_ = 0.0;     // in the trace's unit (ms or s)
+  double previous_time_ = 0.0;
+  std::string previous_text_;   // as written, for messages
+  std::optional<TraceItem> final_;  // set once the trace ended or failed
+};
+
+}  // namespace memstore::sim

@@ -1,0 +1,235 @@
+// The comparison disks of the specificity test (thesis §5.1.5): Überdisk
+// (Table 5.1) and Simpledisk.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <ostream>
+#include <random>
+
+#include "model/disk_simple.h"
+#include "model/disk_uber.h"
+
+namespace memstore::model {
+
+// Readable failure messages for locate().
+void PrintTo(const DiskAddress& a, std::ostream* os) {
+  *os << "{cylinder " << a.cylinder << ", surface " << a.surface << ", sector " << a.sector << "}";
+}
+
+namespace {
+
+Request at(Lbn lbn, std::int32_t blocks = 1) {
+  Request r;
+  r.lbn = lbn;
+  r.blocks = blocks;
+  return r;
+}
+
+// --- Überdisk --------------------------------------------------------------
+
+TEST(UberdiskTest, GeometryFollowsTable51) {
+  const Uberdisk d{UberdiskParams{}};
+  // 41.6 GB / 512 B / (39511 cylinders * 2 surfaces) = 1028.2 -> 1028.
+  EXPECT_EQ(d.sectors_per_track(), 1028);
+  EXPECT_EQ(d.revolution_ns(), 1'090'909);  // 60 s / 55,000
+  EXPECT_EQ(d.blocks(), 6'750'000);         // only G2's 3.456 GB exposed
+  EXPECT_TRUE(validate(UberdiskParams{}).empty());
+}
+
+TEST(UberdiskTest, SeekCurvePassesThroughPublishedPoints) {
+  const Uberdisk d{UberdiskParams{}};
+  EXPECT_EQ(d.seek_ns(0), 0);
+  EXPECT_EQ(d.seek_ns(1), 100'000);         // one-cylinder seek
+  EXPECT_EQ(d.seek_ns(39'510), 2'000'000);  // full stroke
+  // Square-root shape in between: rises fast, then flattens.
+  EXPECT_GT(d.seek_ns(100), d.seek_ns(10));
+  EXPECT_GT(d.seek_ns(100) - d.seek_ns(10), d.seek_ns(1000) - d.seek_ns(910));
+}
+
+TEST(UberdiskTest, LbnsFillTrackThenSurfaceThenCylinder) {
+  const Uberdisk d{UberdiskParams{}};
+  EXPECT_EQ(d.locate(0), (DiskAddress{0, 0, 0}));
+  EXPECT_EQ(d.locate(1027), (DiskAddress{0, 0, 1027}));
+  EXPECT_EQ(d.locate(1028), (DiskAddress{0, 1, 0}));
+  EXPECT_EQ(d.locate(2055), (DiskAddress{0, 1, 1027}));
+  EXPECT_EQ(d.locate(2056), (DiskAddress{1, 0, 0}));
+  EXPECT_EQ(d.locate(6'749'999), (DiskAddress{3283, 0, 151}));
+}
+
+TEST(UberdiskTest, SectorUnderTheHeadHasNoLatencyAndTheOneBehindAlmostARevolution) {
+  const Uberdisk d{UberdiskParams{}};
+  const Ns rev = d.revolution_ns();
+  EXPECT_EQ(d.positioning_ns(at(0), 0), 0);
+  // Sector 5 of track 0 starts under the head, two revolutions later.
+  const Ns now = 2 * rev + d.sector_offset_ns(5);
+  EXPECT_EQ(d.positioning_ns(at(5), now), 0);
+  const Ns sector_ns = d.sector_offset_ns(5) - d.sector_offset_ns(4);
+  EXPECT_EQ(d.positioning_ns(at(4), now), rev - sector_ns);
+}
+
+TEST(UberdiskTest, SurfaceChangeCostsAHeadSwitchCylinderChangeASeek) {
+  Uberdisk d{UberdiskParams{}};
+  // Track 1 (surface 1) of cylinder 0, sector 10.
+  Breakdown b = d.service(at(1028 + 10), 0);
+  EXPECT_EQ(b.seek_x_ns, 10'000);
+  EXPECT_EQ(b.seek_y_ns, d.rotational_latency_ns(10, 10'000));
+  EXPECT_EQ(b.seek_ns, b.seek_x_ns + b.seek_y_ns);
+  EXPECT_EQ(b.settle_ns, 0);
+  EXPECT_EQ(b.turnarounds, 0);
+  EXPECT_EQ(b.media_steps, 1);
+
+  // Then 100 cylinders out: the seek curve, then the rotation.
+  const Ns now = 5'000'000;
+  b = d.service(at(100 * 2056 + 500), now);
+  EXPECT_EQ(b.seek_x_ns, d.seek_ns(100));
+  EXPECT_EQ(b.seek_y_ns, d.rotational_latency_ns(500, now + d.seek_ns(100)));
+}
+
+TEST(UberdiskTest, TransferUsesStreamingBandwidthAndPaysEachBoundary) {
+  Uberdisk d{UberdiskParams{}};
+  // 8 * 512 B at 100 MB/s.
+  EXPECT_EQ(d.service(at(100, 8), 0).transfer_ns, 40'960);
+  EXPECT_EQ(d.service(at(100, 8), 0).switch_ns, 0);
+  // Sectors 1024..1027 of surface 0, then 0..3 of surface 1: one head switch.
+  EXPECT_EQ(d.service(at(1024, 8), 0).switch_ns, 10'000);
+  // Last track of cylinder 0 into cylinder 1: a one-cylinder seek.
+  EXPECT_EQ(d.service(at(2052, 8), 0).switch_ns, 100'000);
+  // Three tracks spanning a cylinder boundary: one of each.
+  EXPECT_EQ(d.service(at(1027, 1030), 0).switch_ns, 110'000);
+}
+
+TEST(UberdiskTest, PositioningIsPure) {
+  Uberdisk d{UberdiskParams{}};
+  d.service(at(50'000), 0);
+  const MediaPoint before = d.current_point();
+  const Ns first = d.positioning_ns(at(3'000'000), 7'000'000);
+  EXPECT_EQ(d.positioning_ns(at(3'000'000), 7'000'000), first);
+  EXPECT_EQ(d.current_point().u, before.u);
+  EXPECT_EQ(d.current_point().v, before.v);
+}
+
+TEST(UberdiskTest, ServiceMovesTheHead) {
+  Uberdisk d{UberdiskParams{}};
+  const Lbn lbn = 100 * 2056 + 1028 + 7;  // cylinder 100, surface 1
+  const Breakdown b = d.service(at(lbn), 0);
+  EXPECT_DOUBLE_EQ(d.current_point().u, 100.0 / 39'511);
+  EXPECT_EQ(d.current_point().u, d.point_of(lbn).u);
+  // The angle follows the clock: the head is where the platter is at the end.
+  const double angle = static_cast<double>(b.service_ns() % d.revolution_ns()) /
+                       static_cast<double>(d.revolution_ns());
+  EXPECT_DOUBLE_EQ(d.current_point().v, angle);
+  // Same track next: no arm motion, only rotation.
+  EXPECT_EQ(d.service(at(lbn + 100), b.service_ns()).seek_x_ns, 0);
+}
+
+TEST(UberdiskTest, PointOfGivesCylinderAndAngle) {
+  const Uberdisk d{UberdiskParams{}};
+  const MediaPoint p = d.point_of(2056 * 3 + 514);
+  EXPECT_DOUBLE_EQ(p.u, 3.0 / 39'511);
+  EXPECT_DOUBLE_EQ(p.v, 0.5);
+  EXPECT_TRUE(p.runs_up);
+}
+
+// Table 5.1 gives an average access time of 0.88 ms over the first 3.46 GB.
+// Expected from our model: rotational latency T/2 = 0.545 ms plus the mean
+// seek over uniform pairs within 3283 cylinders, a + b * (8/15) sqrt(3283)
+// = 0.090 + 0.0096 * 30.6 ≈ 0.384 ms, total ≈ 0.93 ms (about 5% above the
+// table). The gap is within what the lost seek formula and DiskSim's zoning
+// (denser outer tracks shrink the seek span) can explain, so the constants
+// stay the published ones.
+TEST(UberdiskTest, MeanRandomPositioningMatchesTable51) {
+  Uberdisk d{UberdiskParams{}};
+  std::mt19937_64 rng(51);
+  std::uniform_int_distribution<Lbn> lbn(0, d.blocks() - 1);
+  std::uniform_int_distribution<Ns> phase(0, d.revolution_ns() - 1);
+  constexpr int kSamples = 200'000;
+  double sum_ns = 0;
+  Ns now = 0;
+  for (int i = 0; i < kSamples; ++i) {
+    now += d.service(at(lbn(rng)), now).service_ns() + phase(rng);  // random start
+    sum_ns += static_cast<double>(d.positioning_ns(at(lbn(rng)), now));
+  }
+  const double mean_ms = sum_ns / kSamples / 1e6;
+  RecordProperty("mean_positioning_us", static_cast<int>(mean_ms * 1000));
+  EXPECT_NEAR(mean_ms, 0.88, 0.88 * 0.15);
+  EXPECT_NEAR(mean_ms, 0.93, 0.01);  // what the model above predicts
+}
+
+TEST(UberdiskTest, ValidateRejectsUnusableParameters) {
+  UberdiskParams p;
+  p.blocks_used = 200'000'000;  // more than 41.6 GB
+  EXPECT_EQ(validate(p).size(), 1u);
+  p = UberdiskParams{};
+  p.cylinders = 1;
+  EXPECT_EQ(validate(p).at(0).key, "cylinders");
+}
+
+// --- Simpledisk ------------------------------------------------------------
+
+SimplediskParams linear_1000() {
+  SimplediskParams p = simpledisk_linear_defaults();
+  p.blocks = 1000;
+  p.access_min_ns = 100;
+  p.access_max_ns = 1100;
+  return p;
+}
+
+TEST(SimplediskTest, DefaultsArePlaceholdersAtG2Speed) {
+  const SimplediskParams c = simpledisk_constant_defaults();
+  EXPECT_EQ(c.kind, SimplediskParams::Kind::kConstant);
+  EXPECT_EQ(c.access_ns, 600'000);
+  EXPECT_EQ(c.blocks, 6'750'000);
+  const SimplediskParams l = simpledisk_linear_defaults();
+  EXPECT_EQ(l.kind, SimplediskParams::Kind::kLinear);
+  EXPECT_EQ(l.access_min_ns, 250'000);
+  EXPECT_EQ(l.access_max_ns, 950'000);
+  EXPECT_DOUBLE_EQ(l.bandwidth_bytes_per_s, 44.8e6);
+  EXPECT_TRUE(validate(c).empty());
+  EXPECT_TRUE(validate(l).empty());
+  EXPECT_FALSE(validate(SimplediskParams{}).empty());  // no bandwidth
+}
+
+TEST(SimplediskTest, ConstantCostsTheSameAnywhereButSequentialIsFree) {
+  Simpledisk d{simpledisk_constant_defaults()};
+  EXPECT_EQ(d.positioning_ns(at(0), 0), 600'000);  // nothing to continue yet
+  EXPECT_EQ(d.positioning_ns(at(6'000'000), 0), 600'000);
+  const Breakdown b = d.service(at(1000, 8), 0);
+  EXPECT_EQ(b.seek_x_ns, 600'000);
+  EXPECT_EQ(b.seek_ns, 600'000);
+  EXPECT_EQ(b.media_steps, 1);
+  EXPECT_EQ(d.positioning_ns(at(1008), 0), 0);        // the next block
+  EXPECT_EQ(d.positioning_ns(at(1007), 0), 600'000);  // re-reading is not sequential
+  EXPECT_EQ(d.positioning_ns(at(1009), 0), 600'000);
+}
+
+TEST(SimplediskTest, LinearGrowsWithLbnDistance) {
+  Simpledisk d{linear_1000()};
+  EXPECT_EQ(d.positioning_ns(at(0), 0), 100);    // distance 0, not a continuation
+  EXPECT_EQ(d.positioning_ns(at(250), 0), 350);  // 100 + 1000 * 250 / 1000
+  EXPECT_EQ(d.positioning_ns(at(999), 0), 1099);
+  d.service(at(500, 10), 0);                    // head now at 510
+  EXPECT_EQ(d.positioning_ns(at(510), 0), 0);   // sequential
+  EXPECT_EQ(d.positioning_ns(at(10), 0), 600);  // 100 + 1000 * 500 / 1000
+  EXPECT_EQ(d.positioning_ns(at(760), 0), 350);
+}
+
+TEST(SimplediskTest, TransferTimeFromBandwidth) {
+  const Simpledisk g2{simpledisk_constant_defaults()};
+  // 8 * 512 B at 44.8 MB/s = 91,428.57 ns.
+  EXPECT_EQ(g2.transfer_ns(8), 91'429);
+  SimplediskParams p = simpledisk_constant_defaults();
+  p.bandwidth_bytes_per_s = 4'096'000;  // 8 blocks per ms
+  Simpledisk d{p};
+  EXPECT_EQ(d.service(at(0, 8), 0).transfer_ns, 1'000'000);
+}
+
+TEST(SimplediskTest, PointsFollowLbnAlone) {
+  Simpledisk d{linear_1000()};
+  EXPECT_DOUBLE_EQ(d.point_of(250).u, 0.25);
+  EXPECT_EQ(d.point_of(250).v, 0);
+  d.service(at(990, 10), 0);  // head one past the end
+  EXPECT_LT(d.current_point().u, 1.0);
+}
+
+}  // namespace
+}  // namespace memstore::model

@@ -1,0 +1,194 @@
+#include "sim/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace memstore::sim {
+namespace {
+
+// Nearest rank, as documented in stats.h, on the sorted data.
+std::int64_t exact_percentile(const std::vector<std::int64_t>& sorted, double pct) {
+  const auto n = static_cast<std::int64_t>(sorted.size());
+  auto rank = static_cast<std::int64_t>(std::ceil(pct * static_cast<double>(n) / 100.0));
+  rank = std::clamp<std::int64_t>(rank, 1, n);
+  return sorted[static_cast<std::size_t>(rank - 1)];
+}
+
+void expect_percentiles_close(const Summary& s, std::vector<std::int64_t> values) {
+  std::sort(values.begin(), values.end());
+  for (double pct : {0.0, 1.0, 10.0, 25.0, 50.0, 75.0, 90.0, 99.0, 99.9, 100.0}) {
+    const auto exact = static_cast<double>(exact_percentile(values, pct));
+    const auto got = static_cast<double>(s.percentile(pct));
+    EXPECT_LE(std::abs(got - exact), 0.002 * exact) << "pct " << pct;
+  }
+}
+
+TEST(Summary, EmptyIsAllZero) {
+  const Summary s;
+  EXPECT_EQ(s.count(), 0);
+  EXPECT_EQ(s.mean(), 0.0);
+  EXPECT_EQ(s.sd(), 0.0);
+  EXPECT_EQ(s.scv(), 0.0);
+  EXPECT_EQ(s.min(), 0);
+  EXPECT_EQ(s.max(), 0);
+  EXPECT_EQ(s.p50(), 0);
+  EXPECT_EQ(s.p99(), 0);
+}
+
+TEST(Summary, ConstantDataIsExact) {
+  for (std::int64_t v : {std::int64_t{0}, std::int64_t{7}, std::int64_t{1023},
+                         std::int64_t{1025}, std::int64_t{123'456'789},
+                         std::int64_t{1} << 40, std::int64_t{INT64_MAX}}) {
+    Summary s;
+    for (int i = 0; i < 1000; ++i) s.add(v);
+    EXPECT_EQ(s.count(), 1000);
+    EXPECT_EQ(s.mean(), static_cast<double>(v));
+    EXPECT_EQ(s.sd(), 0.0);
+    EXPECT_EQ(s.scv(), 0.0);
+    EXPECT_EQ(s.min(), v);
+    EXPECT_EQ(s.max(), v);
+    EXPECT_EQ(s.p50(), v);
+    EXPECT_EQ(s.p99(), v);
+    EXPECT_EQ(s.percentile(0.0), v);
+    EXPECT_EQ(s.percentile(100.0), v);
+  }
+}
+
+TEST(Summary, SmallValuesAreExact) {
+  Summary s;
+  for (std::int64_t v = 1; v <= 100; ++v) s.add(v);
+  EXPECT_EQ(s.p50(), 50);
+  EXPECT_EQ(s.p99(), 99);
+  EXPECT_EQ(s.percentile(100.0), 100);
+  EXPECT_EQ(s.percentile(0.0), 1);
+  EXPECT_EQ(s.percentile(-5.0), 1);    // clamped
+  EXPECT_EQ(s.percentile(500.0), 100); // clamped
+  EXPECT_EQ(s.min(), 1);
+  EXPECT_EQ(s.max(), 100);
+  EXPECT_DOUBLE_EQ(s.mean(), 50.5);
+  // Population variance of 1..n is (n^2 - 1) / 12.
+  EXPECT_DOUBLE_EQ(s.sd(), std::sqrt((100.0 * 100.0 - 1.0) / 12.0));
+  EXPECT_DOUBLE_EQ(s.scv(), ((100.0 * 100.0 - 1.0) / 12.0) / (50.5 * 50.5));
+}
+
+TEST(Summary, MeanAndSdOfKnownSet) {
+  Summary s;
+  for (std::int64_t v : {2, 4, 4, 4, 5, 5, 7, 9}) s.add(v);
+  EXPECT_DOUBLE_EQ(s.mean(), 5.0);
+  EXPECT_DOUBLE_EQ(s.sd(), 2.0);
+  EXPECT_DOUBLE_EQ(s.scv(), 4.0 / 25.0);
+}
+
+TEST(Summary, PercentilesWithinTwoTenthsOfAPercentOnRandomData) {
+  std::mt19937_64 rng(42);
+  std::vector<std::int64_t> values;
+  Summary s;
+  for (int i = 0; i < 200'000; ++i) {
+    // Log-uniform over 1 ns .. 2^40 ns, so every octave is exercised.
+    const int octave = static_cast<int>(rng() % 40);
+    const std::int64_t v =
+        (std::int64_t{1} << octave) + static_cast<std::int64_t>(rng() % (std::uint64_t{1} << octave));
+    values.push_back(v);
+    s.add(v);
+  }
+  expect_percentiles_close(s, values);
+  EXPECT_EQ(s.min(), *std::min_element(values.begin(), values.end()));
+  EXPECT_EQ(s.max(), *std::max_element(values.begin(), values.end()));
+}
+
+TEST(Summary, PercentilesCloseOnResponseTimeLikeData) {
+  std::mt19937_64 rng(7);
+  std::vector<std::int64_t> values;
+  Summary s;
+  for (int i = 0; i < 100'000; ++i) {
+    const std::int64_t v = 200'000 + static_cast<std::int64_t>(rng() % 5'000'000);  // 0.2..5.2 ms
+    values.push_back(v);
+    s.add(v);
+  }
+  expect_percentiles_close(s, values);
+}
+
+TEST(Summary, MeanAndSdMatchTwoPassComputation) {
+  std::mt19937_64 rng(3);
+  std::vector<std::int64_t> values;
+  Summary s;
+  for (int i = 0; i < 10'000; ++i) {
+    const auto v = static_cast<std::int64_t>(rng() % 10'000'000);
+    values.push_back(v);
+    s.add(v);
+  }
+  double sum = 0;
+  for (auto v : values) sum += static_cast<double>(v);
+  const double mean = sum / static_cast<double>(values.size());
+  double ss = 0;
+  for (auto v : values) ss += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
+  const double sd = std::sqrt(ss / static_cast<double>(values.size()));
+  EXPECT_NEAR(s.mean(), mean, 1e-9 * mean);
+  EXPECT_NEAR(s.sd(), sd, 1e-9 * sd);
+}
+
+TEST(Summary, MergeEqualsAddingEverything) {
+  std::mt19937_64 rng(11);
+  Summary a, b, all;
+  std::vector<std::int64_t> values;
+  for (int i = 0; i < 50'000; ++i) {
+    const auto v = static_cast<std::int64_t>(rng() % 3'000'000'000ULL);
+    values.push_back(v);
+    all.add(v);
+    (i % 3 == 0 ? a : b).add(v);
+  }
+  a.merge(b);
+  EXPECT_EQ(a.count(), all.count());
+  EXPECT_EQ(a.min(), all.min());
+  EXPECT_EQ(a.max(), all.max());
+  EXPECT_NEAR(a.mean(), all.mean(), 1e-9 * all.mean());
+  EXPECT_NEAR(a.sd(), all.sd(), 1e-9 * all.sd());
+  for (double pct : {0.0, 50.0, 90.0, 99.0, 100.0}) {
+    EXPECT_EQ(a.percentile(pct), all.percentile(pct)) << pct;  // same buckets
+  }
+  expect_percentiles_close(a, values);
+}
+
+TEST(Summary, MergeWithEmptySides) {
+  Summary a, empty;
+  a.add(5);
+  a.add(15);
+  a.merge(empty);
+  EXPECT_EQ(a.count(), 2);
+  EXPECT_DOUBLE_EQ(a.mean(), 10.0);
+  Summary c;
+  c.merge(a);
+  EXPECT_EQ(c.count(), 2);
+  EXPECT_DOUBLE_EQ(c.sd(), 5.0);
+  EXPECT_EQ(c.min(), 5);
+  EXPECT_EQ(c.max(), 15);
+}
+
+TEST(Summary, PercentileClampedIntoMinMax) {
+  Summary s;
+  s.add(1'000'001);
+  s.add(1'000'003);
+  // Both land in the 1024-wide bucket [999'424, 1'000'447], whose midpoint
+  // 999'935 is below min, so every percentile is clamped up to min.
+  EXPECT_EQ(s.p50(), 1'000'001);
+  EXPECT_EQ(s.percentile(100.0), 1'000'001);
+}
+
+TEST(Summary, NegativeValuesDoNotBreakAnything) {
+  Summary s;
+  s.add(-10);
+  s.add(10);
+  EXPECT_EQ(s.min(), -10);
+  EXPECT_EQ(s.max(), 10);
+  EXPECT_DOUBLE_EQ(s.mean(), 0.0);
+  EXPECT_EQ(s.scv(), 0.0);  // mean 0
+  EXPECT_EQ(s.percentile(100.0), 10);
+}
+
+}  // namespace
+}  // namespace memstore::sim
