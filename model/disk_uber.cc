@@ -7,6 +7,14 @@
 
 namespace memstore::model {
 
+namespace {
+// a mod m in [0, m), for any sign of a.
+Ns wrap(Ns a, Ns m) {
+  const Ns r = a % m;
+  return r < 0 ? r + m : r;
+}
+}  // namespace
+
 std::vector<ParamError> validate(const UberdiskParams& p) {
   std::vector<ParamError> errors;
   auto fail = [&errors](const char* key, const char* message) { errors.push_back({key, message}); };
@@ -65,13 +73,20 @@ Ns Uberdisk::seek_ns(std::int32_t distance) const {
   return params_.one_cylinder_seek_ns + std::llround(extra * frac);
 }
 
-Ns Uberdisk::sector_offset_ns(std::int32_t sector) const {
-  return revolution_ns_ * sector / sectors_per_track_;
+Ns Uberdisk::sector_angle_ns(Lbn lbn) const {
+  const std::int64_t track = lbn / sectors_per_track_;
+  const std::int64_t cylinder = track / params_.surfaces;
+  // One skew step per track boundary before this track (see the header).
+  const Ns skew_ns = (track - cylinder) * params_.head_switch_ns +
+                     cylinder * params_.one_cylinder_seek_ns;
+  const Ns place_ns = revolution_ns_ * (lbn % sectors_per_track_) / sectors_per_track_;
+  return wrap(place_ns + skew_ns, revolution_ns_);
 }
 
-Ns Uberdisk::rotational_latency_ns(std::int32_t sector, Ns at_ns) const {
-  const Ns wait = (sector_offset_ns(sector) - at_ns % revolution_ns_) % revolution_ns_;
-  return wait < 0 ? wait + revolution_ns_ : wait;
+Ns Uberdisk::angle_at_ns(Ns t) const { return wrap(end_angle_ns_ + (t - end_ns_), revolution_ns_); }
+
+Ns Uberdisk::rotational_latency_ns(Lbn lbn, Ns angle_ns) const {
+  return wrap(sector_angle_ns(lbn) - angle_ns, revolution_ns_);
 }
 
 Ns Uberdisk::transfer_ns(std::int32_t blocks) const {
@@ -87,7 +102,7 @@ Uberdisk::Positioning Uberdisk::position(const Request& r, Ns now) const {
   } else if (to.surface != head_surface_) {
     p.seek_ns = params_.head_switch_ns;
   }
-  p.latency_ns = rotational_latency_ns(to.sector, now + p.seek_ns);
+  p.latency_ns = rotational_latency_ns(r.lbn, angle_at_ns(now + p.seek_ns));
   return p;
 }
 
@@ -119,19 +134,25 @@ Breakdown Uberdisk::service(const Request& r, Ns now) {
   const DiskAddress end = locate(last);
   head_cylinder_ = end.cylinder;
   head_surface_ = end.surface;
-  clock_ns_ = now + b.service_ns();
+  // Just past the last sector transferred: where that sector ends on its
+  // track. The platter's own progress during the slower 100 MB/s transfer is
+  // deliberately not followed (see the header).
+  const Ns last_sector_ns = revolution_ns_ * (end.sector + 1) / sectors_per_track_ -
+                            revolution_ns_ * end.sector / sectors_per_track_;
+  end_angle_ns_ = wrap(sector_angle_ns(last) + last_sector_ns, revolution_ns_);
+  end_ns_ = now + b.service_ns();
   return b;
 }
 
 MediaPoint Uberdisk::point_of(Lbn lbn) const {
   const DiskAddress a = locate(lbn);
   return {static_cast<double>(a.cylinder) / params_.cylinders,
-          static_cast<double>(a.sector) / sectors_per_track_, true};
+          static_cast<double>(sector_angle_ns(lbn)) / static_cast<double>(revolution_ns_), true};
 }
 
 MediaPoint Uberdisk::current_point() const {
   return {static_cast<double>(head_cylinder_) / params_.cylinders,
-          static_cast<double>(clock_ns_ % revolution_ns_) / static_cast<double>(revolution_ns_),
+          static_cast<double>(end_angle_ns_) / static_cast<double>(revolution_ns_),
           true};
 }
 

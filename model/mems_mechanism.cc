@@ -50,31 +50,47 @@ std::int32_t MemsMechanism::access_end_y(std::int32_t y, std::int32_t dir) const
   return dir > 0 ? (y + 1) * sector_bits_ - y_centre_ : y * sector_bits_ + servo - y_centre_;
 }
 
+Positioning MemsMechanism::position_in(const SledState& from, std::int32_t x, std::int32_t y,
+                                       std::int32_t dir) const {
+  Positioning c;
+  c.dir = dir;
+  const std::int32_t to_x = x_bits_of(x);
+  if (to_x != from.x_bits) {
+    c.x_base_s = rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x));
+    c.settle_s = settle_s_;
+  }
+  const std::int32_t to_y = access_start_y(y, dir);
+  if (to_y != from.y_bits || dir != from.y_dir) {
+    c.y = y_seek(y_axis_, y_m(from.y_bits), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_);
+  }
+  c.total_s = std::max(c.x_base_s + c.settle_s, c.y.total_s());
+  return c;
+}
+
 Positioning MemsMechanism::position_for(const SledState& from, std::int32_t x, std::int32_t y,
                                         std::int32_t preferred_dir) const {
-  const std::int32_t to_x = x_bits_of(x);
-  Positioning best;
-  double x_base = 0, settle = 0;
-  if (to_x != from.x_bits) {
-    x_base = rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x));
-    settle = settle_s_;
-  }
-  bool have = false;
-  for (std::int32_t dir : {preferred_dir, -preferred_dir}) {
+  if (!bidirectional_) return position_in(from, x, y, +1);
+  const Positioning a = position_in(from, x, y, preferred_dir);
+  const Positioning b = position_in(from, x, y, -preferred_dir);
+  // Strictly sooner wins; a tie keeps the preferred direction.
+  return b.total_s < a.total_s ? b : a;
+}
+
+Positioning MemsMechanism::look_ahead(const Positioning& greedy, const Step& s,
+                                      const Step& next) const {
+  // The sooner direction for this row can be the wrong one for the rows that
+  // follow (reading a row backwards, then turning twice to stream on). Compare
+  // both directions by this positioning plus the next one.
+  Positioning best = greedy;
+  double best_s = -1;
+  for (std::int32_t dir : {+1, -1}) {
     if (!bidirectional_ && dir < 0) continue;
-    Positioning c;
-    c.dir = dir;
-    c.x_base_s = x_base;
-    c.settle_s = settle;
-    const std::int32_t to_y = access_start_y(y, dir);
-    if (to_y != from.y_bits || dir != from.y_dir) {
-      c.y = y_seek(y_axis_, y_m(from.y_bits), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_);
-    }
-    c.total_s = std::max(x_base + settle, c.y.total_s());
-    // Strictly sooner wins; ties keep the preferred direction (evaluated first).
-    if (!have || c.total_s < best.total_s) {
-      best = c;
-      have = true;
+    const Positioning p = position_in(sled_, s.x, s.y, dir);
+    const SledState after{x_bits_of(s.x), access_end_y(s.y, dir), dir};
+    const double t = p.total_s + position_for(after, next.x, next.y, next.preferred_dir).total_s;
+    if (best_s < 0 || t < best_s) {
+      best_s = t;
+      best = p;
     }
   }
   return best;
@@ -93,8 +109,10 @@ void MemsMechanism::begin_service(Ns now, Breakdown& b) {
 void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b) {
   bool first = b.media_steps == 0;
   std::int32_t prev_x = -1;
-  for (const Step& s : steps) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const Step& s = steps[i];
     Positioning pos = position_for(sled_, s.x, s.y, s.preferred_dir);
+    if (i + 1 < steps.size()) pos = look_ahead(pos, s, steps[i + 1]);
     if (min_turnaround_cylinder_switch_ && !first && std::abs(s.x - prev_x) == 1) {
       // Thesis §3.1: tips deflect to the next cylinder, so only the Y
       // turnaround remains.

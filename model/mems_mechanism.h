@@ -75,6 +75,9 @@ class MemsMechanism final : public Mechanism {
   // `preferred_dir`, the direction the data continues in.
   Positioning position_for(const SledState& from, std::int32_t x, std::int32_t y,
                            std::int32_t preferred_dir) const;
+  // The same, for one given direction.
+  Positioning position_in(const SledState& from, std::int32_t x, std::int32_t y,
+                          std::int32_t dir) const;
   // Where an access of row `y` in direction `dir` begins and ends, in bits.
   std::int32_t access_start_y(std::int32_t y, std::int32_t dir) const;
   std::int32_t access_end_y(std::int32_t y, std::int32_t dir) const;
@@ -88,6 +91,7 @@ class MemsMechanism final : public Mechanism {
   // Runs media steps from the current state; accumulates into `b`.
   void run_steps(std::span<const Step> steps, Breakdown& b);
   void begin_service(Ns now, Breakdown& b);
+  Positioning look_ahead(const Positioning& greedy, const Step& s, const Step& next) const;
   SledState rest_state() const;
   double x_m(std::int32_t x_bits) const { return x_bits * bit_m_; }
   double y_m(std::int32_t y_bits) const { return y_bits * bit_m_; }

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "model/device_factory.h"
 #include "model/geometry.h"
 #include "model/mems_mechanism.h"
 #include "model/seek_reference.h"
@@ -13,6 +14,13 @@ namespace memstore::sim {
 namespace {
 
 std::optional<model::DeviceParams> params_or_report(const DeviceOptions& o) {
+  if (model::is_comparison_disk(o.device)) {
+    std::cerr << "memsim: --device: '" << o.device
+              << "' is a comparison disk; geometry, equiv and seek need a MEMStore:";
+    for (const std::string& name : model::preset_names()) std::cerr << " " << name;
+    std::cerr << "\n";
+    return std::nullopt;
+  }
   std::string error;
   auto p = resolve_params(o, error);
   if (!p) std::cerr << "memsim: " << error << "\n";
@@ -60,6 +68,11 @@ int cmd_equiv(const EquivArgs& a) {
   if (!p) return 2;
   const model::Geometry g(*p);
   if (!lbn_in_range("--lbn", a.lbn, g)) return 2;
+  if (a.micropositioning >= g.sx()) {
+    std::cerr << "memsim: --micropositioning " << a.micropositioning
+              << " must be below Sx = " << g.sx() << " (the number of cylinders)\n";
+    return 2;
+  }
   const std::vector<model::Lbn> e = g.equivalence_class(a.lbn, a.micropositioning);
   const model::Ensemble ens = g.ensemble(a.lbn);
   if (a.format == OutputFormat::kJson) {

@@ -47,6 +47,17 @@ std::optional<RunStats> run_random(const DeviceOptions& o, const RandomWorkloadS
   return simulate(*device, [&w] { return w.next(); });
 }
 
+// One point of a sweep: the Random workload at `rate` requests/s.
+RandomWorkloadSpec sweep_spec(const SweepArgs& a, double rate) {
+  RandomWorkloadSpec spec;
+  spec.requests = a.requests;
+  spec.interarrival_ms = 1000.0 / rate;
+  spec.mean_size_kb = a.mean_size_kb;
+  spec.read_fraction = a.read_fraction;
+  spec.seed = a.seed;
+  return spec;
+}
+
 }  // namespace
 
 int cmd_run(const RunArgs& a) {
@@ -110,6 +121,19 @@ int cmd_sweep(const SweepArgs& a) {
       return 2;
     }
   }
+  // Check every scheduler and the workload before the first line of output,
+  // so a bad argument leaves stdout empty.
+  for (const std::string& sched : a.schedulers) {
+    DeviceOptions o = a.device;
+    o.scheduler = sched;
+    const auto device = device_or_report(o);
+    if (!device) return 2;
+    RandomWorkloadSpec spec = sweep_spec(a, a.rates.front());
+    spec.capacity_blocks = device->blocks();
+    const std::vector<std::string> problems = validate(spec);
+    for (const std::string& e : problems) std::cerr << "memsim: " << e << "\n";
+    if (!problems.empty()) return 2;
+  }
   // The thesis' Fig. 6.2 method: mean response time and its squared
   // coefficient of variation (starvation resistance) per scheduler and rate.
   std::printf("scheduler,rate_per_s,requests,mean_response_ms,scv_response,p99_response_ms\n");
@@ -117,13 +141,7 @@ int cmd_sweep(const SweepArgs& a) {
     for (double rate : a.rates) {
       DeviceOptions o = a.device;
       o.scheduler = sched;
-      RandomWorkloadSpec spec;
-      spec.requests = a.requests;
-      spec.interarrival_ms = 1000.0 / rate;
-      spec.mean_size_kb = a.mean_size_kb;
-      spec.read_fraction = a.read_fraction;
-      spec.seed = a.seed;
-      const auto stats = run_random(o, spec);
+      const auto stats = run_random(o, sweep_spec(a, rate));
       if (!stats) return 2;
       const Summary& resp = (*stats)[Metric::kResponse];
       std::printf("%s,%g,%lld,%.6f,%.6f,%.6f\n", sched.c_str(), rate,

@@ -2,6 +2,7 @@
 // Command-line wiring only; each subcommand lives in cmd_*.cc.
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -33,6 +34,20 @@ void add_device_options(CLI::App* cmd, DeviceOptions& o, bool with_scheduler) {
   }
 }
 
+// CLI::PositiveNumber reports 0 as "not in range 0.000000 to 1797693...";
+// this says what is wanted.
+CLI::Validator number_check(bool allow_zero) {
+  return {[allow_zero](std::string& s) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(s.c_str(), &end);
+            const bool ok = end != s.c_str() && *end == '\0' && (allow_zero ? v >= 0 : v > 0);
+            if (ok) return {};
+            return std::string("must be a ") + (allow_zero ? "non-negative" : "positive") +
+                   " number, got '" + s + "'";
+          },
+          allow_zero ? "NONNEGATIVE" : "POSITIVE"};
+}
+
 void add_format(CLI::App* cmd, OutputFormat& f, bool csv) {
   cmd->add_flag_callback("--json", [&f] { f = OutputFormat::kJson; }, "Print JSON");
   if (csv) cmd->add_flag_callback("--csv", [&f] { f = OutputFormat::kCsv; }, "Print CSV");
@@ -57,7 +72,7 @@ int main(int argc, char** argv) {
   e->add_option("--lbn", equiv.lbn, "Logical block number")->required();
   e->add_option("--micropositioning", equiv.micropositioning,
                 "Degree of micropositioning M (default: the device's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_check(true));
   add_format(e, equiv.format, false);
   e->callback([&] { status = memstore::sim::cmd_equiv(equiv); });
 
@@ -74,7 +89,7 @@ int main(int argc, char** argv) {
   auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");
   add_device_options(r, run.device, true);
   r->add_option("--workload", run.workload, "Workload: random");
-  r->add_option("--requests", run.requests, "Number of requests")->check(CLI::PositiveNumber);
+  r->add_option("--requests", run.requests, "Number of requests")->check(number_check(false));
   r->add_option("--interarrival-ms", run.interarrival_ms, "Mean exponential inter-arrival (ms)");
   r->add_option("--mean-size-kb", run.mean_size_kb, "Mean exponential request size (KB)");
   r->add_option("--read-fraction", run.read_fraction, "Fraction of reads")
@@ -90,7 +105,7 @@ int main(int argc, char** argv) {
   p->add_option("--format", replay.trace_format, "Trace format: disksim or spc");
   p->add_option("--scale", replay.scale,
                 "Arrival-rate scale: K divides every inter-arrival gap by K (§6.1.1)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_check(false));
   p->add_option("--device-number", replay.device_number,
                 "Replay only this device number / ASU of the trace");
   add_format(p, replay.format, true);
@@ -107,13 +122,18 @@ int main(int argc, char** argv) {
   w->add_option("--schedulers", sweep.schedulers, "Schedulers, comma-separated")
       ->delimiter(',')
       ->required();
-  w->add_option("--requests", sweep.requests, "Requests per point")->check(CLI::PositiveNumber);
+  w->add_option("--requests", sweep.requests, "Requests per point")->check(number_check(false));
   w->add_option("--mean-size-kb", sweep.mean_size_kb, "Mean exponential request size (KB)");
   w->add_option("--read-fraction", sweep.read_fraction, "Fraction of reads")
       ->check(CLI::Range(0.0, 1.0));
   w->add_option("--seed", sweep.seed, "Random seed");
   w->callback([&] { status = memstore::sim::cmd_sweep(sweep); });
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11's own codes (105, 106, ...) are not memsim's: any usage error is 2.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   return status;
 }

@@ -12,18 +12,17 @@ namespace {
 // below kLinearLimit map to themselves; above, each power of two [2^k, 2^k+1)
 // is split into kSubBuckets buckets of width 2^(k - kSubBits).
 constexpr int kSubBits = 9;
-constexpr std::uint64_t kSubBuckets = std::uint64_t{1} << kSubBits;   // 512
-constexpr std::uint64_t kLinearLimit = kSubBuckets * 2;               // 1024
-constexpr int kFirstLogExponent = kSubBits + 1;                       // 10
+constexpr std::uint64_t kSubBuckets = std::uint64_t{1} << kSubBits;  // 512
+constexpr std::uint64_t kLinearLimit = kSubBuckets * 2;              // 1024
+constexpr int kFirstLogExponent = kSubBits + 1;                      // 10
 
 std::size_t bucket_of(std::int64_t value_ns) {
   const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
   if (v < kLinearLimit) return static_cast<std::size_t>(v);
-  const int k = static_cast<int>(std::bit_width(v)) - 1;  // 2^k <= v < 2^(k+1), k >= 10
+  const int k = static_cast<int>(std::bit_width(v)) - 1;          // 2^k <= v < 2^(k+1), k >= 10
   const std::uint64_t sub = (v >> (k - kSubBits)) - kSubBuckets;  // 0..511
-  return static_cast<std::size_t>(kLinearLimit +
-                                  static_cast<std::uint64_t>(k - kFirstLogExponent) * kSubBuckets +
-                                  sub);
+  return static_cast<std::size_t>(
+      kLinearLimit + static_cast<std::uint64_t>(k - kFirstLogExponent) * kSubBuckets + sub);
 }
 
 // The midpoint of a bucket, rounded down: the value itself for width-1

@@ -19,7 +19,7 @@ struct Record {
   std::string_view time_text;  // as written
   std::int64_t device = 0;
   std::int64_t block = 0;
-  std::int64_t blocks = 0;     // > 0
+  std::int64_t blocks = 0;  // > 0
   model::Op op = model::Op::kRead;
 };
 
@@ -34,7 +34,9 @@ FormatInfo info(TraceFormat format) {
   return {1e6, "ms", "arrival"};
 }
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
@@ -168,7 +170,7 @@ std::vector<std::string> validate(const TraceOptions& options) {
 }
 
 TraceReader::TraceReader(std::istream& in, TraceFormat format, TraceOptions options)
-    : in_(in), format_(format), options_(std::move(options)) {
+    : in_(in), format_(format), options_(options) {
   line_.reserve(kMaxLineBytes);
   const auto errors = validate(options_);
   if (!errors.empty()) {
@@ -202,7 +204,7 @@ TraceItem TraceReader::finish(TraceItem item) {
   return item;
 }
 
-TraceItem TraceReader::fail(std::string message) {
+TraceItem TraceReader::fail(const std::string& message) {
   return finish({TraceItem::Kind::kError, {}, "line " + std::to_string(line_no_) + ": " + message});
 }
 

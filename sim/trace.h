@@ -5,8 +5,9 @@
 //   flags bit 0 set = read, clear = write (DiskSim's B_READ convention).
 //   Exactly 5 fields.
 // SPC / UMass trace repository ("spc"), comma-separated:
-//   ASU(int),LBA(int, 512-byte blocks),Size(int, BYTES),Opcode(r|R|w|W),Timestamp(float, s)[,ignored...]
-//   The size is rounded up to whole blocks; fields may be padded with blanks.
+//   ASU(int),LBA(int, 512-byte blocks),Size(int, BYTES),Opcode(r|R|w|W),Timestamp(float, s)
+//   Fields after the fifth are ignored; fields may be padded with blanks; the
+//   size is rounded up to whole blocks.
 // Both: blank lines and lines whose first non-blank character is '#' are
 // skipped; a trailing '\r' is ignored; lines are at most kMaxLineBytes long.
 //
@@ -83,7 +84,7 @@ class TraceReader {
   enum class LineStatus { kLine, kEof, kTooLong };
   LineStatus read_line();
   TraceItem finish(TraceItem item);
-  TraceItem fail(std::string message);
+  TraceItem fail(const std::string& message);
 
   std::istream& in_;
   TraceFormat format_;
@@ -91,9 +92,9 @@ class TraceReader {
   std::string line_;
   std::int64_t line_no_ = 0;
   std::uint64_t kept_ = 0;
-  double first_time_ = 0.0;     // in the trace's unit (ms or s)
+  double first_time_ = 0.0;  // in the trace's unit (ms or s)
   double previous_time_ = 0.0;
-  std::string previous_text_;   // as written, for messages
+  std::string previous_text_;       // as written, for messages
   std::optional<TraceItem> final_;  // set once the trace ended or failed
 };
 

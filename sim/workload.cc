@@ -63,8 +63,8 @@ std::optional<model::Request> RandomWorkload::next() {
   // Size: ceil to whole blocks in double (the exponential can exceed every
   // integer type for absurd means), clamp, then convert.
   const double bytes = exponential(spec_.mean_size_kb * kBytesPerKb);
-  double limit = static_cast<double>(std::min<std::int64_t>(
-      spec_.capacity_blocks, std::numeric_limits<std::int32_t>::max()));
+  double limit = static_cast<double>(
+      std::min<std::int64_t>(spec_.capacity_blocks, std::numeric_limits<std::int32_t>::max()));
   if (spec_.max_blocks > 0) limit = std::min(limit, static_cast<double>(spec_.max_blocks));
   const double blocks_d =
       std::clamp(std::ceil(bytes / static_cast<double>(spec_.block_bytes)), 1.0, limit);

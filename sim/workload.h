@@ -34,13 +34,13 @@ namespace memstore::sim {
 
 struct RandomWorkloadSpec {
   std::int64_t requests = 0;
-  double interarrival_ms = 0.0;   // mean of the exponential inter-arrival time
-  double mean_size_kb = 4.0;      // mean of the exponential request size
+  double interarrival_ms = 0.0;  // mean of the exponential inter-arrival time
+  double mean_size_kb = 4.0;     // mean of the exponential request size
   double read_fraction = 0.67;
   std::uint64_t seed = 0;
   std::int64_t capacity_blocks = 0;
   std::int32_t block_bytes = 512;
-  std::int32_t max_blocks = 0;    // 0 = no cap
+  std::int32_t max_blocks = 0;  // 0 = no cap
 };
 
 // Everything wrong with `spec`, each message naming the memsim option, e.g.
@@ -57,9 +57,9 @@ class RandomWorkload {
   std::optional<model::Request> next();
 
  private:
-  double uniform();                                   // [0, 1)
-  double exponential(double mean);                   // mean * Exp(1)
-  std::uint64_t uniform_below(std::uint64_t n);       // [0, n), n > 0
+  double uniform();                              // [0, 1)
+  double exponential(double mean);               // mean * Exp(1)
+  std::uint64_t uniform_below(std::uint64_t n);  // [0, n), n > 0
 
   RandomWorkloadSpec spec_;
   bool valid_;

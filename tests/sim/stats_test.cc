@@ -41,9 +41,9 @@ TEST(Summary, EmptyIsAllZero) {
 }
 
 TEST(Summary, ConstantDataIsExact) {
-  for (std::int64_t v : {std::int64_t{0}, std::int64_t{7}, std::int64_t{1023},
-                         std::int64_t{1025}, std::int64_t{123'456'789},
-                         std::int64_t{1} << 40, std::int64_t{INT64_MAX}}) {
+  for (std::int64_t v :
+       {std::int64_t{0}, std::int64_t{7}, std::int64_t{1023}, std::int64_t{1025},
+        std::int64_t{123'456'789}, std::int64_t{1} << 40, std::int64_t{INT64_MAX}}) {
     Summary s;
     for (int i = 0; i < 1000; ++i) s.add(v);
     EXPECT_EQ(s.count(), 1000);
@@ -66,8 +66,8 @@ TEST(Summary, SmallValuesAreExact) {
   EXPECT_EQ(s.p99(), 99);
   EXPECT_EQ(s.percentile(100.0), 100);
   EXPECT_EQ(s.percentile(0.0), 1);
-  EXPECT_EQ(s.percentile(-5.0), 1);    // clamped
-  EXPECT_EQ(s.percentile(500.0), 100); // clamped
+  EXPECT_EQ(s.percentile(-5.0), 1);     // clamped
+  EXPECT_EQ(s.percentile(500.0), 100);  // clamped
   EXPECT_EQ(s.min(), 1);
   EXPECT_EQ(s.max(), 100);
   EXPECT_DOUBLE_EQ(s.mean(), 50.5);
@@ -91,8 +91,8 @@ TEST(Summary, PercentilesWithinTwoTenthsOfAPercentOnRandomData) {
   for (int i = 0; i < 200'000; ++i) {
     // Log-uniform over 1 ns .. 2^40 ns, so every octave is exercised.
     const int octave = static_cast<int>(rng() % 40);
-    const std::int64_t v =
-        (std::int64_t{1} << octave) + static_cast<std::int64_t>(rng() % (std::uint64_t{1} << octave));
+    const std::int64_t v = (std::int64_t{1} << octave) +
+                           static_cast<std::int64_t>(rng() % (std::uint64_t{1} << octave));
     values.push_back(v);
     s.add(v);
   }

@@ -107,8 +107,8 @@ TEST(DiskSimTrace, RoundsArrivalToNearestNs) {
 TEST(DiskSimTrace, DeviceFilterKeepsOneDeviceAndRebasesTime) {
   TraceOptions o = options();
   o.device_filter = 2;
-  const Result r = read_all("1 1 10 1 1\n3 2 20 1 1\n4 1 30 1 1\n7 2 40 1 0\n",
-                            TraceFormat::kDiskSim, o);
+  const Result r =
+      read_all("1 1 10 1 1\n3 2 20 1 1\n4 1 30 1 1\n7 2 40 1 0\n", TraceFormat::kDiskSim, o);
   EXPECT_EQ(r.last.kind, Kind::kEnd);
   ASSERT_EQ(r.requests.size(), 2u);
   EXPECT_EQ(r.requests[0].id, 0u);
@@ -319,8 +319,7 @@ TEST(SpcTraceError, BadSize) {
 }
 
 TEST(SpcTraceError, BadOpcode) {
-  EXPECT_EQ(error_of("0,1,512,x,0\n", TraceFormat::kSpc),
-            "line 1: Opcode must be r or w, got 'x'");
+  EXPECT_EQ(error_of("0,1,512,x,0\n", TraceFormat::kSpc), "line 1: Opcode must be r or w, got 'x'");
   EXPECT_EQ(error_of("0,1,512,rw,0\n", TraceFormat::kSpc),
             "line 1: Opcode must be r or w, got 'rw'");
 }

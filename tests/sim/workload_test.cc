@@ -29,8 +29,8 @@ std::vector<model::Request> drain(const RandomWorkloadSpec& spec) {
 }
 
 bool same(const model::Request& a, const model::Request& b) {
-  return a.id == b.id && a.arrival_ns == b.arrival_ns && a.lbn == b.lbn &&
-         a.blocks == b.blocks && a.op == b.op;
+  return a.id == b.id && a.arrival_ns == b.arrival_ns && a.lbn == b.lbn && a.blocks == b.blocks &&
+         a.op == b.op;
 }
 
 TEST(RandomWorkload, ProducesExactlyTheRequestedCountWithSequentialIds) {
@@ -63,10 +63,10 @@ TEST(RandomWorkload, GoldenSequenceForSeed1) {
   ASSERT_EQ(r.size(), 8u);
   // {id, arrival_ns, lbn, blocks, op} from the reference run (x86-64 glibc).
   const model::Request golden[] = {
-      {0, 0, 3589866, 2, model::Op::kRead},        {1, 21248, 3013587, 4, model::Op::kRead},
-      {2, 98589, 739714, 7, model::Op::kRead},     {3, 910922, 2951567, 13, model::Op::kRead},
-      {4, 1198308, 4351010, 3, model::Op::kRead},  {5, 1512936, 2888863, 3, model::Op::kRead},
-      {6, 1878488, 3824601, 4, model::Op::kRead},  {7, 1950112, 2157509, 10, model::Op::kWrite},
+      {0, 0, 3589866, 2, model::Op::kRead},       {1, 21248, 3013587, 4, model::Op::kRead},
+      {2, 98589, 739714, 7, model::Op::kRead},    {3, 910922, 2951567, 13, model::Op::kRead},
+      {4, 1198308, 4351010, 3, model::Op::kRead}, {5, 1512936, 2888863, 3, model::Op::kRead},
+      {6, 1878488, 3824601, 4, model::Op::kRead}, {7, 1950112, 2157509, 10, model::Op::kWrite},
   };
   for (std::size_t i = 0; i < 8; ++i) {
     EXPECT_TRUE(same(r[i], golden[i]))
@@ -156,7 +156,9 @@ TEST(RandomWorkload, AbsurdMeansStayInRange) {
   for (const auto& r : reqs) EXPECT_LE(r.lbn + r.blocks, spec.capacity_blocks);
 }
 
-TEST(RandomWorkloadValidate, AcceptsDefaults) { EXPECT_TRUE(validate(g2_spec(1, 0)).empty()); }
+TEST(RandomWorkloadValidate, AcceptsDefaults) {
+  EXPECT_TRUE(validate(g2_spec(1, 0)).empty());
+}
 
 TEST(RandomWorkloadValidate, NamesEachBadOption) {
   RandomWorkloadSpec spec;

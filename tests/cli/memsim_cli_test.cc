@@ -1,0 +1,380 @@
+// End-to-end tests of the memsim command line (docs/memsim.md): each test runs
+// the real executable (MEMSIM_PATH) with posix_spawn and checks stdout, stderr
+// and the exit status. Test traces and configs live in MEMSIM_TEST_DATA.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+using nlohmann::json;
+
+struct Result {
+  int status = -1;        // exit status; 128 + signal if killed by a signal
+  bool signaled = false;  // true if memsim crashed
+  std::string out;
+  std::string err;
+};
+
+std::string data(const std::string& name) { return std::string(MEMSIM_TEST_DATA) + "/" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A temporary file removed when the object goes out of scope.
+class TempFile {
+ public:
+  TempFile() {
+    const char* dir = std::getenv("TMPDIR");
+    path_ = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/memsim_cli_XXXXXX";
+    const int fd = mkstemp(path_.data());
+    if (fd >= 0) close(fd);
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Runs memsim with `args`; stdout and stderr go to temporary files.
+Result memsim(std::initializer_list<std::string> args) {
+  std::vector<std::string> argv_s{MEMSIM_PATH};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  TempFile out;
+  TempFile err;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.path().c_str(),
+                                   O_WRONLY | O_TRUNC, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.path().c_str(),
+                                   O_WRONLY | O_TRUNC, 0);
+  Result r;
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    ADD_FAILURE() << "cannot run " << MEMSIM_PATH << ": error " << rc;
+    return r;
+  }
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(wstatus)) {
+    r.status = WEXITSTATUS(wstatus);
+  } else if (WIFSIGNALED(wstatus)) {
+    r.signaled = true;
+    r.status = 128 + WTERMSIG(wstatus);
+  }
+  r.out = slurp(out.path());
+  r.err = slurp(err.path());
+  return r;
+}
+
+// memsim succeeded and printed JSON; returns it.
+json ok_json(const Result& r) {
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(r.signaled);
+  return json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+}
+
+// memsim failed cleanly (no crash, non-zero status, nothing on stdout, a
+// "memsim:"-style message on stderr).
+void expect_clean_failure(const Result& r, int status) {
+  EXPECT_FALSE(r.signaled) << r.err;
+  EXPECT_EQ(r.status, status) << r.err;
+  EXPECT_FALSE(r.err.empty());
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+constexpr const char* kMetricKeys[] = {"response_ms", "queue_ms",   "service_ms",
+                                       "seek_ms",     "seek_x_ms",  "seek_y_ms",
+                                       "settle_ms",   "turnaround_ms", "transfer_ms"};
+
+void expect_run_shape(const json& j) {
+  ASSERT_TRUE(j.is_object());
+  for (const char* key : kMetricKeys) {
+    ASSERT_TRUE(j.contains(key)) << key;
+    for (const char* field : {"mean", "sd", "p50", "p99", "max"}) {
+      EXPECT_TRUE(j[key].contains(field) && j[key][field].is_number()) << key << "." << field;
+    }
+  }
+  EXPECT_GT(j.value("throughput_iops", 0.0), 0.0);
+  ASSERT_TRUE(j.contains("energy_j"));
+  for (const char* state : {"inactive", "idle", "seek", "access", "startup", "total"}) {
+    EXPECT_TRUE(j["energy_j"].contains(state) && j["energy_j"][state].is_number()) << state;
+  }
+}
+
+// --- geometry ---------------------------------------------------------------
+
+TEST(MemsimGeometry, G2JsonHasThesisValues) {
+  const json j = ok_json(memsim({"geometry", "--device", "g2", "--json"}));
+  EXPECT_EQ(j["p"], 10);
+  EXPECT_EQ(j["N"], 100);
+  EXPECT_EQ(j["Sx"], 2500);
+  EXPECT_EQ(j["Sy"], 27);
+  EXPECT_EQ(j["M"], 0);
+  EXPECT_EQ(j["Nx"], 10);
+  EXPECT_EQ(j["Ny"], 10);
+  EXPECT_EQ(j["ST"], 270);
+  EXPECT_EQ(j["SC"], 2700);
+  EXPECT_EQ(j["sleds"], 1);
+  EXPECT_EQ(j["blocks"], 6750000);
+  EXPECT_EQ(j["block_size"], 512);
+}
+
+TEST(MemsimGeometry, SetActiveTipsDoublesParallelism) {
+  const json j =
+      ok_json(memsim({"geometry", "--device", "g2", "--set", "active_tips=1280", "--json"}));
+  EXPECT_EQ(j["p"], 20);
+  EXPECT_EQ(j["Nx"], 20);
+  EXPECT_EQ(j["Ny"], 5);
+  EXPECT_EQ(j["ST"], 540);
+  EXPECT_EQ(j["SC"], 2700);
+}
+
+TEST(MemsimGeometry, Fig610ConfigLoads) {
+  const json j = ok_json(memsim({"geometry", "--config", data("fig610.toml"), "--json"}));
+  EXPECT_EQ(j["p"], 3);
+  EXPECT_EQ(j["N"], 9);
+  EXPECT_EQ(j["Sx"], 3);
+  EXPECT_EQ(j["Sy"], 3);
+  EXPECT_EQ(j["blocks"], 81);
+}
+
+// --- equiv ------------------------------------------------------------------
+
+TEST(MemsimEquiv, Fig610Lbn33) {
+  const json j =
+      ok_json(memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33", "--json"}));
+  EXPECT_EQ(j["lbn"], 33);
+  EXPECT_EQ(j["equivalence_class"], json({33, 34, 35, 36, 37, 38, 51, 52, 53}));
+  EXPECT_EQ(j["ensemble"], json({27, 35}));
+}
+
+TEST(MemsimEquiv, MicropositioningOneSpansThreeCylinders) {
+  const json j = ok_json(memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33",
+                                 "--micropositioning", "1", "--json"}));
+  ASSERT_TRUE(j["equivalence_class"].is_array());
+  EXPECT_EQ(j["equivalence_class"].size(), 27u);
+  EXPECT_EQ(j["ensemble"], json({27, 35}));
+}
+
+TEST(MemsimEquiv, HugeMicropositioningDoesNotCrash) {
+  const Result r = memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33",
+                           "--micropositioning", "2147483647", "--json"});
+  EXPECT_FALSE(r.signaled) << r.err;
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("--micropositioning"), std::string::npos) << r.err;
+}
+
+// --- seek -------------------------------------------------------------------
+
+TEST(MemsimSeek, PositioningIsMaxOfXAndY) {
+  for (const auto& [from, to] : {std::pair{"0", "6749999"}, std::pair{"1000", "1000"},
+                                 std::pair{"5000000", "12345"}, std::pair{"0", "270"}}) {
+    const json j = ok_json(
+        memsim({"seek", "--device", "g2", "--from-lbn", from, "--to-lbn", to, "--json"}));
+    for (const char* key : {"seek_ms", "seek_x_ms", "settle_ms", "seek_y_ms", "turnaround_ms"}) {
+      ASSERT_TRUE(j.contains(key) && j[key].is_number()) << key;
+    }
+    const double x = j["seek_x_ms"].get<double>() + j["settle_ms"].get<double>();
+    const double y = j["seek_y_ms"].get<double>() + j["turnaround_ms"].get<double>();
+    EXPECT_NEAR(j["seek_ms"].get<double>(), std::max(x, y), 1e-9) << from << " -> " << to;
+  }
+}
+
+// --- run --------------------------------------------------------------------
+
+TEST(MemsimRun, JsonHasEveryMetric) {
+  const json j = ok_json(memsim({"run", "--device", "g2", "--workload", "random", "--requests",
+                                 "500", "--interarrival-ms", "5", "--mean-size-kb", "4",
+                                 "--read-fraction", "0.67", "--scheduler", "sptf", "--seed", "7",
+                                 "--json"}));
+  expect_run_shape(j);
+  EXPECT_EQ(j["requests"], 500);
+}
+
+TEST(MemsimRun, SameSeedSameBytes) {
+  const auto run = [] {
+    return memsim({"run", "--requests", "300", "--scheduler", "clook", "--seed", "42", "--json"});
+  };
+  const Result a = run();
+  const Result b = run();
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(MemsimRun, DifferentSeedDiffers) {
+  const Result a = memsim({"run", "--requests", "300", "--seed", "1", "--json"});
+  const Result b = memsim({"run", "--requests", "300", "--seed", "2", "--json"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(a.out, b.out);
+}
+
+TEST(MemsimRun, CsvHasHeaderAndOneRowPerMetric) {
+  const Result r = memsim({"run", "--requests", "200", "--seed", "3", "--csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> l = lines(r.out);
+  ASSERT_EQ(l.size(), 1 + std::size(kMetricKeys));
+  EXPECT_EQ(l[0], "metric,mean,sd,p50,p99,max");
+  for (std::size_t i = 0; i < std::size(kMetricKeys); ++i) {
+    EXPECT_EQ(l[i + 1].rfind(std::string(kMetricKeys[i]) + ",", 0), 0u) << l[i + 1];
+  }
+}
+
+// --- sweep ------------------------------------------------------------------
+
+TEST(MemsimSweep, OneCsvRowPerSchedulerAndRateInOrder) {
+  const Result r = memsim({"sweep", "--device", "g2", "--workload", "random", "--rates",
+                           "100,200", "--schedulers", "fcfs,sptf", "--requests", "200"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> l = lines(r.out);
+  ASSERT_EQ(l.size(), 5u) << r.out;
+  EXPECT_EQ(l[0], "scheduler,rate_per_s,requests,mean_response_ms,scv_response,p99_response_ms");
+  const char* const expected[] = {"fcfs,100,200,", "fcfs,200,200,", "sptf,100,200,",
+                                  "sptf,200,200,"};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(l[i + 1].rfind(expected[i], 0), 0u) << l[i + 1];
+}
+
+// --- replay -----------------------------------------------------------------
+
+TEST(MemsimReplay, DiskSimTrace) {
+  const json j = ok_json(memsim(
+      {"replay", "--trace", data("small.disksim"), "--format", "disksim", "--json"}));
+  expect_run_shape(j);
+  EXPECT_EQ(j["requests"], 5);
+  EXPECT_EQ(j["reads"], 3);
+}
+
+TEST(MemsimReplay, SpcTrace) {
+  const json j =
+      ok_json(memsim({"replay", "--trace", data("small.spc"), "--format", "spc", "--json"}));
+  expect_run_shape(j);
+  EXPECT_EQ(j["requests"], 4);
+  EXPECT_EQ(j["reads"], 2);
+}
+
+TEST(MemsimReplay, ScaleKeepsRequestCount) {
+  const json j = ok_json(memsim({"replay", "--trace", data("small.disksim"), "--format",
+                                 "disksim", "--scale", "4", "--json"}));
+  EXPECT_EQ(j["requests"], 5);
+}
+
+// --- errors -----------------------------------------------------------------
+
+TEST(MemsimErrors, UnknownDevice) {
+  const Result r = memsim({"geometry", "--device", "g9"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("g9"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--device"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, UnknownScheduler) {
+  const Result r = memsim({"run", "--requests", "10", "--scheduler", "elevator"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("elevator"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--scheduler"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, SetUnknownKeyNamesTheKey) {
+  const Result r = memsim({"geometry", "--set", "warp_factor=9"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("warp_factor"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, SetActiveTipsAboveTipsNamesActiveTips) {
+  const Result r = memsim({"geometry", "--set", "active_tips=7000"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("active_tips"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, ConfigWithBadValueType) {
+  const Result r = memsim({"geometry", "--config", data("bad_type.toml")});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("active_tips"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad_type.toml:2"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, ReadFractionAboveOne) {
+  const Result r = memsim({"run", "--requests", "10", "--read-fraction", "2"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--read-fraction"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, LbnBeyondCapacity) {
+  const Result r = memsim({"equiv", "--device", "g2", "--lbn", "6750000"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--lbn"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("6749999"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, SeekLbnBeyondCapacity) {
+  const Result r = memsim({"seek", "--from-lbn", "0", "--to-lbn", "-1"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--to-lbn"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, ReplayMissingFile) {
+  const Result r = memsim({"replay", "--trace", data("no_such_trace.disksim")});
+  expect_clean_failure(r, 1);
+  EXPECT_NE(r.err.find("no_such_trace.disksim"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, ReplayMalformedLineNamesTheLine) {
+  const Result r = memsim({"replay", "--trace", data("malformed_line3.disksim")});
+  expect_clean_failure(r, 1);
+  EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(MemsimErrors, ReplayUnknownFormat) {
+  const Result r = memsim({"replay", "--trace", data("small.spc"), "--format", "csv"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--format"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, MissingSubcommand) {
+  const Result r = memsim({});
+  expect_clean_failure(r, 2);
+}
+
+}  // namespace
