@@ -36,7 +36,8 @@ class Device {
   std::size_t mechanisms() const { return servers_.size(); }
   const Mechanism& mechanism(std::size_t i) const { return *servers_[i].mechanism; }
 
-  // REQUIRES: r.arrival_ns >= every earlier arrival; 1 <= r.blocks;
+  // REQUIRES: r.id unique among requests not yet completed;
+  // r.arrival_ns >= every earlier arrival; 1 <= r.blocks;
   // r.lbn + r.blocks <= blocks(). A request that spans mechanisms (sleds) is
   // served as one part per mechanism and completes when its last part does.
   void submit(const Request& r);

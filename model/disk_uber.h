@@ -30,7 +30,7 @@
 // following the clock, a transfer at 100 MB/s ends long after the platter
 // has carried its last sector past, so a request continuing the previous one
 // sequentially waits most of a revolution (~1.1 ms per 4 KB, ~3.7 MB/s).
-// Stopping the angle just past the data instead makes a continuation that
+// Putting the angle just past the data at the end of a service makes a continuation that
 // arrives at once cost no latency, so sequential streaming runs at the
 // published 100 MB/s; a request after idle time or at a random place still
 // sees a uniformly distributed latency, so the random access time stays that
@@ -40,7 +40,7 @@
 // Transfer: blocks * block_bytes / Table 5.1's 100 MB/s streaming bandwidth.
 // Each track boundary a transfer crosses adds a head switch, or a
 // one-cylinder seek at a cylinder boundary. Tracks are skewed to hide exactly
-// that time, as DiskSim lays out disks: track k's sector 0 starts
+// that time (the track and cylinder skew of real layouts): track k's sector 0 starts
 // (k - c) * head_switch + c * one_cylinder_seek (mod T_rev) after track 0's,
 // where c = k / surfaces is its cylinder. So a sequential request that starts
 // a new track pays the switch and no latency, like a boundary inside a

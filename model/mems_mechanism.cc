@@ -7,7 +7,8 @@
 namespace memstore::model {
 namespace {
 
-Ns to_ns(double seconds) { return std::llround(seconds * 1e9); }
+// Durations are never negative: round half up without libm's llround.
+Ns to_ns(double seconds) { return static_cast<Ns>(seconds * 1e9 + 0.5); }
 
 }  // namespace
 
@@ -50,15 +51,18 @@ std::int32_t MemsMechanism::access_end_y(std::int32_t y, std::int32_t dir) const
   return dir > 0 ? (y + 1) * sector_bits_ - y_centre_ : y * sector_bits_ + servo - y_centre_;
 }
 
-Positioning MemsMechanism::position_in(const SledState& from, std::int32_t x, std::int32_t y,
+MemsMechanism::XSeek MemsMechanism::x_seek(const SledState& from, std::int32_t x) const {
+  const std::int32_t to_x = x_bits_of(x);
+  if (to_x == from.x_bits) return {};
+  return {rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x)), settle_s_};
+}
+
+Positioning MemsMechanism::position_in(const SledState& from, const XSeek& xs, std::int32_t y,
                                        std::int32_t dir) const {
   Positioning c;
   c.dir = dir;
-  const std::int32_t to_x = x_bits_of(x);
-  if (to_x != from.x_bits) {
-    c.x_base_s = rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x));
-    c.settle_s = settle_s_;
-  }
+  c.x_base_s = xs.base_s;
+  c.settle_s = xs.settle_s;
   const std::int32_t to_y = access_start_y(y, dir);
   if (to_y != from.y_bits || dir != from.y_dir) {
     c.y = y_seek(y_axis_, y_m(from.y_bits), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_);
@@ -67,11 +71,43 @@ Positioning MemsMechanism::position_in(const SledState& from, std::int32_t x, st
   return c;
 }
 
+Positioning MemsMechanism::position_in(const SledState& from, std::int32_t x, std::int32_t y,
+                                       std::int32_t dir) const {
+  return position_in(from, x_seek(from, x), y, dir);
+}
+
+double MemsMechanism::y_upper_bound_s(const SledState& from, std::int32_t y,
+                                      std::int32_t dir) const {
+  // The sled stays between its start and its target, so no spring it meets
+  // is stronger than at the one farther from the centre: the net acceleration
+  // is at least a (1 - f r / r_max) throughout, and a seek with stronger
+  // acceleration in both phases is faster (its speed is higher at every
+  // point). The constant-acceleration seek at that floor, plus turnarounds at
+  // the same floor, bounds the Y positioning from above; the margin covers the
+  // piecewise error (docs/model.md).
+  const double to = y_m(access_start_y(y, dir));
+  const double at = y_m(from.y_bits);
+  const double d = std::abs(to - at);
+  const double travel = to > at ? 1.0 : -1.0;
+  const int turns = (from.y_dir * travel < 0 ? 1 : 0) + (dir * travel < 0 ? 1 : 0);
+  const double r = std::max(std::abs(to), std::abs(at));
+  const double a = y_axis_.accel_m_s2 - y_axis_.spring_per_m * r;
+  const double v = v_m_s_;
+  const double base = 2 * (std::sqrt(v * v + a * d) - v) / a;
+  return base + turns * 2 * v / a + 5e-6;
+}
+
 Positioning MemsMechanism::position_for(const SledState& from, std::int32_t x, std::int32_t y,
                                         std::int32_t preferred_dir) const {
-  if (!bidirectional_) return position_in(from, x, y, +1);
-  const Positioning a = position_in(from, x, y, preferred_dir);
-  const Positioning b = position_in(from, x, y, -preferred_dir);
+  const XSeek xs = x_seek(from, x);  // the same for both directions
+  if (!bidirectional_) return position_in(from, xs, y, +1);
+  // X usually dominates (thesis §3.3): when even the preferred direction's
+  // worst Y fits inside X + settle, it ties any other direction at best.
+  if (xs.base_s > 0 && y_upper_bound_s(from, y, preferred_dir) <= xs.base_s + xs.settle_s) {
+    return position_in(from, xs, y, preferred_dir);
+  }
+  const Positioning a = position_in(from, xs, y, preferred_dir);
+  const Positioning b = position_in(from, xs, y, -preferred_dir);
   // Strictly sooner wins; a tie keeps the preferred direction.
   return b.total_s < a.total_s ? b : a;
 }
@@ -83,9 +119,10 @@ Positioning MemsMechanism::look_ahead(const Positioning& greedy, const Step& s,
   // both directions by this positioning plus the next one.
   Positioning best = greedy;
   double best_s = -1;
+  const XSeek xs{greedy.x_base_s, greedy.settle_s};
   for (std::int32_t dir : {+1, -1}) {
     if (!bidirectional_ && dir < 0) continue;
-    const Positioning p = position_in(sled_, s.x, s.y, dir);
+    const Positioning p = position_in(sled_, xs, s.y, dir);
     const SledState after{x_bits_of(s.x), access_end_y(s.y, dir), dir};
     const double t = p.total_s + position_for(after, next.x, next.y, next.preferred_dir).total_s;
     if (best_s < 0 || t < best_s) {
@@ -112,7 +149,9 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b) {
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Step& s = steps[i];
     Positioning pos = position_for(sled_, s.x, s.y, s.preferred_dir);
-    if (i + 1 < steps.size()) pos = look_ahead(pos, s, steps[i + 1]);
+    // Reading this row against the direction the data continues in can only
+    // pay off if the rows after it still chain; check when greedy went against it.
+    if (i + 1 < steps.size() && pos.dir != s.preferred_dir) pos = look_ahead(pos, s, steps[i + 1]);
     if (min_turnaround_cylinder_switch_ && !first && std::abs(s.x - prev_x) == 1) {
       // Thesis §3.1: tips deflect to the next cylinder, so only the Y
       // turnaround remains.
@@ -147,8 +186,8 @@ Breakdown MemsMechanism::service(const Request& r, Ns now) {
   // the same (x, y) (track reversal) and shares the step while tips remain.
   const Geometry& g = geometry_;
   const Lbn end = r.lbn + r.blocks;
-  std::vector<Step> steps;
-  steps.reserve(static_cast<std::size_t>(r.blocks / g.p() + 2));
+  std::vector<Step>& steps = steps_;  // reused: no allocation per request
+  steps.clear();
   Lbn l = r.lbn;
   while (l < end) {
     const PhysicalAddress a = g.to_physical(l);
@@ -200,6 +239,10 @@ Ns MemsMechanism::positioning_ns(const Request& r, Ns now) const {
   const Ns timeout = params_.power.idle_timeout_ns;
   const bool restart = inactive_ || (timeout >= 0 && gap > timeout);
   const SledState from = restart ? rest_state() : sled_;
+  const XSeek xs = x_seek(from, a.x);
+  if (xs.base_s > 0 && y_upper_bound_s(from, a.y, dir) <= xs.base_s + xs.settle_s) {
+    return to_ns(xs.base_s + xs.settle_s);  // no Y seek can matter (see position_for)
+  }
   return to_ns(position_for(from, a.x, a.y, dir).total_s);
 }
 

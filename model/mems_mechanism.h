@@ -85,6 +85,16 @@ class MemsMechanism final : public Mechanism {
   double row_s() const { return row_s_; }
 
  private:
+  struct XSeek {
+    double base_s = 0;
+    double settle_s = 0;
+  };
+  XSeek x_seek(const SledState& from, std::int32_t x) const;
+  // An upper bound on the Y positioning (seek plus turnarounds) for an access
+  // of row y in direction dir, in closed form.
+  double y_upper_bound_s(const SledState& from, std::int32_t y, std::int32_t dir) const;
+  Positioning position_in(const SledState& from, const XSeek& xs, std::int32_t y,
+                          std::int32_t dir) const;
   struct Step {
     std::int32_t x, y, blocks, preferred_dir;
   };
@@ -109,6 +119,7 @@ class MemsMechanism final : public Mechanism {
   bool inactive_ = true;  // a device starts spun down (as DiskSim's)
   Ns last_done_ns_ = 0;
   PowerMeter power_;
+  std::vector<Step> steps_;
 };
 
 }  // namespace memstore::model

@@ -25,7 +25,8 @@ Request SstfScheduler::pick(const Mechanism&, Ns) {
   auto above = q_.lower_bound({last_end_, 0});
   auto it = above;
   if (above == q_.end()) {
-    it = std::prev(above);
+    // Everything lies below: the highest LBN, its earliest arrival.
+    it = q_.lower_bound({std::prev(above)->first.first, 0});
   } else if (above != q_.begin()) {
     auto below = std::prev(above);
     // Distance from the head: below ends before it; ties prefer the lower LBN.

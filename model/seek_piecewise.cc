@@ -7,24 +7,33 @@ namespace memstore::model {
 namespace {
 
 // Time to cover [xa, xb] (xa < xb, travel toward +) under net acceleration
-// a(x) = thrust - k x, starting at speed v. Returns the time and updates v to
-// the speed at xb.
+// a(x) = thrust - k x, entering at speed v; v becomes the speed at xb.
+//
+// The speed at each chunk boundary follows from the work done so far,
+// v_i^2 = v^2 + 2 (thrust (x_i - xa) - k/2 (x_i^2 - xa^2)), which equals the
+// thesis' chunk-by-chunk recurrence (Eqs. 3.2-3.4) exactly because the chunk
+// acceleration is the mean of a linear function. Within a chunk the
+// acceleration is constant, so its time is 2 dx / (v_start + v_end) — the same
+// value as Eq. 3.4. Computing the boundaries independently lets the chunks
+// evaluate in parallel (vectorised) instead of as a chain of dependent square
+// roots.
+template <int kMaxChunks>
 double phase_s(double thrust, double k, double xa, double xb, double& v, int chunks) {
   const double dx = (xb - xa) / chunks;
   if (dx <= 0) return 0;
-  double t = 0;
-  double a_start = thrust - k * xa;
-  for (int i = 1; i <= chunks; ++i) {
-    const double a_end = thrust - k * (xa + dx * i);
-    const double a = 0.5 * (a_start + a_end);  // thesis: a_i = (a(x_i) + a(x_{i+1})) / 2
-    const double v2 = std::max(0.0, v * v + 2 * a * dx);
-    const double v_next = std::sqrt(v2);
-    // Constant acceleration over the piece: distance = mean speed * time.
-    const double sum = v + v_next;
-    t += sum > 0 ? 2 * dx / sum : 0;
-    v = v_next;
-    a_start = a_end;
+  double speed[kMaxChunks + 1];
+  const double v2 = v * v;
+  for (int i = 0; i <= chunks; ++i) {
+    const double d = dx * i;  // distance covered; x_i = xa + d
+    const double work = thrust * d - k * (xa * d + 0.5 * d * d);
+    speed[i] = std::sqrt(std::max(0.0, v2 + 2 * work));
   }
+  double t = 0;
+  for (int i = 0; i < chunks; ++i) {
+    const double sum = speed[i] + speed[i + 1];
+    t += sum > 0 ? 2 * dx / sum : 0;
+  }
+  v = speed[chunks];
   return t;
 }
 
@@ -43,9 +52,15 @@ double base_seek_s(const Axis& axis, double x0, double x1, double v0, double v1,
   double xm = 0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
   xm = std::clamp(xm, x0, x1);
   double v = v0;
-  double t = phase_s(a, k, x0, xm, v, chunks);
-  t += phase_s(-a, k, xm, x1, v, chunks);
-  return t;
+  if (chunks == kChunksPerPhase) {
+    // The model's own chunk count, fixed at compile time so the loops unroll.
+    double t = phase_s<kChunksPerPhase>(a, k, x0, xm, v, kChunksPerPhase);
+    return t + phase_s<kChunksPerPhase>(-a, k, xm, x1, v, kChunksPerPhase);
+  }
+  constexpr int kMaxChunks = 256;
+  chunks = std::clamp(chunks, 1, kMaxChunks);
+  double t = phase_s<kMaxChunks>(a, k, x0, xm, v, chunks);
+  return t + phase_s<kMaxChunks>(-a, k, xm, x1, v, chunks);
 }
 
 double turnaround_s(const Axis& axis, double x, double v) {

@@ -19,7 +19,10 @@ bool apply(std::string_view text, const std::string& source, model::DeviceParams
            std::string& error) {
   model::ParamsResult r = model::params_from_toml(text, p, source);
   if (!r.params) {
-    for (const model::ParamError& e : r.errors) error += (error.empty() ? "" : "\n") + e.message;
+    // One problem per line, each prefixed like every other memsim message.
+    for (const model::ParamError& e : r.errors) {
+      error += (error.empty() ? "" : "\nmemsim: ") + e.message;
+    }
     return false;
   }
   p = *r.params;
@@ -50,7 +53,7 @@ std::optional<model::DeviceParams> resolve_params(const DeviceOptions& o, std::s
       error = "--set: expected key=value, got '" + kv + "'";
       return std::nullopt;
     }
-    if (!apply(kv, "--set", *p, error)) return std::nullopt;
+    if (!apply(kv, "--set " + kv, *p, error)) return std::nullopt;
   }
   return p;
 }

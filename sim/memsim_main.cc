@@ -131,9 +131,9 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::ParseError& parse_error) {
     // CLI11's own codes (105, 106, ...) are not memsim's: any usage error is 2.
-    return app.exit(e) == 0 ? 0 : 2;
+    return app.exit(parse_error) == 0 ? 0 : 2;
   }
   return status;
 }

@@ -144,7 +144,7 @@ void expect_run_shape(const json& j) {
 // --- geometry ---------------------------------------------------------------
 
 TEST(MemsimGeometry, G2JsonHasThesisValues) {
-  const json j = ok_json(memsim({"geometry", "--device", "g2", "--json"}));
+  json j = ok_json(memsim({"geometry", "--device", "g2", "--json"}));
   EXPECT_EQ(j["p"], 10);
   EXPECT_EQ(j["N"], 100);
   EXPECT_EQ(j["Sx"], 2500);
@@ -160,7 +160,7 @@ TEST(MemsimGeometry, G2JsonHasThesisValues) {
 }
 
 TEST(MemsimGeometry, SetActiveTipsDoublesParallelism) {
-  const json j =
+  json j =
       ok_json(memsim({"geometry", "--device", "g2", "--set", "active_tips=1280", "--json"}));
   EXPECT_EQ(j["p"], 20);
   EXPECT_EQ(j["Nx"], 20);
@@ -170,7 +170,7 @@ TEST(MemsimGeometry, SetActiveTipsDoublesParallelism) {
 }
 
 TEST(MemsimGeometry, Fig610ConfigLoads) {
-  const json j = ok_json(memsim({"geometry", "--config", data("fig610.toml"), "--json"}));
+  json j = ok_json(memsim({"geometry", "--config", data("fig610.toml"), "--json"}));
   EXPECT_EQ(j["p"], 3);
   EXPECT_EQ(j["N"], 9);
   EXPECT_EQ(j["Sx"], 3);
@@ -181,7 +181,7 @@ TEST(MemsimGeometry, Fig610ConfigLoads) {
 // --- equiv ------------------------------------------------------------------
 
 TEST(MemsimEquiv, Fig610Lbn33) {
-  const json j =
+  json j =
       ok_json(memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33", "--json"}));
   EXPECT_EQ(j["lbn"], 33);
   EXPECT_EQ(j["equivalence_class"], json({33, 34, 35, 36, 37, 38, 51, 52, 53}));
@@ -189,7 +189,7 @@ TEST(MemsimEquiv, Fig610Lbn33) {
 }
 
 TEST(MemsimEquiv, MicropositioningOneSpansThreeCylinders) {
-  const json j = ok_json(memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33",
+  json j = ok_json(memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33",
                                  "--micropositioning", "1", "--json"}));
   ASSERT_TRUE(j["equivalence_class"].is_array());
   EXPECT_EQ(j["equivalence_class"].size(), 27u);
@@ -209,7 +209,7 @@ TEST(MemsimEquiv, HugeMicropositioningDoesNotCrash) {
 TEST(MemsimSeek, PositioningIsMaxOfXAndY) {
   for (const auto& [from, to] : {std::pair{"0", "6749999"}, std::pair{"1000", "1000"},
                                  std::pair{"5000000", "12345"}, std::pair{"0", "270"}}) {
-    const json j = ok_json(
+    json j = ok_json(
         memsim({"seek", "--device", "g2", "--from-lbn", from, "--to-lbn", to, "--json"}));
     for (const char* key : {"seek_ms", "seek_x_ms", "settle_ms", "seek_y_ms", "turnaround_ms"}) {
       ASSERT_TRUE(j.contains(key) && j[key].is_number()) << key;
@@ -223,7 +223,7 @@ TEST(MemsimSeek, PositioningIsMaxOfXAndY) {
 // --- run --------------------------------------------------------------------
 
 TEST(MemsimRun, JsonHasEveryMetric) {
-  const json j = ok_json(memsim({"run", "--device", "g2", "--workload", "random", "--requests",
+  json j = ok_json(memsim({"run", "--device", "g2", "--workload", "random", "--requests",
                                  "500", "--interarrival-ms", "5", "--mean-size-kb", "4",
                                  "--read-fraction", "0.67", "--scheduler", "sptf", "--seed", "7",
                                  "--json"}));
@@ -278,7 +278,7 @@ TEST(MemsimSweep, OneCsvRowPerSchedulerAndRateInOrder) {
 // --- replay -----------------------------------------------------------------
 
 TEST(MemsimReplay, DiskSimTrace) {
-  const json j = ok_json(memsim(
+  json j = ok_json(memsim(
       {"replay", "--trace", data("small.disksim"), "--format", "disksim", "--json"}));
   expect_run_shape(j);
   EXPECT_EQ(j["requests"], 5);
@@ -286,7 +286,7 @@ TEST(MemsimReplay, DiskSimTrace) {
 }
 
 TEST(MemsimReplay, SpcTrace) {
-  const json j =
+  json j =
       ok_json(memsim({"replay", "--trace", data("small.spc"), "--format", "spc", "--json"}));
   expect_run_shape(j);
   EXPECT_EQ(j["requests"], 4);
@@ -294,7 +294,7 @@ TEST(MemsimReplay, SpcTrace) {
 }
 
 TEST(MemsimReplay, ScaleKeepsRequestCount) {
-  const json j = ok_json(memsim({"replay", "--trace", data("small.disksim"), "--format",
+  json j = ok_json(memsim({"replay", "--trace", data("small.disksim"), "--format",
                                  "disksim", "--scale", "4", "--json"}));
   EXPECT_EQ(j["requests"], 5);
 }
@@ -370,6 +370,33 @@ TEST(MemsimErrors, ReplayUnknownFormat) {
   const Result r = memsim({"replay", "--trace", data("small.spc"), "--format", "csv"});
   expect_clean_failure(r, 2);
   EXPECT_NE(r.err.find("--format"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, SweepUnknownSchedulerPrintsNoCsv) {
+  const Result r =
+      memsim({"sweep", "--rates", "100", "--schedulers", "fcfs,elevator", "--requests", "10"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("elevator"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(MemsimErrors, ZeroRequestsSaysPositive) {
+  const Result r = memsim({"run", "--requests", "0"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--requests"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("positive"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, GeometryOfComparisonDisk) {
+  const Result r = memsim({"geometry", "--device", "uberdisk"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("comparison disk"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, MissingConfigFile) {
+  const Result r = memsim({"geometry", "--config", data("no_such_config.toml")});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--config"), std::string::npos) << r.err;
 }
 
 TEST(MemsimErrors, MissingSubcommand) {

@@ -1,5 +1,7 @@
 // Batches (thesis §6.3.3-6.3.5): planning parallel media steps on the small
 // device of Fig. 6.10, and serving batches on a G2 sled.
+#include "model/batch.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <initializer_list>
 #include <vector>
 
-#include "model/batch.h"
 #include "model/geometry.h"
 #include "model/mems_mechanism.h"
 #include "model/params.h"
@@ -76,7 +77,7 @@ TEST(BatchDeviceTest, Fig610DeviceIsValidWithTheThesisGeometry) {
 
 // --- Planning ----------------------------------------------------------------
 
-TEST(PlanBatchTest, WholeEquivalenceClassTakesCeilNOverPStepsAtItsPosition) {
+TEST(BatchPlanTest, WholeEquivalenceClassTakesCeilNOverPStepsAtItsPosition) {
   const Geometry g(fig_6_10());
   const auto steps = plan_batch(g, blocks(g.equivalence_class(33)));
   ASSERT_EQ(steps.size(), 3u);  // ceil(9 / 3)
@@ -89,14 +90,14 @@ TEST(PlanBatchTest, WholeEquivalenceClassTakesCeilNOverPStepsAtItsPosition) {
   EXPECT_EQ(lbn_sets(steps), (Sets{{33, 34, 35}, {36, 37, 38}, {51, 52, 53}}));
 }
 
-TEST(PlanBatchTest, MultiBlockExtentsPlanLikeTheirBlocks) {
+TEST(BatchPlanTest, MultiBlockExtentsPlanLikeTheirBlocks) {
   const Geometry g(fig_6_10());
   const std::vector<BatchExtent> extents = {
       {Op::kRead, 33, 3}, {Op::kRead, 36, 3}, {Op::kWrite, 51, 3}};
   EXPECT_EQ(lbn_sets(plan_batch(g, extents)), (Sets{{33, 34, 35}, {36, 37, 38}, {51, 52, 53}}));
 }
 
-TEST(PlanBatchTest, UpToPDisjointBlocksOfOneClassShareOneStep) {
+TEST(BatchPlanTest, UpToPDisjointBlocksOfOneClassShareOneStep) {
   const Geometry g(fig_6_10());
   const auto steps = plan_batch(g, blocks({52, 33, 38}));  // the thesis' example
   ASSERT_EQ(steps.size(), 1u);
@@ -105,7 +106,7 @@ TEST(PlanBatchTest, UpToPDisjointBlocksOfOneClassShareOneStep) {
   EXPECT_EQ(steps[0].lbns, (std::vector<Lbn>{33, 38, 52}));
 }
 
-TEST(PlanBatchTest, BlocksInDifferentRowsTakeSeparateSteps) {
+TEST(BatchPlanTest, BlocksInDifferentRowsTakeSeparateSteps) {
   const Geometry g(fig_6_10());
   ASSERT_EQ(g.to_physical(30).y, 1);  // same cylinder and square as 33, next row
   const auto steps = plan_batch(g, blocks({33, 30}));
@@ -116,7 +117,7 @@ TEST(PlanBatchTest, BlocksInDifferentRowsTakeSeparateSteps) {
   EXPECT_EQ(lbn_sets(steps), (Sets{{30}, {33}}));
 }
 
-TEST(PlanBatchTest, BlocksInDifferentCylindersTakeSeparateStepsWithoutMicropositioning) {
+TEST(BatchPlanTest, BlocksInDifferentCylindersTakeSeparateStepsWithoutMicropositioning) {
   const Geometry g(fig_6_10());
   ASSERT_EQ(g.to_physical(1), (PhysicalAddress{0, 0, 0, 1}));
   const auto steps = plan_batch(g, blocks({1, 33}));
@@ -127,14 +128,14 @@ TEST(PlanBatchTest, BlocksInDifferentCylindersTakeSeparateStepsWithoutMicroposit
   EXPECT_EQ(steps[1].lbns, (std::vector<Lbn>{33}));
 }
 
-TEST(PlanBatchTest, TheSameBlockTwiceNeverSharesAStep) {
+TEST(BatchPlanTest, TheSameBlockTwiceNeverSharesAStep) {
   const Geometry g(fig_6_10());
   const auto steps = plan_batch(g, blocks({33, 34, 33}));
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_EQ(lbn_sets(steps), (Sets{{33}, {33, 34}}));
 }
 
-TEST(PlanBatchTest, ConflictGroupKeepsBlocksOfOneGroupApart) {
+TEST(BatchPlanTest, ConflictGroupKeepsBlocksOfOneGroupApart) {
   const Geometry g(fig_6_10(0, 3));  // squares 0-2, 3-5, 6-8 share components
   // 33 (square 0) and 34 (square 1) conflict; 36 (square 3) does not.
   EXPECT_EQ(lbn_sets(plan_batch(g, blocks({33, 34}))), (Sets{{33}, {34}}));
@@ -152,7 +153,7 @@ TEST(PlanBatchTest, ConflictGroupKeepsBlocksOfOneGroupApart) {
   }
 }
 
-TEST(PlanBatchTest, MicropositioningLetsAdjacentCylindersShareAStep) {
+TEST(BatchPlanTest, MicropositioningLetsAdjacentCylindersShareAStep) {
   const Geometry g(fig_6_10(1));
   // 1 is (x 0, y 0, square 1); 33 is (x 1, y 0, square 0).
   const auto steps = plan_batch(g, blocks({1, 33}));
@@ -162,7 +163,7 @@ TEST(PlanBatchTest, MicropositioningLetsAdjacentCylindersShareAStep) {
   for (Lbn l : steps[0].lbns) EXPECT_LE(std::abs(steps[0].x - g.to_physical(l).x), 1) << l;
 }
 
-TEST(PlanBatchTest, MicropositioningReachesOneCylinderEachWay) {
+TEST(BatchPlanTest, MicropositioningReachesOneCylinderEachWay) {
   const Geometry g(fig_6_10(1));
   ASSERT_EQ(g.to_physical(69), (PhysicalAddress{0, 2, 0, 3}));
   // x 0 and x 2: the sled stops at x 1 and the tips reach both.
@@ -172,14 +173,14 @@ TEST(PlanBatchTest, MicropositioningReachesOneCylinderEachWay) {
   EXPECT_EQ(steps[0].lbns, (std::vector<Lbn>{1, 69}));
 }
 
-TEST(PlanBatchTest, MicropositioningStillNeedsOneTipPerSquare) {
+TEST(BatchPlanTest, MicropositioningStillNeedsOneTipPerSquare) {
   const Geometry g(fig_6_10(1));
   // 0 (x 0) and 33 (x 1) are both in square 0: one tip, one column at a time.
   ASSERT_EQ(g.to_physical(0).square, g.to_physical(33).square);
   EXPECT_EQ(lbn_sets(plan_batch(g, blocks({0, 33}))), (Sets{{0}, {33}}));
 }
 
-TEST(PlanBatchTest, EmptyBatchPlansNoSteps) {
+TEST(BatchPlanTest, EmptyBatchPlansNoSteps) {
   const Geometry g(fig_6_10());
   EXPECT_TRUE(plan_batch(g, std::vector<BatchExtent>{}).empty());
 }
@@ -197,7 +198,7 @@ std::vector<Lbn> one_per_track(const Geometry& g) {
   return out;
 }
 
-TEST(ServiceBatchTest, ReportsAsManyMediaStepsAsPlanned) {
+TEST(BatchServiceTest, ReportsAsManyMediaStepsAsPlanned) {
   MemsMechanism m(*preset("g2"));
   const auto extents = blocks(m.geometry().equivalence_class(kHome));
   ASSERT_EQ(extents.size(), 100u);
@@ -209,7 +210,7 @@ TEST(ServiceBatchTest, ReportsAsManyMediaStepsAsPlanned) {
   EXPECT_EQ(out.breakdown.transfer_ns, std::llround(m.row_s() * 10 * 1e9));
 }
 
-TEST(ServiceBatchTest, SingleStepCostsOneRowPlusItsPositioning) {
+TEST(BatchServiceTest, SingleStepCostsOneRowPlusItsPositioning) {
   const DeviceParams p = *preset("g2");
   MemsMechanism m(p);
   const std::vector<Lbn> lbns = one_per_track(m.geometry());
@@ -228,7 +229,7 @@ TEST(ServiceBatchTest, SingleStepCostsOneRowPlusItsPositioning) {
   EXPECT_EQ(b.service_ns(), p.power.startup_ns + positioning + b.transfer_ns);
 }
 
-TEST(ServiceBatchTest, OneClassAsABatchBeatsTheSameBlocksAsSeparateRequests) {
+TEST(BatchServiceTest, OneClassAsABatchBeatsTheSameBlocksAsSeparateRequests) {
   const DeviceParams p = *preset("g2");
   MemsMechanism batched(p);
   MemsMechanism separate(p);
@@ -243,7 +244,7 @@ TEST(ServiceBatchTest, OneClassAsABatchBeatsTheSameBlocksAsSeparateRequests) {
   EXPECT_LT(batch_ns, now);
 }
 
-TEST(ServiceBatchTest, LeavesTheSledIdleAtTheEndOfTheLastStep) {
+TEST(BatchServiceTest, LeavesTheSledIdleAtTheEndOfTheLastStep) {
   const DeviceParams p = *preset("g2");
   MemsMechanism m(p);
   const BatchOutcome out = m.service_batch(blocks(one_per_track(m.geometry())), 0);

@@ -1,5 +1,7 @@
 // The discrete-event device: queueing, the run_until contract, requests that
 // span sleds, energy over sleds and determinism.
+#include "model/device.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "model/device.h"
 #include "model/device_factory.h"
 #include "model/mems_mechanism.h"
 #include "model/params.h"
@@ -161,7 +162,8 @@ TEST(DeviceTest, DrainServesEverythingOnceAndLeavesNothingPending) {
   auto d = make_mems_device(g2(), "sptf");
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<Lbn> lbn(0, d->blocks() - 8);
-  for (std::uint64_t id = 0; id < 50; ++id) d->submit(req(id, static_cast<Ns>(id) * 1000, lbn(rng), 8));
+  for (std::uint64_t id = 0; id < 50; ++id)
+    d->submit(req(id, static_cast<Ns>(id) * 1000, lbn(rng), 8));
   Collector c;
   d->drain(c.sink());
   EXPECT_EQ(d->pending(), 0u);

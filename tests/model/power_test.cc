@@ -1,5 +1,7 @@
 // Power states and energy (second paper §3.1, Fig. 3): the meter's charge per
 // state, the idle timeout, and the accounting a MEMStore sled feeds it.
+#include "model/power.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 
 #include "model/mems_mechanism.h"
 #include "model/params.h"
-#include "model/power.h"
 
 namespace memstore::model {
 namespace {
@@ -27,7 +28,9 @@ PowerParams meter_params() {
   return p;
 }
 
-Ns time_in(const EnergyReport& e, PowerState s) { return e.time_ns[static_cast<int>(s)]; }
+Ns time_in(const EnergyReport& e, PowerState s) {
+  return e.time_ns[static_cast<int>(s)];
+}
 double energy_in(const EnergyReport& e, PowerState s) {
   return e.energy_j[static_cast<int>(s)];
 }
@@ -153,7 +156,7 @@ Request at(Lbn lbn, std::int32_t blocks = 1) {
   return r;
 }
 
-TEST(SledPowerTest, NewSledStartsInactiveSoTheFirstRequestPaysAStartup) {
+TEST(PowerSledTest, NewSledStartsInactiveSoTheFirstRequestPaysAStartup) {
   const DeviceParams p = *preset("g2");
   MemsMechanism m(p);
   EXPECT_TRUE(m.inactive());
@@ -167,7 +170,7 @@ TEST(SledPowerTest, NewSledStartsInactiveSoTheFirstRequestPaysAStartup) {
   EXPECT_DOUBLE_EQ(energy_in(e, PowerState::kStartup), p.power.startup_j);
 }
 
-TEST(SledPowerTest, BackToBackRequestsPayNoStartup) {
+TEST(PowerSledTest, BackToBackRequestsPayNoStartup) {
   MemsMechanism m(*preset("g2"));
   Ns now = 0;
   now += m.service(at(1'000'000), now).service_ns();
@@ -177,7 +180,7 @@ TEST(SledPowerTest, BackToBackRequestsPayNoStartup) {
   EXPECT_EQ(m.energy(now).startups, 1);
 }
 
-TEST(SledPowerTest, GapLongerThanTheTimeoutPaysAStartupAgain) {
+TEST(PowerSledTest, GapLongerThanTheTimeoutPaysAStartupAgain) {
   MemsMechanism m(*preset("g2"));  // 100 ms timeout
   Ns now = m.service(at(1'000'000), 0).service_ns();
   now += 100 * kMs;  // exactly the timeout: still idle
@@ -189,7 +192,7 @@ TEST(SledPowerTest, GapLongerThanTheTimeoutPaysAStartupAgain) {
   EXPECT_EQ(m.energy(now + restarted.service_ns()).startups, 2);
 }
 
-TEST(SledPowerTest, AggressiveSpinDownPaysAStartupAfterAnyGap) {
+TEST(PowerSledTest, AggressiveSpinDownPaysAStartupAfterAnyGap) {
   DeviceParams p = *preset("g2");
   p.power.idle_timeout_ns = 0;
   MemsMechanism m(p);
@@ -200,7 +203,7 @@ TEST(SledPowerTest, AggressiveSpinDownPaysAStartupAfterAnyGap) {
   EXPECT_EQ(m.service(at(4'000'000), now).startup_ns, 500'000);
 }
 
-TEST(SledPowerTest, RestartedSledPositionsFromRestLikeANewOne) {
+TEST(PowerSledTest, RestartedSledPositionsFromRestLikeANewOne) {
   const DeviceParams p = *preset("g2");
   MemsMechanism fresh(p);
   MemsMechanism used(p);
@@ -211,7 +214,7 @@ TEST(SledPowerTest, RestartedSledPositionsFromRestLikeANewOne) {
   EXPECT_EQ(used.service(r, later).seek_ns, fresh.service(r, 0).seek_ns);
 }
 
-TEST(SledPowerTest, EnergyUntilChargesTheTrailingIdleThenInactiveTime) {
+TEST(PowerSledTest, EnergyUntilChargesTheTrailingIdleThenInactiveTime) {
   const DeviceParams p = *preset("g2");
   MemsMechanism m(p);
   const Breakdown b = m.service(at(1'000'000), 0);
@@ -226,7 +229,7 @@ TEST(SledPowerTest, EnergyUntilChargesTheTrailingIdleThenInactiveTime) {
   EXPECT_EQ(m.service(at(1'000'100), done + 50 * kMs).startup_ns, 0);
 }
 
-TEST(SledPowerTest, AccessChargesOnlyTheTipsOfTheBlocksRead) {
+TEST(PowerSledTest, AccessChargesOnlyTheTipsOfTheBlocksRead) {
   const DeviceParams p = *preset("g2");
   MemsMechanism m(p);
   const Breakdown b = m.service(at(1'000'000), 0);  // one block: 64 tips, one row
@@ -238,7 +241,7 @@ TEST(SledPowerTest, AccessChargesOnlyTheTipsOfTheBlocksRead) {
                        (static_cast<double>(b.transfer_ns) * 1e-9));
 }
 
-TEST(SledPowerTest, TimeInAllStatesSumsToUntil) {
+TEST(PowerSledTest, TimeInAllStatesSumsToUntil) {
   MemsMechanism m(*preset("g2"));
   const Ns arrivals[] = {3 * kMs, 3 * kMs, 20 * kMs, 400 * kMs, 401 * kMs};
   const Lbn lbns[] = {10, 6'000'000, 3'000'000, 77'777, 5'432'100};

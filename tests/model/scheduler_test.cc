@@ -1,6 +1,8 @@
 // Device-internal schedulers (thesis §6.1; second paper §4.1): the choice
 // rule of each, checked on a fake mechanism whose positioning times and media
 // points the test controls, and SPTF checked against the real G2 sled.
+#include "model/scheduler.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,7 +18,6 @@
 
 #include "model/mems_mechanism.h"
 #include "model/params.h"
-#include "model/scheduler.h"
 #include "model/schedulers_positioning.h"
 
 namespace memstore::model {
@@ -120,17 +121,18 @@ TEST(SchedulerFactoryTest, SizeCountsAddedAndNotYetPicked) {
 
 // --- FCFS ------------------------------------------------------------------
 
-TEST(FcfsTest, ServesInSubmitOrderWhateverThePosition) {
+TEST(SchedulerFcfsTest, ServesInSubmitOrderWhateverThePosition) {
   FakeMechanism m;
   auto s = make("fcfs");
-  const std::vector<std::pair<std::uint64_t, Lbn>> queue = {{1, 900}, {2, 5}, {3, 400}, {4, 5}, {5, 0}};
+  const std::vector<std::pair<std::uint64_t, Lbn>> queue = {
+      {1, 900}, {2, 5}, {3, 400}, {4, 5}, {5, 0}};
   for (const auto& [id, lbn] : queue) s->add(req(id, lbn));
   EXPECT_EQ(serve_all(*s, m), (Ids{1, 2, 3, 4, 5}));
 }
 
 // --- C-LOOK ----------------------------------------------------------------
 
-TEST(ClookTest, AscendsFromTheLastRequestsEndThenWrapsToTheLowest) {
+TEST(SchedulerClookTest, AscendsFromTheLastRequestsEndThenWrapsToTheLowest) {
   FakeMechanism m;
   auto s = make("clook");
   s->add(req(1, 100, 0, 8));  // alone: served first, ends at 108
@@ -143,20 +145,21 @@ TEST(ClookTest, AscendsFromTheLastRequestsEndThenWrapsToTheLowest) {
   EXPECT_EQ(serve_all(*s, m), (Ids{4, 3, 6, 2, 5}));
 }
 
-TEST(ClookTest, EqualLbnsKeepArrivalOrder) {
+TEST(SchedulerClookTest, EqualLbnsGoEarliestArrivalFirstAndTheRepeatWaitsForTheNextSweep) {
   FakeMechanism m;
   auto s = make("clook");
   s->add(req(1, 300));
   s->add(req(2, 300));
   s->add(req(3, 10));
   s->add(req(4, 10));
-  // From 0: 10 (arrival order), then 300 (arrival order).
-  EXPECT_EQ(serve_all(*s, m), (Ids{3, 4, 1, 2}));
+  // From 0: the first 10 ends at 11, so the second 10 lies behind the head
+  // and waits for the wrap; likewise at 300.
+  EXPECT_EQ(serve_all(*s, m), (Ids{3, 1, 4, 2}));
 }
 
 // --- SSTF ------------------------------------------------------------------
 
-TEST(SstfTest, PicksTheLbnClosestToTheLastEndInEitherDirection) {
+TEST(SchedulerSstfTest, PicksTheLbnClosestToTheLastEndInEitherDirection) {
   FakeMechanism m;
   auto s = make("sstf");
   s->add(req(1, 1000));  // ends at 1001
@@ -168,7 +171,7 @@ TEST(SstfTest, PicksTheLbnClosestToTheLastEndInEitherDirection) {
   EXPECT_EQ(serve_all(*s, m), (Ids{4, 3, 2}));
 }
 
-TEST(SstfTest, TieGoesToTheLowerLbnAndEqualLbnsToTheEarlierArrival) {
+TEST(SchedulerSstfTest, TieGoesToTheLowerLbnAndEqualLbnsToTheEarlierArrival) {
   FakeMechanism m;
   auto s = make("sstf");
   s->add(req(1, 100, 0, 10));  // ends at 110
@@ -180,7 +183,7 @@ TEST(SstfTest, TieGoesToTheLowerLbnAndEqualLbnsToTheEarlierArrival) {
   EXPECT_EQ(serve_all(*s, m), (Ids{3, 4, 2}));
 }
 
-TEST(SstfTest, EqualLbnsAllBelowTheHeadKeepArrivalOrder) {
+TEST(SchedulerSstfTest, EqualLbnsAllBelowTheHeadKeepArrivalOrder) {
   FakeMechanism m;
   auto s = make("sstf");
   s->add(req(1, 1000));  // ends at 1001; everything after lies below
@@ -193,7 +196,7 @@ TEST(SstfTest, EqualLbnsAllBelowTheHeadKeepArrivalOrder) {
 
 // --- SPTF ------------------------------------------------------------------
 
-TEST(SptfTest, PicksTheMinimumPositioningTimeNotTheNearestLbn) {
+TEST(SchedulerSptfTest, PicksTheMinimumPositioningTimeNotTheNearestLbn) {
   FakeMechanism m;
   m.cost = {{10, 500}, {20, 100}, {30, 300}};
   auto s = make("sptf");
@@ -203,7 +206,7 @@ TEST(SptfTest, PicksTheMinimumPositioningTimeNotTheNearestLbn) {
   EXPECT_EQ(serve_all(*s, m), (Ids{2, 3, 1}));
 }
 
-TEST(SptfTest, TieGoesToTheEarliestArrival) {
+TEST(SchedulerSptfTest, TieGoesToTheEarliestArrival) {
   FakeMechanism m;
   m.head = 100;  // 50 and 150 are both 500 ns away
   {
@@ -235,7 +238,7 @@ std::uint64_t old_or_new(const char* name, double age_weight, Ns now) {
   return s->pick(m, now).id;
 }
 
-TEST(AsptfTest, OldRequestWinsOnceWeightedWaitExceedsThePositioningDifference) {
+TEST(SchedulerAsptfTest, OldRequestWinsOnceWeightedWaitExceedsThePositioningDifference) {
   // w = 0.5: the break-even wait is exactly 2000 ns.
   EXPECT_EQ(old_or_new("asptf", 0.5, 1999), 2u);
   EXPECT_EQ(old_or_new("asptf", 0.5, 2000), 1u);  // equal cost: earlier arrival
@@ -245,18 +248,18 @@ TEST(AsptfTest, OldRequestWinsOnceWeightedWaitExceedsThePositioningDifference) {
   EXPECT_EQ(old_or_new("asptf", 0.01, 100'100), 1u);
 }
 
-TEST(AsptfTest, PlainSptfNeverAges) {
+TEST(SchedulerAsptfTest, PlainSptfNeverAges) {
   EXPECT_EQ(old_or_new("sptf", 0.5, 1'000'000'000), 2u);
 }
 
 // --- SDF -------------------------------------------------------------------
 
-TEST(SdfTest, PicksTheShortestEuclideanDistanceOnTheMediaIgnoringPositioningTime) {
+TEST(SchedulerSdfTest, PicksTheShortestEuclideanDistanceOnTheMediaIgnoringPositioningTime) {
   FakeMechanism m;
   m.here = {0.5, 0.5, true};
-  m.points = {{1, {0.5, 0.875, true}},    // distance 0.375 (along v only)
-              {2, {0.75, 0.75, false}},   // distance sqrt(0.125) = 0.354
-              {3, {0.125, 0.5, true}}};   // distance 0.375 (along u only)
+  m.points = {{1, {0.5, 0.875, true}},   // distance 0.375 (along v only)
+              {2, {0.75, 0.75, false}},  // distance sqrt(0.125) = 0.354
+              {3, {0.125, 0.5, true}}};  // distance 0.375 (along u only)
   m.cost = {{1, 10}, {2, 1'000'000}, {3, 5}};
   auto s = make("sdf");
   s->add(req(1, 1));
@@ -269,7 +272,7 @@ TEST(SdfTest, PicksTheShortestEuclideanDistanceOnTheMediaIgnoringPositioningTime
 
 // --- ZSPTF -----------------------------------------------------------------
 
-TEST(ZsptfTest, ZoneGridOf20By2CellsHas80ZonesAndCoarsensByHalves) {
+TEST(SchedulerZsptfTest, ZoneGridOf20By2CellsHas80ZonesAndCoarsensByHalves) {
   const ZsptfScheduler z{SchedulerOptions{}};
   EXPECT_EQ(z.zones_at(0), 80);  // 20 x 2 cells, two directions each
   EXPECT_EQ(z.zones_at(1), 20);  // 10 x 1
@@ -280,23 +283,23 @@ TEST(ZsptfTest, ZoneGridOf20By2CellsHas80ZonesAndCoarsensByHalves) {
   EXPECT_EQ(z.zones_at(9), 1);
 }
 
-TEST(ZsptfTest, ZonesAreNumberedXMajorThenYThenDirection) {
+TEST(SchedulerZsptfTest, ZonesAreNumberedXMajorThenYThenDirection) {
   const ZsptfScheduler z{SchedulerOptions{}};
   EXPECT_EQ(z.zone_of({0.0, 0.0, true}, 0), 0);
   EXPECT_EQ(z.zone_of({0.0, 0.0, false}, 0), 1);
-  EXPECT_EQ(z.zone_of({0.0, 0.6, true}, 0), 2);   // upper Y cell of the same X
+  EXPECT_EQ(z.zone_of({0.0, 0.6, true}, 0), 2);  // upper Y cell of the same X
   EXPECT_EQ(z.zone_of({0.0, 0.6, false}, 0), 3);
-  EXPECT_EQ(z.zone_of({0.06, 0.0, true}, 0), 4);  // next X cell
+  EXPECT_EQ(z.zone_of({0.06, 0.0, true}, 0), 4);    // next X cell
   EXPECT_EQ(z.zone_of({0.55, 0.3, false}, 0), 45);  // cell x 11, y 0
   EXPECT_EQ(z.zone_of({0.999, 0.999, false}, 0), 79);
-  EXPECT_EQ(z.zone_of({1.0, 1.0, false}, 0), 79);  // the far edge stays inside
+  EXPECT_EQ(z.zone_of({1.0, 1.0, false}, 0), 79);   // the far edge stays inside
   EXPECT_EQ(z.zone_of({0.55, 0.9, false}, 1), 11);  // 10 x 1 cells: cell 5
   EXPECT_EQ(z.zone_of({0.55, 0.9, true}, 2), 4);    // 5 x 1 cells: cell 2
   EXPECT_EQ(z.zone_of({0.55, 0.9, false}, 4), 1);   // one cell: direction only
   EXPECT_EQ(z.zone_of({0.55, 0.9, false}, 5), 0);   // one zone
 }
 
-TEST(ZsptfTest, PyramidingLevelIsTheFinestWithAtLeastOnePendingPerZone) {
+TEST(SchedulerZsptfTest, PyramidingLevelIsTheFinestWithAtLeastOnePendingPerZone) {
   const ZsptfScheduler z{SchedulerOptions{}};  // pyramid_min_per_zone = 1
   EXPECT_EQ(z.level_for(1000), 0);
   EXPECT_EQ(z.level_for(80), 0);
@@ -312,7 +315,7 @@ TEST(ZsptfTest, PyramidingLevelIsTheFinestWithAtLeastOnePendingPerZone) {
   EXPECT_EQ(z.zones_at(z.level_for(1)), 1);  // a queue of one: pure SPTF
 }
 
-TEST(ZsptfTest, PyramidingOffKeepsTheFinestGrid) {
+TEST(SchedulerZsptfTest, PyramidingOffKeepsTheFinestGrid) {
   SchedulerOptions o;
   o.pyramid_min_per_zone = 0;
   const ZsptfScheduler z{o};
@@ -328,13 +331,15 @@ SchedulerOptions four_cells() {
   o.pyramid_min_per_zone = 0;
   return o;
 }
-MediaPoint in_cell(int cell, bool up) { return {0.125 + 0.25 * cell, 0.5, up}; }
+MediaPoint in_cell(int cell, bool up) {
+  return {0.125 + 0.25 * cell, 0.5, up};
+}
 
-TEST(ZsptfTest, VisitsZonesInCircularXMajorOrder) {
+TEST(SchedulerZsptfTest, VisitsZonesInCircularXMajorOrder) {
   FakeMechanism m;
   ZsptfScheduler z{four_cells()};
   // LBNs (and so fake positioning times) deliberately out of zone order.
-  m.points = {{50, in_cell(2, true)},  // zone 4
+  m.points = {{50, in_cell(2, true)},   // zone 4
               {40, in_cell(0, false)},  // zone 1
               {30, in_cell(0, true)},   // zone 0
               {20, in_cell(3, true)},   // zone 6
@@ -350,7 +355,7 @@ TEST(ZsptfTest, VisitsZonesInCircularXMajorOrder) {
   EXPECT_EQ(serve_all(z, m), (Ids{3, 2, 5, 1, 4}));
 }
 
-TEST(ZsptfTest, WrapsPastTheLastZoneToTheFirst) {
+TEST(SchedulerZsptfTest, WrapsPastTheLastZoneToTheFirst) {
   FakeMechanism m;
   ZsptfScheduler z{four_cells()};
   m.points = {{1, in_cell(3, true)},    // zone 6
@@ -370,10 +375,12 @@ TEST(ZsptfTest, WrapsPastTheLastZoneToTheFirst) {
   EXPECT_EQ(serve_all(z, m), (Ids{4, 5, 6}));
 }
 
-TEST(ZsptfTest, ServesSptfInsideTheCurrentZoneBeforeMovingOn) {
+TEST(SchedulerZsptfTest, ServesSptfInsideTheCurrentZoneBeforeMovingOn) {
   FakeMechanism m;
   ZsptfScheduler z{four_cells()};
-  m.points = {{10, in_cell(0, true)}, {11, in_cell(0, true)}, {12, in_cell(0, true)},
+  m.points = {{10, in_cell(0, true)},
+              {11, in_cell(0, true)},
+              {12, in_cell(0, true)},
               {13, in_cell(0, false)}};
   m.cost = {{10, 900}, {11, 300}, {12, 600}, {13, 1}};  // zone 1's request is the closest
   z.add(req(1, 10));
@@ -393,7 +400,7 @@ void add_spread(Scheduler& s, FakeMechanism& m) {
   s.add(req(3, 3));
 }
 
-TEST(ZsptfTest, ShortQueueMergesCellsSoZonesDoNotForceLongTrips) {
+TEST(SchedulerZsptfTest, ShortQueueMergesCellsSoZonesDoNotForceLongTrips) {
   {
     SchedulerOptions fine;
     fine.pyramid_min_per_zone = 0;
@@ -410,7 +417,7 @@ TEST(ZsptfTest, ShortQueueMergesCellsSoZonesDoNotForceLongTrips) {
   }
 }
 
-TEST(ZsptfTest, FullyMergedGridIsPureSptfAcrossDirections) {
+TEST(SchedulerZsptfTest, FullyMergedGridIsPureSptfAcrossDirections) {
   FakeMechanism m;
   m.here = {0.5, 0.5, true};
   m.points = {{1, {0.5, 0.5, false}}, {2, {0.5, 0.5, true}}};
@@ -432,7 +439,7 @@ TEST(ZsptfTest, FullyMergedGridIsPureSptfAcrossDirections) {
   }
 }
 
-TEST(ZsptfTest, ChangingLevelRestartsTheScanAtTheSledsZone) {
+TEST(SchedulerZsptfTest, ChangingLevelRestartsTheScanAtTheSledsZone) {
   FakeMechanism m;
   m.here = {0.5, 0.5, false};  // sled moving down
   m.points = {{1, {0.5, 0.5, true}}, {2, {0.5, 0.5, false}}};
@@ -446,7 +453,7 @@ TEST(ZsptfTest, ChangingLevelRestartsTheScanAtTheSledsZone) {
 
 // --- SPTF on the real sled -------------------------------------------------
 
-TEST(SptfPropertyTest, PickHasTheMinimumPositioningTimeOnG2) {
+TEST(SchedulerSptfPropertyTest, PickHasTheMinimumPositioningTimeOnG2) {
   const DeviceParams params = *preset("g2");
   MemsMechanism mech(params);
   std::mt19937_64 rng(20240611);
