@@ -57,13 +57,14 @@ BENCHMARK(BM_G2PositioningEstimate);
 // picked request is replaced so the queue length stays fixed.
 void BM_Choice(benchmark::State& state, const char* scheduler) {
   model::MemsMechanism m(*model::preset("g2"));
+  m.service(model::Request{0, 0, 3'000'000, 1, model::Op::kRead}, 0);  // spun up, mid-media
   auto s = model::make_scheduler(scheduler);
   const auto n = state.range(0);
   auto reqs = random_requests(n + 100000, m.blocks(), 8, 3);
   std::size_t next = 0;
   for (; next < static_cast<std::size_t>(n); ++next) s->add(reqs[next]);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(s->pick(m, 0));
+    benchmark::DoNotOptimize(s->pick(m, 1'000'000));
     s->add(reqs[next++ % reqs.size()]);
   }
   state.counters["ns_per_pending"] = benchmark::Counter(

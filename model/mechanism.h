@@ -51,6 +51,14 @@ class Mechanism {
   // started at `now` from the current state. Pure; used by SPTF-like schedulers.
   virtual Ns positioning_ns(const Request& r, Ns now) const = 0;
 
+  // Lower bounds on positioning_ns(r, now), so SPTF can skip the exact
+  // computation for requests that cannot win: a coarse one that is very cheap
+  // and a tight one that costs more. 0 is always valid.
+  enum class Bound { kCoarse, kTight };
+  virtual Ns positioning_lower_bound_ns(const Request& /*r*/, Ns /*now*/, Bound /*b*/) const {
+    return 0;
+  }
+
   // Serves `r` starting at `now` (not before the previous service ended),
   // advances the state and returns where the time went.
   virtual Breakdown service(const Request& r, Ns now) = 0;

@@ -231,19 +231,66 @@ BatchOutcome MemsMechanism::service_batch(std::span<const BatchExtent> extents, 
   return out;
 }
 
+SledState MemsMechanism::start_state(Ns now) const {
+  const Ns timeout = params_.power.idle_timeout_ns;
+  const bool restart = inactive_ || (timeout >= 0 && now - last_done_ns_ > timeout);
+  return restart ? rest_state() : sled_;
+}
+
 Ns MemsMechanism::positioning_ns(const Request& r, Ns now) const {
   const PhysicalAddress a = geometry_.to_physical(r.lbn);
   const int dir = Geometry::track_runs_up(geometry_.track_of(r.lbn)) ? +1 : -1;
-  // A sled that will have spun down by `now` restarts from rest.
-  const Ns gap = now - last_done_ns_;
-  const Ns timeout = params_.power.idle_timeout_ns;
-  const bool restart = inactive_ || (timeout >= 0 && gap > timeout);
-  const SledState from = restart ? rest_state() : sled_;
+  const SledState from = start_state(now);
   const XSeek xs = x_seek(from, a.x);
   if (xs.base_s > 0 && y_upper_bound_s(from, a.y, dir) <= xs.base_s + xs.settle_s) {
     return to_ns(xs.base_s + xs.settle_s);  // no Y seek can matter (see position_for)
   }
   return to_ns(position_for(from, a.x, a.y, dir).total_s);
+}
+
+Ns MemsMechanism::positioning_lower_bound_ns(const Request& r, Ns now, Bound b) const {
+  // Positioning is max(X + settle, Y + turnarounds) (Eq. 3.1), so a bound on
+  // either axis bounds it. Between start and target no spring is stronger than
+  // at the outer end, so the net acceleration never exceeds a + k r, and a
+  // move at that acceleration is the fastest possible: bang-bang from rest to
+  // rest for X, from and to access speed for Y, with each turnaround at least
+  // 2 v / (a + k r). The margin covers the piecewise error (docs/model.md).
+  // The coarse bound is the X part alone, which needs only the cylinder.
+  const SledState from = start_state(now);
+  const Lbn local = r.lbn % geometry_.blocks_per_sled();
+  double bound = 0;
+  const std::int32_t to_x = x_bits_of(static_cast<std::int32_t>(local / geometry_.sc()));
+  if (to_x != from.x_bits) {
+    const double x0 = x_m(from.x_bits), x1 = x_m(to_x);
+    const double a_max =
+        x_axis_.accel_m_s2 + x_axis_.spring_per_m * std::max(std::abs(x0), std::abs(x1));
+    bound = 2 * std::sqrt(std::abs(x1 - x0) / a_max) + settle_s_;
+  }
+  if (b == Bound::kCoarse) {
+    bound -= 5e-6;
+    return bound > 0 ? static_cast<Ns>(bound * 1e9) : 0;
+  }
+  const PhysicalAddress a = geometry_.to_physical(r.lbn);
+  double y_bound = -1;
+  for (std::int32_t dir : {+1, -1}) {
+    if (!bidirectional_ && dir < 0) continue;
+    const double to = y_m(access_start_y(a.y, dir));
+    const double at = y_m(from.y_bits);
+    if (to == at && dir == from.y_dir) {
+      y_bound = 0;
+      break;
+    }
+    const double travel = to > at ? 1.0 : (to < at ? -1.0 : static_cast<double>(dir));
+    const int turns = (from.y_dir * travel < 0 ? 1 : 0) + (dir * travel < 0 ? 1 : 0);
+    const double a_max =
+        y_axis_.accel_m_s2 + y_axis_.spring_per_m * std::max(std::abs(to), std::abs(at));
+    const double v = v_m_s_;
+    const double t = 2 * (std::sqrt(v * v + a_max * std::abs(to - at)) - v) / a_max +
+                     turns * 2 * v / a_max;
+    if (y_bound < 0 || t < y_bound) y_bound = t;
+  }
+  bound = std::max(bound, y_bound) - 5e-6;
+  return bound > 0 ? static_cast<Ns>(bound * 1e9) : 0;
 }
 
 MediaPoint MemsMechanism::point_of(Lbn lbn) const {

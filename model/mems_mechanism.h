@@ -56,6 +56,7 @@ class MemsMechanism final : public Mechanism {
 
   std::int64_t blocks() const override { return geometry_.blocks_per_sled(); }
   Ns positioning_ns(const Request& r, Ns now) const override;
+  Ns positioning_lower_bound_ns(const Request& r, Ns now, Bound b) const override;
   Breakdown service(const Request& r, Ns now) override;
   MediaPoint point_of(Lbn lbn) const override;
   MediaPoint current_point() const override;
@@ -103,6 +104,9 @@ class MemsMechanism final : public Mechanism {
   void begin_service(Ns now, Breakdown& b);
   Positioning look_ahead(const Positioning& greedy, const Step& s, const Step& next) const;
   SledState rest_state() const;
+  // Where the sled would start a request at `now`: a sled that will have spun
+  // down by then restarts from rest.
+  SledState start_state(Ns now) const;
   double x_m(std::int32_t x_bits) const { return x_bits * bit_m_; }
   double y_m(std::int32_t y_bits) const { return y_bits * bit_m_; }
   std::int32_t x_bits_of(std::int32_t cylinder) const { return cylinder - half_x_; }

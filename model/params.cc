@@ -77,6 +77,9 @@ std::vector<ParamError> validate(const DeviceParams& p) {
   positive("max_batch_descriptors", p.max_batch_descriptors);
   positive("max_batch_blocks", p.max_batch_blocks);
   if (p.servo_bits_per_sector < 0) fail("servo_bits_per_sector", "must be 0 or more");
+  // Bit counts stay small enough that sums of them cannot overflow.
+  if (p.servo_bits_per_sector > 1'000'000) fail("servo_bits_per_sector", "must be at most 1000000");
+  if (p.data_bits_per_sector > 1'000'000) fail("data_bits_per_sector", "must be at most 1000000");
   if (!(p.settle_time_constants >= 0)) fail("settle_time_constants", "must be 0 or more");
   if (!(p.spring_factor >= 0 && p.spring_factor < 1)) {
     // At 100% the springs cancel the actuators at full displacement and a
@@ -101,7 +104,7 @@ std::vector<ParamError> validate(const DeviceParams& p) {
     fail("active_tips", "must be a multiple of tips_per_block (" +
                             std::to_string(p.tips_per_block) + ")");
   }
-  if (p.tips_per_block * p.data_bits_per_sector != p.block_bytes * 10) {
+  if (std::int64_t{p.tips_per_block} * p.data_bits_per_sector != std::int64_t{p.block_bytes} * 10) {
     // 10 encoded bits per byte (thesis §2.2): a block's data bits over its tips.
     fail("tips_per_block", "times data_bits_per_sector must equal block_bytes * 10 (" +
                                std::to_string(p.block_bytes * 10) + " encoded bits)");
@@ -123,6 +126,21 @@ std::vector<ParamError> validate(const DeviceParams& p) {
     }
     if (p.micropositioning >= p.region_bits_x) {
       fail("micropositioning", "must be below region_bits_x (the number of cylinders)");
+    }
+  }
+  if (errors.empty()) {
+    // Keep every derived quantity far from integer overflow: 2^48 blocks is
+    // 128 PiB of 512-byte blocks, well beyond any MEMStore design.
+    const std::int32_t servo = p.servo_bits_per_sector;
+    const double rows = (p.region_bits_y - servo) / static_cast<double>(sector_bits);
+    const double blocks = static_cast<double>(p.tips / p.tips_per_block) * p.region_bits_x *
+                          std::floor(rows) * p.sleds;
+    if (blocks > 281474976710656.0) {
+      fail("region_bits_x", "with region_bits_y, tips and sleds gives more than 2^48 blocks");
+    }
+    // Sectors per track (Sy * p) is a 32-bit quantity (mode page 20h).
+    if (std::floor(rows) * (p.active_tips / p.tips_per_block) > 2147483647.0) {
+      fail("region_bits_y", "with active_tips gives more than 2^31 sectors per track");
     }
   }
   const double v = p.per_tip_rate_bit_s * p.bit_width_nm * 1e-9;

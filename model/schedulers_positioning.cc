@@ -13,14 +13,41 @@ Request PendingList::take(std::size_t index) {
 }
 
 Request SptfScheduler::pick(const Mechanism& m, Ns now) {
+  auto aged = [&](std::size_t i, Ns positioning) {
+    double cost = static_cast<double>(positioning);
+    if (age_weight_ > 0) cost -= age_weight_ * static_cast<double>(now - items_[i].request.arrival_ns);
+    return cost;
+  };
+  // Branch and bound: a cheap lower bound per request, the exact positioning
+  // only for requests whose bound does not exceed the best exact cost so far.
+  // Every request whose exact cost ties the minimum has a bound at or below it
+  // and is evaluated, so the choice (earliest arrival among the cheapest) is
+  // exactly that of evaluating everything.
+  // Start from the cheapest coarse bound; then only requests whose bound does
+  // not exceed the best exact cost can win. Those get the tight bound, and
+  // the survivors are evaluated exactly, cheapest bound first so the best
+  // cost drops early. Typically a handful of the queue is evaluated exactly.
+  using Bound = Mechanism::Bound;
+  order_.resize(items_.size());
   std::size_t best = 0;
-  double best_cost = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < items_.size(); ++i) {
-    const Request& r = items_[i].request;
-    double cost = static_cast<double>(m.positioning_ns(r, now));
-    if (age_weight_ > 0) cost -= age_weight_ * static_cast<double>(now - r.arrival_ns);
-    // Items are in arrival order, so strict < keeps the earliest on ties.
-    if (cost < best_cost) {
+    order_[i] = {aged(i, m.positioning_lower_bound_ns(items_[i].request, now, Bound::kCoarse)), i};
+    if (order_[i].first < order_[best].first) best = i;
+  }
+  double best_cost = aged(best, m.positioning_ns(items_[best].request, now));
+  auto end = std::partition(order_.begin(), order_.end(), [&](const auto& e) {
+    return e.first <= best_cost && e.second != best;
+  });
+  for (auto it = order_.begin(); it != end; ++it) {
+    it->first = aged(it->second, m.positioning_lower_bound_ns(items_[it->second].request, now,
+                                                              Bound::kTight));
+  }
+  end = std::partition(order_.begin(), end, [&](const auto& e) { return e.first <= best_cost; });
+  std::sort(order_.begin(), end);
+  for (auto it = order_.begin(); it != end && it->first <= best_cost; ++it) {
+    const std::size_t i = it->second;
+    const double cost = aged(i, m.positioning_ns(items_[i].request, now));
+    if (cost < best_cost || (cost == best_cost && i < best)) {
       best_cost = cost;
       best = i;
     }

@@ -40,6 +40,7 @@ class SptfScheduler final : public Scheduler, PendingList {
 
  private:
   double age_weight_;
+  std::vector<std::pair<double, std::size_t>> order_;  // (bound, index), reused across picks
 };
 
 // SDF: shortest Euclidean distance between the sled's position and the

@@ -23,13 +23,19 @@ double phase_s(double thrust, double k, double xa, double xb, double& v, int chu
   if (dx <= 0) return 0;
   double speed[kMaxChunks + 1];
   const double v2 = v * v;
-  for (int i = 0; i <= chunks; ++i) {
+  // Independent iterations: fully unrolled for the model's 8 chunks, so the
+  // square roots and divisions overlap instead of waiting on each other.
+#pragma GCC unroll 65
+  for (int i = 0; i <= kMaxChunks; ++i) {
     const double d = dx * i;  // distance covered; x_i = xa + d
     const double work = thrust * d - k * (xa * d + 0.5 * d * d);
     speed[i] = std::sqrt(std::max(0.0, v2 + 2 * work));
+    if (i == chunks) break;
   }
   double t = 0;
-  for (int i = 0; i < chunks; ++i) {
+#pragma GCC unroll 64
+  for (int i = 0; i < kMaxChunks; ++i) {
+    if (i == chunks) break;
     const double sum = speed[i] + speed[i + 1];
     t += sum > 0 ? 2 * dx / sum : 0;
   }

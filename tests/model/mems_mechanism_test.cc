@@ -150,3 +150,27 @@ TEST(MemsMechanism, DiskSimVariantTransfersTwentyBlocksPerRow) {
 
 }  // namespace
 }  // namespace memstore::model
+
+namespace memstore::model {
+namespace {
+
+// SPTF prunes with these bounds; a bound above the exact positioning would
+// make it pick a worse request.
+TEST(MemsMechanism, PositioningLowerBoundsNeverExceedTheExactValue) {
+  for (const char* name : {"g1", "g2", "g3"}) {
+    MemsMechanism m = warmed_up(*preset(name), 1'234'567 % preset(name)->tips);
+    std::uint64_t x = 88172645463325252ull;  // xorshift: a fixed spread of targets
+    for (int i = 0; i < 5000; ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      const Request r = read(static_cast<Lbn>(x % static_cast<std::uint64_t>(m.blocks() - 8)), 8);
+      const Ns exact = m.positioning_ns(r, 1'000'000);
+      ASSERT_LE(m.positioning_lower_bound_ns(r, 1'000'000, Mechanism::Bound::kCoarse), exact);
+      ASSERT_LE(m.positioning_lower_bound_ns(r, 1'000'000, Mechanism::Bound::kTight), exact);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace memstore::model
