@@ -99,7 +99,11 @@ double MemsMechanism::y_upper_bound_s(const SledState& from, std::int32_t y,
 
 Positioning MemsMechanism::position_for(const SledState& from, std::int32_t x, std::int32_t y,
                                         std::int32_t preferred_dir) const {
-  const XSeek xs = x_seek(from, x);  // the same for both directions
+  return position_for(from, x_seek(from, x), y, preferred_dir);
+}
+
+Positioning MemsMechanism::position_for(const SledState& from, const XSeek& xs, std::int32_t y,
+                                        std::int32_t preferred_dir) const {
   if (!bidirectional_) return position_in(from, xs, y, +1);
   // X usually dominates (thesis §3.3): when even the preferred direction's
   // worst Y fits inside X + settle, it ties any other direction at best.
@@ -107,6 +111,7 @@ Positioning MemsMechanism::position_for(const SledState& from, std::int32_t x, s
     return position_in(from, xs, y, preferred_dir);
   }
   const Positioning a = position_in(from, xs, y, preferred_dir);
+  if (a.total_s == 0) return a;  // already there: streaming on costs nothing
   const Positioning b = position_in(from, xs, y, -preferred_dir);
   // Strictly sooner wins; a tie keeps the preferred direction.
   return b.total_s < a.total_s ? b : a;
@@ -245,7 +250,7 @@ Ns MemsMechanism::positioning_ns(const Request& r, Ns now) const {
   if (xs.base_s > 0 && y_upper_bound_s(from, a.y, dir) <= xs.base_s + xs.settle_s) {
     return to_ns(xs.base_s + xs.settle_s);  // no Y seek can matter (see position_for)
   }
-  return to_ns(position_for(from, a.x, a.y, dir).total_s);
+  return to_ns(position_for(from, xs, a.y, dir).total_s);
 }
 
 Ns MemsMechanism::positioning_lower_bound_ns(const Request& r, Ns now, Bound b) const {

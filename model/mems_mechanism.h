@@ -91,6 +91,8 @@ class MemsMechanism final : public Mechanism {
     double settle_s = 0;
   };
   XSeek x_seek(const SledState& from, std::int32_t x) const;
+  Positioning position_for(const SledState& from, const XSeek& xs, std::int32_t y,
+                           std::int32_t preferred_dir) const;
   // An upper bound on the Y positioning (seek plus turnarounds) for an access
   // of row y in direction dir, in closed form.
   double y_upper_bound_s(const SledState& from, std::int32_t y, std::int32_t dir) const;
