@@ -67,9 +67,9 @@ void BM_Choice(benchmark::State& state, const char* scheduler) {
     benchmark::DoNotOptimize(s->pick(m, 1'000'000));
     s->add(reqs[next++ % reqs.size()]);
   }
-  state.counters["ns_per_pending"] = benchmark::Counter(
-      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                  benchmark::Counter::kInvert);
+  state.counters["ns_per_pending"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
 }
 BENCHMARK_CAPTURE(BM_Choice, sptf, "sptf")->RangeMultiplier(4)->Range(1, 1024);
 BENCHMARK_CAPTURE(BM_Choice, zsptf, "zsptf")->RangeMultiplier(4)->Range(1, 1024);

@@ -9,9 +9,9 @@
 namespace memstore::model {
 
 struct Axis {
-  double accel_m_s2 = 0;       // actuator acceleration
-  double spring_per_m = 0;     // spring acceleration per metre of displacement, 1/s^2
-  double max_offset_m = 0;     // half the sled's range of motion
+  double accel_m_s2 = 0;    // actuator acceleration
+  double spring_per_m = 0;  // spring acceleration per metre of displacement, 1/s^2
+  double max_offset_m = 0;  // half the sled's range of motion
 
   static Axis make(double accel_m_s2, double spring_factor, double max_offset_m) {
     return {accel_m_s2, accel_m_s2 * spring_factor / max_offset_m, max_offset_m};

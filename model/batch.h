@@ -24,8 +24,8 @@ struct BatchExtent {
 
 struct MediaStep {
   std::int32_t sled = 0;
-  std::int32_t x = 0;  // cylinder the sled is positioned at
-  std::int32_t y = 0;  // row
+  std::int32_t x = 0;     // cylinder the sled is positioned at
+  std::int32_t y = 0;     // row
   std::vector<Lbn> lbns;  // ascending
 };
 

@@ -4,7 +4,6 @@
 #include <cassert>
 #include <limits>
 
-
 namespace memstore::model {
 
 Device::Device(std::vector<std::unique_ptr<Mechanism>> mechanisms,
@@ -119,7 +118,9 @@ void Device::run_until(Ns t, const Sink& sink) {
   }
 }
 
-void Device::drain(const Sink& sink) { run_until(std::numeric_limits<Ns>::max(), sink); }
+void Device::drain(const Sink& sink) {
+  run_until(std::numeric_limits<Ns>::max(), sink);
+}
 
 std::size_t Device::pending() const {
   std::size_t n = 0;

@@ -77,13 +77,15 @@ Ns Uberdisk::sector_angle_ns(Lbn lbn) const {
   const std::int64_t track = lbn / sectors_per_track_;
   const std::int64_t cylinder = track / params_.surfaces;
   // One skew step per track boundary before this track (see the header).
-  const Ns skew_ns = (track - cylinder) * params_.head_switch_ns +
-                     cylinder * params_.one_cylinder_seek_ns;
+  const Ns skew_ns =
+      (track - cylinder) * params_.head_switch_ns + cylinder * params_.one_cylinder_seek_ns;
   const Ns place_ns = revolution_ns_ * (lbn % sectors_per_track_) / sectors_per_track_;
   return wrap(place_ns + skew_ns, revolution_ns_);
 }
 
-Ns Uberdisk::angle_at_ns(Ns t) const { return wrap(end_angle_ns_ + (t - end_ns_), revolution_ns_); }
+Ns Uberdisk::angle_at_ns(Ns t) const {
+  return wrap(end_angle_ns_ + (t - end_ns_), revolution_ns_);
+}
 
 Ns Uberdisk::rotational_latency_ns(Lbn lbn, Ns angle_ns) const {
   return wrap(sector_angle_ns(lbn) - angle_ns, revolution_ns_);
@@ -152,8 +154,7 @@ MediaPoint Uberdisk::point_of(Lbn lbn) const {
 
 MediaPoint Uberdisk::current_point() const {
   return {static_cast<double>(head_cylinder_) / params_.cylinders,
-          static_cast<double>(end_angle_ns_) / static_cast<double>(revolution_ns_),
-          true};
+          static_cast<double>(end_angle_ns_) / static_cast<double>(revolution_ns_), true};
 }
 
 }  // namespace memstore::model

@@ -8,7 +8,9 @@ namespace memstore::model {
 namespace {
 
 // Durations are never negative: round half up without libm's llround.
-Ns to_ns(double seconds) { return static_cast<Ns>(seconds * 1e9 + 0.5); }
+Ns to_ns(double seconds) {
+  return static_cast<Ns>(seconds * 1e9 + 0.5);
+}
 
 }  // namespace
 
@@ -202,8 +204,8 @@ Breakdown MemsMechanism::service(const Request& r, Ns now) {
     if (next < end && next % g.st() == 0 && next % g.sc() != 0) {
       next = std::min(end, next + (g.p() - (row_end - l)));
     }
-    steps.push_back({a.x, a.y, static_cast<std::int32_t>(next - l),
-                     Geometry::track_runs_up(track) ? +1 : -1});
+    steps.push_back(
+        {a.x, a.y, static_cast<std::int32_t>(next - l), Geometry::track_runs_up(track) ? +1 : -1});
     l = next;
   }
   run_steps(steps, b);
@@ -290,8 +292,8 @@ Ns MemsMechanism::positioning_lower_bound_ns(const Request& r, Ns now, Bound b) 
     const double a_max =
         y_axis_.accel_m_s2 + y_axis_.spring_per_m * std::max(std::abs(to), std::abs(at));
     const double v = v_m_s_;
-    const double t = 2 * (std::sqrt(v * v + a_max * std::abs(to - at)) - v) / a_max +
-                     turns * 2 * v / a_max;
+    const double t =
+        2 * (std::sqrt(v * v + a_max * std::abs(to - at)) - v) / a_max + turns * 2 * v / a_max;
     if (y_bound < 0 || t < y_bound) y_bound = t;
   }
   bound = std::max(bound, y_bound) - 5e-6;

@@ -38,7 +38,7 @@ struct SledState {
 
 // The positioning choice for one media step.
 struct Positioning {
-  double total_s = 0;   // max(X + settle, Y + turnarounds)
+  double total_s = 0;  // max(X + settle, Y + turnarounds)
   double x_base_s = 0;
   double settle_s = 0;
   YSeek y;

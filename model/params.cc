@@ -25,7 +25,9 @@ DeviceParams g1() {
 
 // G2: the defaults of DeviceParams (thesis Table 3.1; second paper Table I,
 // except its 1280 active tips: the thesis' G2 has 640, p = 10).
-DeviceParams g2() { return DeviceParams{}; }
+DeviceParams g2() {
+  return DeviceParams{};
+}
 
 // G3: 30 nm bits, 105 g (DiskSim's 1033.2 m/s^2), 1000 kbit/s, settle
 // 0.144 ms (one time constant at 1108 Hz), 1280 active tips (thesis Table 3.1;
@@ -52,7 +54,9 @@ std::optional<DeviceParams> preset(std::string_view name) {
   return std::nullopt;
 }
 
-std::vector<std::string> preset_names() { return {"g1", "g2", "g3"}; }
+std::vector<std::string> preset_names() {
+  return {"g1", "g2", "g3"};
+}
 
 std::vector<ParamError> validate(const DeviceParams& p) {
   std::vector<ParamError> errors;
@@ -101,8 +105,8 @@ std::vector<ParamError> validate(const DeviceParams& p) {
     fail("tips_per_block", "must divide tips (" + std::to_string(p.tips) + ")");
   }
   if (p.active_tips % p.tips_per_block != 0) {
-    fail("active_tips", "must be a multiple of tips_per_block (" +
-                            std::to_string(p.tips_per_block) + ")");
+    fail("active_tips",
+         "must be a multiple of tips_per_block (" + std::to_string(p.tips_per_block) + ")");
   }
   if (std::int64_t{p.tips_per_block} * p.data_bits_per_sector != std::int64_t{p.block_bytes} * 10) {
     // 10 encoded bits per byte (thesis §2.2): a block's data bits over its tips.
@@ -146,8 +150,9 @@ std::vector<ParamError> validate(const DeviceParams& p) {
   const double v = p.per_tip_rate_bit_s * p.bit_width_nm * 1e-9;
   const double half_range = p.region_bits_x * p.bit_width_nm * 1e-9 / 2;
   if (errors.empty() && v * v / (2 * p.sled_accel_m_s2 * (1 - p.spring_factor)) > half_range) {
-    fail("per_tip_rate_bit_s", "gives an access velocity the actuators cannot reverse within the "
-                               "sled's range; lower it or raise sled_accel_m_s2");
+    fail("per_tip_rate_bit_s",
+         "gives an access velocity the actuators cannot reverse within the "
+         "sled's range; lower it or raise sled_accel_m_s2");
   }
   if (p.power.idle_timeout_ns < -1) fail("power.idle_timeout_ns", "must be -1 (never), 0 or more");
   if (p.power.startup_ns < 0) fail("power.startup_ns", "must be 0 or more");

@@ -21,9 +21,9 @@ namespace memstore::model {
 enum class CylinderSwitch { kSeek, kMinTurnaround };
 
 struct PowerParams {
-  double tip_active_w = 0.001;   // per active tip (second paper §3.1)
-  double sled_motion_w = 0.100;  // keeping the sled in motion
-  double inactive_w = 0.050;     // sled "spun down"
+  double tip_active_w = 0.001;        // per active tip (second paper §3.1)
+  double sled_motion_w = 0.100;       // keeping the sled in motion
+  double inactive_w = 0.050;          // sled "spun down"
   std::int64_t startup_ns = 500'000;  // INACTIVE -> SEEK
   double startup_j = 5e-5;            // energy of one startup
   // IDLE -> INACTIVE after this long without work; 0 = aggressive spin-down
@@ -43,7 +43,7 @@ struct DeviceParams {
   std::int32_t region_bits_y = 2500;  // bits per tip region along Y
   std::int32_t tips = 6400;
   std::int32_t active_tips = 640;
-  std::int32_t tips_per_block = 64;   // a 512-byte block is striped over 64 tips
+  std::int32_t tips_per_block = 64;  // a 512-byte block is striped over 64 tips
   std::int32_t servo_bits_per_sector = 10;
   std::int32_t data_bits_per_sector = 80;  // 8 encoded bytes per tip sector
   std::int32_t block_bytes = 512;
@@ -54,13 +54,13 @@ struct DeviceParams {
   double per_tip_rate_bit_s = 700'000;  // access velocity = rate * bit width
   double spring_factor = 0.75;
   double resonant_frequency_hz = 739.0;
-  double settle_time_constants = 1.0;   // Eq. 3.5
+  double settle_time_constants = 1.0;  // Eq. 3.5
   bool bidirectional = true;
   CylinderSwitch cylinder_switch = CylinderSwitch::kSeek;
 
   // Host-visible geometry extras (thesis §6.3.1).
-  std::int32_t micropositioning = 0;    // M, cylinders each way
-  std::int32_t conflict_group = 0;      // G; 0 = no shared components
+  std::int32_t micropositioning = 0;  // M, cylinders each way
+  std::int32_t conflict_group = 0;    // G; 0 = no shared components
 
   // Vendor batch limits advertised in mode page 20h.
   std::int32_t max_batch_descriptors = 256;

@@ -4,11 +4,16 @@ namespace memstore::model {
 
 const char* power_state_name(PowerState s) {
   switch (s) {
-    case PowerState::kInactive: return "inactive";
-    case PowerState::kIdle: return "idle";
-    case PowerState::kSeek: return "seek";
-    case PowerState::kAccess: return "access";
-    case PowerState::kStartup: return "startup";
+    case PowerState::kInactive:
+      return "inactive";
+    case PowerState::kIdle:
+      return "idle";
+    case PowerState::kSeek:
+      return "seek";
+    case PowerState::kAccess:
+      return "access";
+    case PowerState::kStartup:
+      return "startup";
   }
   return "?";
 }
@@ -20,16 +25,23 @@ void PowerMeter::add(PowerState s, Ns duration_ns, int tips) {
   const double seconds = static_cast<double>(duration_ns) * 1e-9;
   double watts = 0;
   switch (s) {
-    case PowerState::kInactive: watts = p_.inactive_w; break;
-    case PowerState::kIdle: watts = p_.sled_motion_w + p_.idle_tips * p_.tip_active_w; break;
-    case PowerState::kSeek: watts = p_.sled_motion_w; break;
-    case PowerState::kAccess: watts = p_.sled_motion_w + tips * p_.tip_active_w; break;
+    case PowerState::kInactive:
+      watts = p_.inactive_w;
+      break;
+    case PowerState::kIdle:
+      watts = p_.sled_motion_w + p_.idle_tips * p_.tip_active_w;
+      break;
+    case PowerState::kSeek:
+      watts = p_.sled_motion_w;
+      break;
+    case PowerState::kAccess:
+      watts = p_.sled_motion_w + tips * p_.tip_active_w;
+      break;
     case PowerState::kStartup:
       // The paper gives the energy of a whole startup, not a power.
-      report_.energy_j[i] += p_.startup_ns > 0
-                                 ? p_.startup_j * static_cast<double>(duration_ns) /
-                                       static_cast<double>(p_.startup_ns)
-                                 : p_.startup_j;
+      report_.energy_j[i] += p_.startup_ns > 0 ? p_.startup_j * static_cast<double>(duration_ns) /
+                                                     static_cast<double>(p_.startup_ns)
+                                               : p_.startup_j;
       return;
   }
   report_.energy_j[i] += watts * seconds;

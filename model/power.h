@@ -5,7 +5,8 @@
 //   STARTUP   INACTIVE -> SEEK, startup_ns long, startup_j in all
 //   SEEK      actuators moving the sled, all tips off: sled_motion_w
 //   ACCESS    sled at access velocity, tips on: sled_motion_w + tips * tip_active_w
-//   IDLE      no work, sled keeps sweeping the last sector: sled_motion_w + idle_tips * tip_active_w
+//   IDLE      no work, sled keeps sweeping the last sector: sled_motion_w + idle_tips *
+//   tip_active_w
 //
 // The meter is fed intervals in time order by the mechanism and never reads a
 // clock.
@@ -22,7 +23,10 @@ class PowerMeter {
 
   // Time spent in a state; for ACCESS, `tips` active tips.
   void add(PowerState s, Ns duration_ns, int tips = 0);
-  void startup() { ++report_.startups; add(PowerState::kStartup, p_.startup_ns); }
+  void startup() {
+    ++report_.startups;
+    add(PowerState::kStartup, p_.startup_ns);
+  }
 
   // Splits a gap without work into IDLE, then INACTIVE after the idle
   // timeout. `was_inactive` says whether the gap began spun down (as at time

@@ -26,14 +26,14 @@ struct Request {
 // cylinder-switch seeks happen during the transfer and are counted in
 // `switch_ns`, not in `transfer_ns` (pure media time).
 struct Breakdown {
-  Ns startup_ns = 0;       // INACTIVE -> SEEK before this request
-  Ns seek_x_ns = 0;        // X base seek (without settle)
-  Ns settle_ns = 0;        // X settle (Eq. 3.5)
-  Ns seek_y_ns = 0;        // Y base seek (without turnarounds)
-  Ns turnaround_ns = 0;    // every turnaround: positioning and track switches
-  Ns transfer_ns = 0;      // media time: rows of p blocks, 90 bits each
-  Ns seek_ns = 0;          // positioning before the first row: max(X + settle, Y + turnarounds)
-  Ns switch_ns = 0;        // track and cylinder switches inside the transfer
+  Ns startup_ns = 0;     // INACTIVE -> SEEK before this request
+  Ns seek_x_ns = 0;      // X base seek (without settle)
+  Ns settle_ns = 0;      // X settle (Eq. 3.5)
+  Ns seek_y_ns = 0;      // Y base seek (without turnarounds)
+  Ns turnaround_ns = 0;  // every turnaround: positioning and track switches
+  Ns transfer_ns = 0;    // media time: rows of p blocks, 90 bits each
+  Ns seek_ns = 0;        // positioning before the first row: max(X + settle, Y + turnarounds)
+  Ns switch_ns = 0;      // track and cylinder switches inside the transfer
   std::int32_t turnarounds = 0;
   std::int32_t media_steps = 0;  // parallel row accesses
   Ns service_ns() const { return startup_ns + seek_ns + switch_ns + transfer_ns; }

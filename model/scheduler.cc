@@ -14,25 +14,32 @@ struct Entry {
 // The one list of schedulers: names for the CLI and the control mode page
 // come from here.
 const Entry kSchedulers[] = {
-    {"fcfs", [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
+    {"fcfs",
+     [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
        return std::make_unique<FcfsScheduler>();
      }},
-    {"clook", [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
+    {"clook",
+     [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
        return std::make_unique<ClookScheduler>();
      }},
-    {"sstf", [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
+    {"sstf",
+     [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
        return std::make_unique<SstfScheduler>();
      }},
-    {"sptf", [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
+    {"sptf",
+     [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
        return std::make_unique<SptfScheduler>(0.0);
      }},
-    {"asptf", [](const SchedulerOptions& o) -> std::unique_ptr<Scheduler> {
+    {"asptf",
+     [](const SchedulerOptions& o) -> std::unique_ptr<Scheduler> {
        return std::make_unique<SptfScheduler>(o.age_weight);
      }},
-    {"sdf", [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
+    {"sdf",
+     [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
        return std::make_unique<SdfScheduler>();
      }},
-    {"zsptf", [](const SchedulerOptions& o) -> std::unique_ptr<Scheduler> {
+    {"zsptf",
+     [](const SchedulerOptions& o) -> std::unique_ptr<Scheduler> {
        return std::make_unique<ZsptfScheduler>(o);
      }},
 };

@@ -15,7 +15,8 @@ Request PendingList::take(std::size_t index) {
 Request SptfScheduler::pick(const Mechanism& m, Ns now) {
   auto aged = [&](std::size_t i, Ns positioning) {
     double cost = static_cast<double>(positioning);
-    if (age_weight_ > 0) cost -= age_weight_ * static_cast<double>(now - items_[i].request.arrival_ns);
+    if (age_weight_ > 0)
+      cost -= age_weight_ * static_cast<double>(now - items_[i].request.arrival_ns);
     return cost;
   };
   // Branch and bound: a cheap lower bound per request, the exact positioning
@@ -39,8 +40,8 @@ Request SptfScheduler::pick(const Mechanism& m, Ns now) {
     return e.first <= best_cost && e.second != best;
   });
   for (auto it = order_.begin(); it != end; ++it) {
-    it->first = aged(it->second, m.positioning_lower_bound_ns(items_[it->second].request, now,
-                                                              Bound::kTight));
+    it->first = aged(it->second,
+                     m.positioning_lower_bound_ns(items_[it->second].request, now, Bound::kTight));
   }
   end = std::partition(order_.begin(), end, [&](const auto& e) { return e.first <= best_cost; });
   std::sort(order_.begin(), end);
@@ -90,8 +91,7 @@ int ZsptfScheduler::zones_at(int level) const {
 int ZsptfScheduler::level_for(std::size_t pending) const {
   if (min_per_zone_ <= 0) return 0;
   int level = 0;
-  while (level < levels_ &&
-         static_cast<double>(pending) < min_per_zone_ * zones_at(level)) {
+  while (level < levels_ && static_cast<double>(pending) < min_per_zone_ * zones_at(level)) {
     ++level;
   }
   return level;

@@ -76,7 +76,7 @@ class ZsptfScheduler final : public Scheduler, PendingList {
  private:
   int zones_x_, zones_y_;
   double min_per_zone_;
-  int levels_;           // coarsest level: one cell
+  int levels_;            // coarsest level: one cell
   int current_zone_ = 0;  // at the level used by the previous pick
   int current_level_ = 0;
 };

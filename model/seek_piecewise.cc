@@ -55,7 +55,8 @@ double base_seek_s(const Axis& axis, double x0, double x1, double v0, double v1,
   const double a = axis.accel_m_s2;
   const double k = axis.spring_per_m;
   // Energy per unit mass: 1/2 (v1^2 - v0^2) = a (2 xm - x0 - x1) - k/2 (x1^2 - x0^2).
-  double xm = 0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
+  double xm =
+      0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
   xm = std::clamp(xm, x0, x1);
   double v = v0;
   if (chunks == kChunksPerPhase) {

@@ -34,7 +34,10 @@ double integrate_until(State& s, double thrust, double k, double step,
       double lo = 0, hi = step;
       for (int i = 0; i < 60; ++i) {
         const double mid = 0.5 * (lo + hi);
-        if (done(rk4(s, thrust, k, mid))) hi = mid; else lo = mid;
+        if (done(rk4(s, thrust, k, mid)))
+          hi = mid;
+        else
+          lo = mid;
       }
       s = rk4(s, thrust, k, hi);
       return t + hi;
@@ -57,12 +60,12 @@ double reference_base_seek_s(const Axis& axis, double x0, double x1, double v0, 
   const double a = axis.accel_m_s2;
   const double k = axis.spring_per_m;
   // Energy conservation fixes the switch point exactly for the continuous system.
-  double xm = 0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
+  double xm =
+      0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
   xm = std::clamp(xm, x0, x1);
   State s{x0, v0};
   double t = integrate_until(s, a, k, step, [xm](const State& st) { return st.x >= xm; });
-  t += integrate_until(s, -a, k, step,
-                       [x1](const State& st) { return st.x >= x1 || st.v <= 0; });
+  t += integrate_until(s, -a, k, step, [x1](const State& st) { return st.x >= x1 || st.v <= 0; });
   return t;
 }
 

@@ -29,8 +29,8 @@ std::optional<model::DeviceParams> params_or_report(const DeviceOptions& o) {
 
 bool lbn_in_range(const char* option, std::int64_t lbn, const model::Geometry& g) {
   if (lbn >= 0 && lbn < g.blocks()) return true;
-  std::cerr << "memsim: " << option << " " << lbn << " is outside the device (0.."
-            << g.blocks() - 1 << ")\n";
+  std::cerr << "memsim: " << option << " " << lbn << " is outside the device (0.." << g.blocks() - 1
+            << ")\n";
   return false;
 }
 
@@ -40,10 +40,10 @@ int cmd_geometry(const GeometryArgs& a) {
   auto p = params_or_report(a.device);
   if (!p) return 2;
   const model::Geometry g(*p);
-  nlohmann::ordered_json j = {{"p", g.p()},   {"N", g.n()},   {"Sx", g.sx()}, {"Sy", g.sy()},
-                              {"M", g.m()},   {"Nx", g.nx()}, {"Ny", g.ny()}, {"ST", g.st()},
-                              {"SC", g.sc()}, {"sleds", g.sleds()},
-                              {"blocks", g.blocks()},         {"block_size", p->block_bytes}};
+  nlohmann::ordered_json j = {
+      {"p", g.p()},   {"N", g.n()},         {"Sx", g.sx()},         {"Sy", g.sy()},
+      {"M", g.m()},   {"Nx", g.nx()},       {"Ny", g.ny()},         {"ST", g.st()},
+      {"SC", g.sc()}, {"sleds", g.sleds()}, {"blocks", g.blocks()}, {"block_size", p->block_bytes}};
   j["conflict_group"] = g.conflict_group();
   j["bidirectional"] = p->bidirectional;
   if (a.format == OutputFormat::kJson) {
@@ -76,9 +76,8 @@ int cmd_equiv(const EquivArgs& a) {
   const std::vector<model::Lbn> e = g.equivalence_class(a.lbn, a.micropositioning);
   const model::Ensemble ens = g.ensemble(a.lbn);
   if (a.format == OutputFormat::kJson) {
-    nlohmann::ordered_json j = {{"lbn", a.lbn},
-                                {"equivalence_class", e},
-                                {"ensemble", {ens.first, ens.last}}};
+    nlohmann::ordered_json j = {
+        {"lbn", a.lbn}, {"equivalence_class", e}, {"ensemble", {ens.first, ens.last}}};
     std::cout << j.dump() << "\n";
     return 0;
   }
@@ -114,34 +113,34 @@ int cmd_seek(const SeekArgs& a) {
   const int to_dir = model::Geometry::track_runs_up(g.track_of(a.to_lbn)) ? 1 : -1;
   const model::Positioning pos = m.position_for(start, to.x, to.y, to_dir);
   const double ms = 1e3;
-  nlohmann::ordered_json j = {
-      {"from_lbn", a.from_lbn},
-      {"to_lbn", a.to_lbn},
-      {"x_cylinders", to.x - from.x},
-      {"direction", pos.dir > 0 ? "up" : "down"},
-      {"seek_ms", pos.total_s * ms},
-      {"seek_x_ms", pos.x_base_s * ms},
-      {"settle_ms", pos.settle_s * ms},
-      {"seek_y_ms", pos.y.base_s * ms},
-      {"turnaround_ms", pos.y.turnaround_s * ms},
-      {"turnarounds", pos.y.turnarounds},
-      {"transfer_row_ms", m.row_s() * ms}};
+  nlohmann::ordered_json j = {{"from_lbn", a.from_lbn},
+                              {"to_lbn", a.to_lbn},
+                              {"x_cylinders", to.x - from.x},
+                              {"direction", pos.dir > 0 ? "up" : "down"},
+                              {"seek_ms", pos.total_s * ms},
+                              {"seek_x_ms", pos.x_base_s * ms},
+                              {"settle_ms", pos.settle_s * ms},
+                              {"seek_y_ms", pos.y.base_s * ms},
+                              {"turnaround_ms", pos.y.turnaround_s * ms},
+                              {"turnarounds", pos.y.turnarounds},
+                              {"transfer_row_ms", m.row_s() * ms}};
   if (a.reference) {
     // Same endpoints through the integrated spring-mass system (no turnarounds).
     const double bit = p->bit_width_nm * 1e-9;
-    const model::Axis x_axis = model::Axis::make(p->sled_accel_m_s2, p->spring_factor,
-                                                 p->region_bits_x * bit / 2);
+    const model::Axis x_axis =
+        model::Axis::make(p->sled_accel_m_s2, p->spring_factor, p->region_bits_x * bit / 2);
     const double x0 = (from.x - p->region_bits_x / 2) * bit;
     const double x1 = (to.x - p->region_bits_x / 2) * bit;
-    j["reference_seek_x_ms"] = x0 == x1 ? 0.0 : model::reference_base_seek_s(x_axis, x0, x1, 0, 0) * ms;
+    j["reference_seek_x_ms"] =
+        x0 == x1 ? 0.0 : model::reference_base_seek_s(x_axis, x0, x1, 0, 0) * ms;
   }
   if (a.format == OutputFormat::kJson) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
   std::printf("seek from LBN %lld (x=%d, y=%d) to LBN %lld (x=%d, y=%d), accessing %s\n",
-              static_cast<long long>(a.from_lbn), from.x, from.y,
-              static_cast<long long>(a.to_lbn), to.x, to.y, pos.dir > 0 ? "up" : "down");
+              static_cast<long long>(a.from_lbn), from.x, from.y, static_cast<long long>(a.to_lbn),
+              to.x, to.y, pos.dir > 0 ? "up" : "down");
   std::printf("  X seek      %9.4f ms\n  settle      %9.4f ms\n", pos.x_base_s * ms,
               pos.settle_s * ms);
   std::printf("  Y seek      %9.4f ms\n  turnarounds %9.4f ms (%d)\n", pos.y.base_s * ms,

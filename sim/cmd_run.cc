@@ -14,9 +14,15 @@ namespace {
 
 int print_run(const RunStats& s, const RunLabel& label, OutputFormat f) {
   switch (f) {
-    case OutputFormat::kJson: std::cout << to_json(s, label).dump(2) << "\n"; break;
-    case OutputFormat::kCsv: std::cout << format_csv(s); break;
-    case OutputFormat::kText: std::cout << format_text(s, label); break;
+    case OutputFormat::kJson:
+      std::cout << to_json(s, label).dump(2) << "\n";
+      break;
+    case OutputFormat::kCsv:
+      std::cout << format_csv(s);
+      break;
+    case OutputFormat::kText:
+      std::cout << format_text(s, label);
+      break;
   }
   return 0;
 }

@@ -74,8 +74,8 @@ std::unique_ptr<model::Device> build_device(const DeviceOptions& o, std::string&
   std::optional<model::DeviceParams> p = resolve_params(o, error);
   if (!p) {
     if (!model::preset(o.device)) {
-      error = "--device: unknown device '" + o.device + "'; use one of " +
-              join(model::device_names());
+      error =
+          "--device: unknown device '" + o.device + "'; use one of " + join(model::device_names());
     }
     return nullptr;
   }

@@ -14,9 +14,9 @@
 namespace memstore::sim {
 
 struct DeviceOptions {
-  std::string device = "g2";           // preset or comparison disk
-  std::string config;                  // TOML file of parameter overrides
-  std::vector<std::string> set;        // "key=value" overrides, applied after the file
+  std::string device = "g2";     // preset or comparison disk
+  std::string config;            // TOML file of parameter overrides
+  std::vector<std::string> set;  // "key=value" overrides, applied after the file
   std::string scheduler = "fcfs";
   model::SchedulerOptions scheduler_options;
 };

@@ -1,7 +1,6 @@
 // memsim: the offline simulator on the device model (issue: model/ and memsim).
 // Command-line wiring only; each subcommand lives in cmd_*.cc.
 #include <CLI/CLI.hpp>
-
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -49,8 +48,11 @@ CLI::Validator number_check(bool allow_zero) {
 }
 
 void add_format(CLI::App* cmd, OutputFormat& f, bool csv) {
-  cmd->add_flag_callback("--json", [&f] { f = OutputFormat::kJson; }, "Print JSON");
-  if (csv) cmd->add_flag_callback("--csv", [&f] { f = OutputFormat::kCsv; }, "Print CSV");
+  cmd->add_flag_callback(
+      "--json", [&f] { f = OutputFormat::kJson; }, "Print JSON");
+  if (csv)
+    cmd->add_flag_callback(
+        "--csv", [&f] { f = OutputFormat::kCsv; }, "Print CSV");
 }
 
 }  // namespace

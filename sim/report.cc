@@ -6,7 +6,9 @@
 namespace memstore::sim {
 namespace {
 
-double ms(double ns) { return ns / 1e6; }
+double ms(double ns) {
+  return ns / 1e6;
+}
 
 nlohmann::ordered_json summary_json(const Summary& s) {
   return {{"mean", ms(s.mean())},
@@ -19,17 +21,17 @@ nlohmann::ordered_json summary_json(const Summary& s) {
 }  // namespace
 
 const char* metric_key(Metric m) {
-  static const char* const kKeys[kMetrics] = {"response_ms", "queue_ms",   "service_ms",
-                                              "seek_ms",     "seek_x_ms",  "seek_y_ms",
+  static const char* const kKeys[kMetrics] = {"response_ms", "queue_ms",      "service_ms",
+                                              "seek_ms",     "seek_x_ms",     "seek_y_ms",
                                               "settle_ms",   "turnaround_ms", "transfer_ms"};
   return kKeys[static_cast<int>(m)];
 }
 
 void RunStats::add(const model::Completion& c) {
   const model::Breakdown& b = c.breakdown;
-  const std::int64_t values[kMetrics] = {
-      c.response_ns(), c.queue_ns(), b.service_ns(),  b.seek_ns,  b.seek_x_ns,
-      b.seek_y_ns,     b.settle_ns,  b.turnaround_ns, b.transfer_ns};
+  const std::int64_t values[kMetrics] = {c.response_ns(), c.queue_ns(),    b.service_ns(),
+                                         b.seek_ns,       b.seek_x_ns,     b.seek_y_ns,
+                                         b.settle_ns,     b.turnaround_ns, b.transfer_ns};
   for (int i = 0; i < kMetrics; ++i) metrics[i].add(values[i]);
   ++requests;
   if (c.request.op == model::Op::kRead) ++reads;
@@ -87,7 +89,8 @@ nlohmann::ordered_json to_json(const RunStats& s, const RunLabel& label) {
   j["reads"] = s.reads;
   j["blocks"] = s.blocks;
   j["throughput_iops"] = s.throughput_iops();
-  for (int i = 0; i < kMetrics; ++i) j[metric_key(static_cast<Metric>(i))] = summary_json(s.metrics[i]);
+  for (int i = 0; i < kMetrics; ++i)
+    j[metric_key(static_cast<Metric>(i))] = summary_json(s.metrics[i]);
   nlohmann::ordered_json e;
   for (int i = 0; i < model::kPowerStates; ++i) {
     e[model::power_state_name(static_cast<model::PowerState>(i))] = s.energy.energy_j[i];

@@ -4,9 +4,8 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "model/mechanism.h"
 #include "model/request.h"
@@ -16,7 +15,15 @@ namespace memstore::sim {
 
 // The per-request metrics, in report order; names are the JSON keys.
 enum class Metric {
-  kResponse, kQueue, kService, kSeek, kSeekX, kSeekY, kSettle, kTurnaround, kTransfer
+  kResponse,
+  kQueue,
+  kService,
+  kSeek,
+  kSeekX,
+  kSeekY,
+  kSettle,
+  kTurnaround,
+  kTransfer
 };
 inline constexpr int kMetrics = 9;
 const char* metric_key(Metric m);  // "response_ms", ...

@@ -1,8 +1,8 @@
 // End-to-end tests of the memsim command line (docs/memsim.md): each test runs
 // the real executable (MEMSIM_PATH) with posix_spawn and checks stdout, stderr
 // and the exit status. Test traces and configs live in MEMSIM_TEST_DATA.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,7 +34,9 @@ struct Result {
   std::string err;
 };
 
-std::string data(const std::string& name) { return std::string(MEMSIM_TEST_DATA) + "/" + name; }
+std::string data(const std::string& name) {
+  return std::string(MEMSIM_TEST_DATA) + "/" + name;
+}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -74,10 +76,10 @@ Result memsim(std::initializer_list<std::string> args) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.path().c_str(),
-                                   O_WRONLY | O_TRUNC, 0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.path().c_str(),
-                                   O_WRONLY | O_TRUNC, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.path().c_str(), O_WRONLY | O_TRUNC,
+                                   0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.path().c_str(), O_WRONLY | O_TRUNC,
+                                   0);
   Result r;
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
@@ -122,8 +124,8 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-constexpr const char* kMetricKeys[] = {"response_ms", "queue_ms",   "service_ms",
-                                       "seek_ms",     "seek_x_ms",  "seek_y_ms",
+constexpr const char* kMetricKeys[] = {"response_ms", "queue_ms",      "service_ms",
+                                       "seek_ms",     "seek_x_ms",     "seek_y_ms",
                                        "settle_ms",   "turnaround_ms", "transfer_ms"};
 
 void expect_run_shape(const json& j) {
@@ -160,8 +162,7 @@ TEST(MemsimGeometry, G2JsonHasThesisValues) {
 }
 
 TEST(MemsimGeometry, SetActiveTipsDoublesParallelism) {
-  json j =
-      ok_json(memsim({"geometry", "--device", "g2", "--set", "active_tips=1280", "--json"}));
+  json j = ok_json(memsim({"geometry", "--device", "g2", "--set", "active_tips=1280", "--json"}));
   EXPECT_EQ(j["p"], 20);
   EXPECT_EQ(j["Nx"], 20);
   EXPECT_EQ(j["Ny"], 5);
@@ -181,8 +182,7 @@ TEST(MemsimGeometry, Fig610ConfigLoads) {
 // --- equiv ------------------------------------------------------------------
 
 TEST(MemsimEquiv, Fig610Lbn33) {
-  json j =
-      ok_json(memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33", "--json"}));
+  json j = ok_json(memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33", "--json"}));
   EXPECT_EQ(j["lbn"], 33);
   EXPECT_EQ(j["equivalence_class"], json({33, 34, 35, 36, 37, 38, 51, 52, 53}));
   EXPECT_EQ(j["ensemble"], json({27, 35}));
@@ -190,7 +190,7 @@ TEST(MemsimEquiv, Fig610Lbn33) {
 
 TEST(MemsimEquiv, MicropositioningOneSpansThreeCylinders) {
   json j = ok_json(memsim({"equiv", "--config", data("fig610.toml"), "--lbn", "33",
-                                 "--micropositioning", "1", "--json"}));
+                           "--micropositioning", "1", "--json"}));
   ASSERT_TRUE(j["equivalence_class"].is_array());
   EXPECT_EQ(j["equivalence_class"].size(), 27u);
   EXPECT_EQ(j["ensemble"], json({27, 35}));
@@ -209,8 +209,8 @@ TEST(MemsimEquiv, HugeMicropositioningDoesNotCrash) {
 TEST(MemsimSeek, PositioningIsMaxOfXAndY) {
   for (const auto& [from, to] : {std::pair{"0", "6749999"}, std::pair{"1000", "1000"},
                                  std::pair{"5000000", "12345"}, std::pair{"0", "270"}}) {
-    json j = ok_json(
-        memsim({"seek", "--device", "g2", "--from-lbn", from, "--to-lbn", to, "--json"}));
+    json j =
+        ok_json(memsim({"seek", "--device", "g2", "--from-lbn", from, "--to-lbn", to, "--json"}));
     for (const char* key : {"seek_ms", "seek_x_ms", "settle_ms", "seek_y_ms", "turnaround_ms"}) {
       ASSERT_TRUE(j.contains(key) && j[key].is_number()) << key;
     }
@@ -223,10 +223,9 @@ TEST(MemsimSeek, PositioningIsMaxOfXAndY) {
 // --- run --------------------------------------------------------------------
 
 TEST(MemsimRun, JsonHasEveryMetric) {
-  json j = ok_json(memsim({"run", "--device", "g2", "--workload", "random", "--requests",
-                                 "500", "--interarrival-ms", "5", "--mean-size-kb", "4",
-                                 "--read-fraction", "0.67", "--scheduler", "sptf", "--seed", "7",
-                                 "--json"}));
+  json j = ok_json(memsim({"run", "--device", "g2", "--workload", "random", "--requests", "500",
+                           "--interarrival-ms", "5", "--mean-size-kb", "4", "--read-fraction",
+                           "0.67", "--scheduler", "sptf", "--seed", "7", "--json"}));
   expect_run_shape(j);
   EXPECT_EQ(j["requests"], 500);
 }
@@ -264,8 +263,8 @@ TEST(MemsimRun, CsvHasHeaderAndOneRowPerMetric) {
 // --- sweep ------------------------------------------------------------------
 
 TEST(MemsimSweep, OneCsvRowPerSchedulerAndRateInOrder) {
-  const Result r = memsim({"sweep", "--device", "g2", "--workload", "random", "--rates",
-                           "100,200", "--schedulers", "fcfs,sptf", "--requests", "200"});
+  const Result r = memsim({"sweep", "--device", "g2", "--workload", "random", "--rates", "100,200",
+                           "--schedulers", "fcfs,sptf", "--requests", "200"});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::vector<std::string> l = lines(r.out);
   ASSERT_EQ(l.size(), 5u) << r.out;
@@ -278,24 +277,23 @@ TEST(MemsimSweep, OneCsvRowPerSchedulerAndRateInOrder) {
 // --- replay -----------------------------------------------------------------
 
 TEST(MemsimReplay, DiskSimTrace) {
-  json j = ok_json(memsim(
-      {"replay", "--trace", data("small.disksim"), "--format", "disksim", "--json"}));
+  json j = ok_json(
+      memsim({"replay", "--trace", data("small.disksim"), "--format", "disksim", "--json"}));
   expect_run_shape(j);
   EXPECT_EQ(j["requests"], 5);
   EXPECT_EQ(j["reads"], 3);
 }
 
 TEST(MemsimReplay, SpcTrace) {
-  json j =
-      ok_json(memsim({"replay", "--trace", data("small.spc"), "--format", "spc", "--json"}));
+  json j = ok_json(memsim({"replay", "--trace", data("small.spc"), "--format", "spc", "--json"}));
   expect_run_shape(j);
   EXPECT_EQ(j["requests"], 4);
   EXPECT_EQ(j["reads"], 2);
 }
 
 TEST(MemsimReplay, ScaleKeepsRequestCount) {
-  json j = ok_json(memsim({"replay", "--trace", data("small.disksim"), "--format",
-                                 "disksim", "--scale", "4", "--json"}));
+  json j = ok_json(memsim({"replay", "--trace", data("small.disksim"), "--format", "disksim",
+                           "--scale", "4", "--json"}));
   EXPECT_EQ(j["requests"], 5);
 }
 

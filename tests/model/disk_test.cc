@@ -75,9 +75,9 @@ TEST(UberdiskTest, SectorUnderTheHeadHasNoLatencyAndTheOneBehindAlmostARevolutio
 TEST(UberdiskTest, TracksAreSkewedByTheSwitchBetweenThem) {
   const Uberdisk d{UberdiskParams{}};
   EXPECT_EQ(d.sector_angle_ns(0), 0);
-  EXPECT_EQ(d.sector_angle_ns(1028), 10'000);            // surface 1: one head switch
-  EXPECT_EQ(d.sector_angle_ns(2056), 110'000);           // cylinder 1: + one-cylinder seek
-  EXPECT_EQ(d.sector_angle_ns(2056 + 1028), 120'000);    // cylinder 1, surface 1
+  EXPECT_EQ(d.sector_angle_ns(1028), 10'000);          // surface 1: one head switch
+  EXPECT_EQ(d.sector_angle_ns(2056), 110'000);         // cylinder 1: + one-cylinder seek
+  EXPECT_EQ(d.sector_angle_ns(2056 + 1028), 120'000);  // cylinder 1, surface 1
   EXPECT_EQ(d.sector_angle_ns(2056 + 514), 110'000 + 545'454);
   // The skew wraps: cylinder 10 is 10 * 110 us = 1.1 ms > one revolution.
   EXPECT_EQ(d.sector_angle_ns(10 * 2056), 1'100'000 - d.revolution_ns());

@@ -53,10 +53,10 @@ TEST(Geometry, OtherPresets) {
 // Thesis Fig. 2.5 / 6.10, transcribed: line = square row * Sy + y, and in
 // each line the squares' columns left to right, each with x = 0, 1, 2.
 constexpr int kFig610[9][9] = {
-    {0, 33, 54, 1, 34, 55, 2, 35, 56},     {3, 30, 57, 4, 31, 58, 5, 32, 59},
-    {6, 27, 60, 7, 28, 61, 8, 29, 62},     {15, 36, 69, 16, 37, 70, 17, 38, 71},
-    {12, 39, 66, 13, 40, 67, 14, 41, 68},  {9, 42, 63, 10, 43, 64, 11, 44, 65},
-    {18, 51, 72, 19, 52, 73, 20, 53, 74},  {21, 48, 75, 22, 49, 76, 23, 50, 77},
+    {0, 33, 54, 1, 34, 55, 2, 35, 56},    {3, 30, 57, 4, 31, 58, 5, 32, 59},
+    {6, 27, 60, 7, 28, 61, 8, 29, 62},    {15, 36, 69, 16, 37, 70, 17, 38, 71},
+    {12, 39, 66, 13, 40, 67, 14, 41, 68}, {9, 42, 63, 10, 43, 64, 11, 44, 65},
+    {18, 51, 72, 19, 52, 73, 20, 53, 74}, {21, 48, 75, 22, 49, 76, 23, 50, 77},
     {24, 45, 78, 25, 46, 79, 26, 47, 80}};
 
 TEST(Geometry, MappingReproducesFigure610) {
@@ -181,7 +181,7 @@ TEST(Geometry, ConflictRelation) {
   EXPECT_FALSE(plain.conflicting(33, 52));  // equivalent, different squares
   EXPECT_TRUE(plain.conflicting(33, 0));    // different cylinder
   EXPECT_TRUE(plain.conflicting(33, 30));   // same cylinder, different row
-  p.conflict_group = 3;  // squares 0-2, 3-5, 6-8 share components
+  p.conflict_group = 3;                     // squares 0-2, 3-5, 6-8 share components
   const Geometry grouped(p);
   EXPECT_TRUE(grouped.conflicting(33, 34));   // squares 0 and 1
   EXPECT_FALSE(grouped.conflicting(33, 36));  // squares 0 and 3

@@ -36,7 +36,7 @@ TEST(MemsMechanism, ElevenBlocksNeedTwoRowsStreamedWithoutSeek) {
   const Breakdown b = m.service(read(10, 11), 0);
   EXPECT_EQ(b.media_steps, 2);
   EXPECT_EQ(b.transfer_ns, 2 * kG2RowNs + 1);  // 257.143 us, rounded once
-  EXPECT_EQ(b.switch_ns, 0);  // rows chain in the direction of travel
+  EXPECT_EQ(b.switch_ns, 0);                   // rows chain in the direction of travel
 }
 
 TEST(MemsMechanism, FirstRequestPaysStartup) {

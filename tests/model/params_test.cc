@@ -79,7 +79,8 @@ TEST(ParamsToml, OverridesAndPreset) {
 }
 
 TEST(ParamsToml, UnknownKeyIsNamedWithItsLine) {
-  const ParamsResult r = params_from_toml("tips = 6400\nactive_tip = 10\n", *preset("g2"), "dev.toml");
+  const ParamsResult r =
+      params_from_toml("tips = 6400\nactive_tip = 10\n", *preset("g2"), "dev.toml");
   ASSERT_FALSE(r.params);
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0].key, "active_tip");
@@ -102,7 +103,8 @@ TEST(ParamsToml, ImpossibleCombinationIsNamed) {
 }
 
 TEST(ParamsToml, SyntaxErrorCarriesTheLine) {
-  const ParamsResult r = params_from_toml("tips = 1\nactive_tips = = 3\n", *preset("g2"), "bad.toml");
+  const ParamsResult r =
+      params_from_toml("tips = 1\nactive_tips = = 3\n", *preset("g2"), "bad.toml");
   ASSERT_FALSE(r.params);
   EXPECT_THAT(r.errors[0].message, HasSubstr("bad.toml:2"));
 }
@@ -121,7 +123,8 @@ TEST(ParamsToml, EveryKeyInTheTableIsAccepted) {
     const std::string table = key.rfind("power.", 0) == 0 ? "[power]\n" + key.substr(6) : key;
     const auto r = params_from_toml(table + " = 1\n", *preset("g2"));
     for (const ParamError& e : r.errors) EXPECT_NE(e.message.find("unknown key"), 0u) << key;
-    for (const ParamError& e : r.errors) EXPECT_THAT(e.message, ::testing::Not(HasSubstr("unknown key"))) << key;
+    for (const ParamError& e : r.errors)
+      EXPECT_THAT(e.message, ::testing::Not(HasSubstr("unknown key"))) << key;
   }
 }
 

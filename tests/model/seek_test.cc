@@ -9,9 +9,9 @@
 namespace memstore::model {
 namespace {
 
-constexpr double kBit = 40e-9;            // G2 bit width
-constexpr double kHalfRange = 50e-6;      // half of the 100 um sled range
-constexpr double kV = 0.028;              // G2 access velocity, m/s
+constexpr double kBit = 40e-9;        // G2 bit width
+constexpr double kHalfRange = 50e-6;  // half of the 100 um sled range
+constexpr double kV = 0.028;          // G2 access velocity, m/s
 const Axis kG2 = Axis::make(803.6, 0.75, kHalfRange);
 const Axis kNoSpring = Axis::make(803.6, 0.0, kHalfRange);
 
