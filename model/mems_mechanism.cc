@@ -9,7 +9,7 @@ namespace {
 
 // Durations are never negative: round half up without libm's llround.
 Ns to_ns(double seconds) {
-  return static_cast<Ns>(seconds * 1e9 + 0.5);
+  return static_cast<Ns>(seconds * 1e9 + 0.5);  // NOLINT(bugprone-incorrect-roundings)
 }
 
 }  // namespace
@@ -236,6 +236,12 @@ BatchOutcome MemsMechanism::service_batch(std::span<const BatchExtent> extents, 
   }
   last_done_ns_ = now + out.breakdown.service_ns();
   return out;
+}
+
+SledState MemsMechanism::state_after_reading(Lbn lbn) const {
+  const PhysicalAddress a = geometry_.to_physical(lbn);
+  const std::int32_t dir = Geometry::track_runs_up(geometry_.track_of(lbn)) ? +1 : -1;
+  return {x_bits_of(a.x), access_end_y(a.y, dir), dir};
 }
 
 SledState MemsMechanism::start_state(Ns now) const {

@@ -84,6 +84,11 @@ class MemsMechanism final : public Mechanism {
   std::int32_t access_end_y(std::int32_t y, std::int32_t dir) const;
   // Seconds to read one row (servo + data bits).
   double row_s() const { return row_s_; }
+  // Where the sled is after reading `lbn` in its track's direction.
+  SledState state_after_reading(Lbn lbn) const;
+  // The sled displacement (m) that puts the tips over cylinder `x`, and the X axis.
+  double x_position_m(std::int32_t x) const { return x_m(x_bits_of(x)); }
+  const Axis& x_axis() const { return x_axis_; }
 
  private:
   struct XSeek {

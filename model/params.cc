@@ -137,13 +137,16 @@ std::vector<ParamError> validate(const DeviceParams& p) {
     // 128 PiB of 512-byte blocks, well beyond any MEMStore design.
     const std::int32_t servo = p.servo_bits_per_sector;
     const double rows = (p.region_bits_y - servo) / static_cast<double>(sector_bits);
-    const double blocks = static_cast<double>(p.tips / p.tips_per_block) * p.region_bits_x *
+    // Both divisions are exact (checked above), so doubles lose nothing.
+    const double squares = static_cast<double>(p.tips) / p.tips_per_block;
+    const double parallel = static_cast<double>(p.active_tips) / p.tips_per_block;
+    const double blocks = squares * p.region_bits_x *
                           std::floor(rows) * p.sleds;
     if (blocks > 281474976710656.0) {
       fail("region_bits_x", "with region_bits_y, tips and sleds gives more than 2^48 blocks");
     }
     // Sectors per track (Sy * p) is a 32-bit quantity (mode page 20h).
-    if (std::floor(rows) * (p.active_tips / p.tips_per_block) > 2147483647.0) {
+    if (std::floor(rows) * parallel > 2147483647.0) {
       fail("region_bits_y", "with active_tips gives more than 2^31 sectors per track");
     }
   }

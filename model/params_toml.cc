@@ -184,7 +184,11 @@ ParamsResult params_from_toml(std::string_view text, const DeviceParams& base,
         continue;
       }
       const std::string err = assign(p, *key, node);
-      if (!err.empty()) out.errors.push_back({name, where(node, source) + ": " + name + " " + err});
+      if (!err.empty()) {
+        std::string message = where(node, source);
+        message.append(": ").append(name).append(" ").append(err);
+        out.errors.push_back({name, std::move(message)});
+      }
     }
   };
   visit(root, "");

@@ -13,7 +13,7 @@ struct Entry {
 
 // The one list of schedulers: names for the CLI and the control mode page
 // come from here.
-const Entry kSchedulers[] = {
+constexpr Entry kSchedulers[] = {
     {"fcfs",
      [](const SchedulerOptions&) -> std::unique_ptr<Scheduler> {
        return std::make_unique<FcfsScheduler>();

@@ -15,8 +15,9 @@ Request PendingList::take(std::size_t index) {
 Request SptfScheduler::pick(const Mechanism& m, Ns now) {
   auto aged = [&](std::size_t i, Ns positioning) {
     double cost = static_cast<double>(positioning);
-    if (age_weight_ > 0)
+    if (age_weight_ > 0) {
       cost -= age_weight_ * static_cast<double>(now - items_[i].request.arrival_ns);
+    }
     return cost;
   };
   // Branch and bound: a cheap lower bound per request, the exact positioning

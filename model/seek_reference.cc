@@ -34,10 +34,7 @@ double integrate_until(State& s, double thrust, double k, double step,
       double lo = 0, hi = step;
       for (int i = 0; i < 60; ++i) {
         const double mid = 0.5 * (lo + hi);
-        if (done(rk4(s, thrust, k, mid)))
-          hi = mid;
-        else
-          lo = mid;
+        (done(rk4(s, thrust, k, mid)) ? hi : lo) = mid;
       }
       s = rk4(s, thrust, k, hi);
       return t + hi;

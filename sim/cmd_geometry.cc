@@ -104,11 +104,8 @@ int cmd_seek(const SeekArgs& a) {
   if (!lbn_in_range("--from-lbn", a.from_lbn, g) || !lbn_in_range("--to-lbn", a.to_lbn, g)) {
     return 2;
   }
-  // The sled has just read --from-lbn in its track's direction.
   const model::PhysicalAddress from = g.to_physical(a.from_lbn);
-  const int from_dir = model::Geometry::track_runs_up(g.track_of(a.from_lbn)) ? 1 : -1;
-  const model::SledState start{from.x - p->region_bits_x / 2, m.access_end_y(from.y, from_dir),
-                               from_dir};
+  const model::SledState start = m.state_after_reading(a.from_lbn);
   const model::PhysicalAddress to = g.to_physical(a.to_lbn);
   const int to_dir = model::Geometry::track_runs_up(g.track_of(a.to_lbn)) ? 1 : -1;
   const model::Positioning pos = m.position_for(start, to.x, to.y, to_dir);
@@ -126,13 +123,10 @@ int cmd_seek(const SeekArgs& a) {
                               {"transfer_row_ms", m.row_s() * ms}};
   if (a.reference) {
     // Same endpoints through the integrated spring-mass system (no turnarounds).
-    const double bit = p->bit_width_nm * 1e-9;
-    const model::Axis x_axis =
-        model::Axis::make(p->sled_accel_m_s2, p->spring_factor, p->region_bits_x * bit / 2);
-    const double x0 = (from.x - p->region_bits_x / 2) * bit;
-    const double x1 = (to.x - p->region_bits_x / 2) * bit;
+    const double x0 = m.x_position_m(from.x);
+    const double x1 = m.x_position_m(to.x);
     j["reference_seek_x_ms"] =
-        x0 == x1 ? 0.0 : model::reference_base_seek_s(x_axis, x0, x1, 0, 0) * ms;
+        x0 == x1 ? 0.0 : model::reference_base_seek_s(m.x_axis(), x0, x1, 0, 0) * ms;
   }
   if (a.format == OutputFormat::kJson) {
     std::cout << j.dump(2) << "\n";

@@ -89,8 +89,9 @@ nlohmann::ordered_json to_json(const RunStats& s, const RunLabel& label) {
   j["reads"] = s.reads;
   j["blocks"] = s.blocks;
   j["throughput_iops"] = s.throughput_iops();
-  for (int i = 0; i < kMetrics; ++i)
+  for (int i = 0; i < kMetrics; ++i) {
     j[metric_key(static_cast<Metric>(i))] = summary_json(s.metrics[i]);
+  }
   nlohmann::ordered_json e;
   for (int i = 0; i < model::kPowerStates; ++i) {
     e[model::power_state_name(static_cast<model::PowerState>(i))] = s.energy.energy_j[i];
