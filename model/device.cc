@@ -137,6 +137,16 @@ Ns Device::next_start_ns() const {
   return when;
 }
 
+bool Device::replace_schedulers(std::string_view name, const SchedulerOptions& options) {
+  if (!make_scheduler(name, options)) return false;
+  for (Server& s : servers_) {
+    auto next = make_scheduler(name, options);
+    for (const Request& r : s.scheduler->drain()) next->add(r);
+    s.scheduler = std::move(next);
+  }
+  return true;
+}
+
 EnergyReport Device::energy(Ns until) const {
   EnergyReport total;
   for (const Server& s : servers_) {

@@ -53,6 +53,11 @@ class Device {
   // When the next service would start, or -1 when nothing is pending.
   Ns next_start_ns() const;
 
+  // Hands every queued request to a new scheduler of the given name (the
+  // control mode page changed it). False, and nothing changes, for an
+  // unknown name.
+  bool replace_schedulers(std::string_view name, const SchedulerOptions& options);
+
   // Summed over mechanisms, until `until` (>= every completion so far).
   EnergyReport energy(Ns until) const;
 

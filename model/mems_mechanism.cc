@@ -186,6 +186,7 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b) {
 }
 
 Breakdown MemsMechanism::service(const Request& r, Ns now) {
+  if (r.batch != nullptr) return service_batch(*r.batch, now).breakdown;
   Breakdown b;
   begin_service(now, b);
   // Cut the request into media steps: the rest of each row of p blocks; when

@@ -140,8 +140,7 @@ std::vector<ParamError> validate(const DeviceParams& p) {
     // Both divisions are exact (checked above), so doubles lose nothing.
     const double squares = static_cast<double>(p.tips) / p.tips_per_block;
     const double parallel = static_cast<double>(p.active_tips) / p.tips_per_block;
-    const double blocks = squares * p.region_bits_x *
-                          std::floor(rows) * p.sleds;
+    const double blocks = squares * p.region_bits_x * std::floor(rows) * p.sleds;
     if (blocks > 281474976710656.0) {
       fail("region_bits_x", "with region_bits_y, tips and sleds gives more than 2^48 blocks");
     }

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "model/geometry.h"
 
 namespace memstore::model {
 
 using Ns = std::int64_t;
+struct BatchExtent;
 
 enum class Op : std::uint8_t { kRead, kWrite };
 
@@ -19,6 +21,10 @@ struct Request {
   Lbn lbn = 0;
   std::int32_t blocks = 1;
   Op op = Op::kRead;
+  // A batch (thesis §6.3.5): served as one media access; `lbn` is its first
+  // block (it places the request for schedulers) and `blocks` is 1. Owned by
+  // the submitter until the request completes; all extents on one sled.
+  const std::vector<BatchExtent>* batch = nullptr;
 };
 
 // Where the time of one service went. seek = max(seek_x + settle, seek_y +

@@ -45,6 +45,9 @@ class Scheduler {
   // Removes and returns the request to serve next when the mechanism, in its
   // current state, becomes free at `now`. REQUIRES: !empty().
   virtual Request pick(const Mechanism& mechanism, Ns now) = 0;
+  // Removes every pending request and returns them in arrival order (to hand
+  // them to another scheduler).
+  virtual std::vector<Request> drain() = 0;
 };
 
 // nullptr for an unknown name.

@@ -1,11 +1,30 @@
 #include "model/schedulers_lbn.h"
 
+#include <algorithm>
+
 namespace memstore::model {
 
 Request FcfsScheduler::pick(const Mechanism&, Ns) {
   Request r = queue_.front();
   queue_.pop_front();
   return r;
+}
+
+std::vector<Request> FcfsScheduler::drain() {
+  std::vector<Request> out(queue_.begin(), queue_.end());
+  queue_.clear();
+  return out;
+}
+
+std::vector<Request> LbnOrderedQueue::drain_in_arrival_order() {
+  std::vector<std::pair<std::uint64_t, Request>> by_seq;
+  for (const auto& [key, r] : q_) by_seq.emplace_back(key.second, r);
+  std::sort(by_seq.begin(), by_seq.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  q_.clear();
+  std::vector<Request> out;
+  for (auto& [seq, r] : by_seq) out.push_back(r);
+  return out;
 }
 
 Request LbnOrderedQueue::take(std::map<Key, Request>::iterator it) {

@@ -18,6 +18,7 @@ class FcfsScheduler final : public Scheduler {
   void add(const Request& r) override { queue_.push_back(r); }
   std::size_t size() const override { return queue_.size(); }
   Request pick(const Mechanism&, Ns) override;
+  std::vector<Request> drain() override;
 
  private:
   std::deque<Request> queue_;
@@ -29,6 +30,7 @@ class LbnOrderedQueue {
   using Key = std::pair<Lbn, std::uint64_t>;
   void add(const Request& r) { q_.emplace(Key{r.lbn, seq_++}, r); }
   std::size_t size() const { return q_.size(); }
+  std::vector<Request> drain_in_arrival_order();
 
  protected:
   std::map<Key, Request> q_;
@@ -44,6 +46,7 @@ class ClookScheduler final : public Scheduler, LbnOrderedQueue {
   void add(const Request& r) override { LbnOrderedQueue::add(r); }
   std::size_t size() const override { return LbnOrderedQueue::size(); }
   Request pick(const Mechanism&, Ns) override;
+  std::vector<Request> drain() override { return drain_in_arrival_order(); }
 };
 
 // SSTF_LBN: the request whose LBN is closest to the last one's end; ties go
@@ -54,6 +57,7 @@ class SstfScheduler final : public Scheduler, LbnOrderedQueue {
   void add(const Request& r) override { LbnOrderedQueue::add(r); }
   std::size_t size() const override { return LbnOrderedQueue::size(); }
   Request pick(const Mechanism&, Ns) override;
+  std::vector<Request> drain() override { return drain_in_arrival_order(); }
 };
 
 }  // namespace memstore::model

@@ -6,6 +6,13 @@
 
 namespace memstore::model {
 
+std::vector<Request> PendingList::drain_in_arrival_order() {
+  std::vector<Request> out;
+  for (const Item& i : items_) out.push_back(i.request);  // appended in arrival order
+  items_.clear();
+  return out;
+}
+
 Request PendingList::take(std::size_t index) {
   Request r = items_[index].request;
   items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(index));

@@ -16,6 +16,7 @@ class PendingList {
  public:
   void add(const Request& r) { items_.push_back({r, seq_++}); }
   std::size_t size() const { return items_.size(); }
+  std::vector<Request> drain_in_arrival_order();
 
  protected:
   struct Item {
@@ -37,6 +38,7 @@ class SptfScheduler final : public Scheduler, PendingList {
   void add(const Request& r) override { PendingList::add(r); }
   std::size_t size() const override { return PendingList::size(); }
   Request pick(const Mechanism& m, Ns now) override;
+  std::vector<Request> drain() override { return drain_in_arrival_order(); }
 
  private:
   double age_weight_;
@@ -51,6 +53,7 @@ class SdfScheduler final : public Scheduler, PendingList {
   void add(const Request& r) override { PendingList::add(r); }
   std::size_t size() const override { return PendingList::size(); }
   Request pick(const Mechanism& m, Ns now) override;
+  std::vector<Request> drain() override { return drain_in_arrival_order(); }
 };
 
 // ZSPTF: the media is cut into zones (a grid of cells, two zones per cell, one
@@ -66,6 +69,7 @@ class ZsptfScheduler final : public Scheduler, PendingList {
   void add(const Request& r) override { PendingList::add(r); }
   std::size_t size() const override { return PendingList::size(); }
   Request pick(const Mechanism& m, Ns now) override;
+  std::vector<Request> drain() override { return drain_in_arrival_order(); }
 
   // Grid coarsening level for a queue of `pending` requests (0 = finest).
   int level_for(std::size_t pending) const;

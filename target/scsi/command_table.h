@@ -1,0 +1,55 @@
+// The one table of supported commands (SPC-4, SBC-3; DESIGN.md "The SCSI
+// device"): opcode and service action, CDB length, data direction, the
+// REPORT SUPPORTED OPERATION CODES usage mask (which also drives the
+// reserved-bit check), where the allocation length lives, whether the
+// command touches the media (and so is timed by the model), and the handler.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace memstore::scsi {
+
+class Lun;
+struct CommandContext;
+struct Outcome;
+
+enum class DataDirection : std::uint8_t { kNone, kIn, kOut };
+
+// A field in the CDB: byte offset and size in bytes (big-endian).
+struct CdbField {
+  std::uint8_t offset = 0;
+  std::uint8_t size = 0;
+};
+
+struct CommandSpec {
+  const char* name;
+  std::uint8_t opcode;
+  std::optional<std::uint8_t> service_action;  // in byte 1 bits 4..0
+  std::uint8_t cdb_length;
+  DataDirection direction;
+  std::array<std::uint8_t, 16> usage;  // bits a host may set, per CDB byte
+  bool media;                          // timed by the device model
+  std::optional<CdbField> allocation_length;
+  Outcome (Lun::*handler)(const CommandContext&);
+};
+
+std::span<const CommandSpec> command_table();
+
+// The spec for a CDB, or the reason it has none: nullptr with `bad_sa` false
+// means an unknown opcode; true, an unknown service action.
+const CommandSpec* find_command(std::span<const std::uint8_t> cdb, bool& bad_sa);
+
+// First CDB bit set outside the usage mask: (byte, bit), or nullopt.
+struct BitPosition {
+  std::uint16_t byte;
+  std::int8_t bit;
+};
+std::optional<BitPosition> reserved_bit_set(const CommandSpec& spec,
+                                            std::span<const std::uint8_t> cdb);
+
+std::uint64_t cdb_field(std::span<const std::uint8_t> cdb, CdbField f);
+
+}  // namespace memstore::scsi

@@ -1,0 +1,257 @@
+#include "target/scsi/file_store.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <system_error>
+#include <utility>
+
+namespace memstore::scsi {
+namespace {
+
+std::string errno_text(int e) {
+  return std::error_code(e, std::generic_category()).message();
+}
+
+// Closes the descriptor unless released; only for the steps of open().
+class FdGuard {
+ public:
+  explicit FdGuard(int fd) : fd_(fd) {}
+  ~FdGuard() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FdGuard(const FdGuard&) = delete;
+  FdGuard& operator=(const FdGuard&) = delete;
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+// pread/pwrite until `buf` is done, retrying EINTR and short transfers.
+// Returns 0 or the errno; a transfer of 0 bytes (end of file) is EIO.
+// `done` says how far it got, for the message.
+template <typename Syscall, typename Byte>
+int transfer_all(Syscall io, int fd, std::span<Byte> buf, std::uint64_t offset, std::size_t& done) {
+  done = 0;
+  while (done < buf.size()) {
+    const ssize_t n =
+        io(fd, buf.data() + done, buf.size() - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    done += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+std::string parent_directory(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+// Makes a new directory entry durable (fdatasync on the file does not).
+int fsync_directory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  const int rc = ::fsync(fd) == 0 ? 0 : errno;
+  ::close(fd);
+  return rc;
+}
+
+std::string wrong_size_message(const std::string& path, std::uint64_t actual, std::uint64_t blocks,
+                               std::uint32_t block_size) {
+  const std::uint64_t expected = blocks * block_size;
+  std::string msg = "image " + path + " is " + std::to_string(actual) +
+                    " bytes, but the LUN is configured for " + std::to_string(blocks) +
+                    " blocks of " + std::to_string(block_size) +
+                    " bytes = " + std::to_string(expected) + " bytes; ";
+  if (actual >= block_size && actual % block_size == 0) {
+    msg += "use --blocks " + std::to_string(actual / block_size) + " to match the file, or ";
+  } else {
+    msg += "the file is not a whole number of " + std::to_string(block_size) + "-byte blocks, so ";
+  }
+  msg += "remove the file or resize it (truncate -s " + std::to_string(expected) + " " + path + ")";
+  return msg;
+}
+
+}  // namespace
+
+std::variant<std::unique_ptr<FileStore>, StoreError> FileStore::open(const std::string& path,
+                                                                     std::uint64_t blocks,
+                                                                     std::uint32_t block_size,
+                                                                     DurabilityMode mode) {
+  constexpr auto kMaxBytes = static_cast<std::uint64_t>(std::numeric_limits<off_t>::max());
+  if (blocks == 0 || block_size == 0) {
+    return StoreError{EINVAL, "image " + path + ": a LUN needs at least one block of at least " +
+                                  "one byte (got " + std::to_string(blocks) + " blocks of " +
+                                  std::to_string(block_size) + " bytes)"};
+  }
+  if (blocks > kMaxBytes / block_size) {
+    return StoreError{EFBIG, "image " + path + ": " + std::to_string(blocks) + " blocks of " +
+                                 std::to_string(block_size) + " bytes is too large for a file"};
+  }
+  const std::uint64_t size = blocks * block_size;
+
+  bool created = false;
+  int raw = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (raw < 0 && errno == ENOENT) {
+    raw = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (raw >= 0) {
+      created = true;
+    } else if (errno == EEXIST) {  // another process created it just now
+      raw = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    }
+  }
+  if (raw < 0) {
+    const int e = errno;
+    if (e == ENOENT) {
+      return StoreError{e, "cannot create image " + path + ": directory " + parent_directory(path) +
+                               " does not exist"};
+    }
+    return StoreError{e, "cannot open image " + path + ": " + errno_text(e)};
+  }
+  FdGuard fd(raw);
+
+  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    const int e = errno;
+    if (e == EWOULDBLOCK) {
+      return StoreError{e, "image " + path + " is in use by another LUN or process (it holds " +
+                               "a lock on the file)"};
+    }
+    return StoreError{e, "cannot lock image " + path + ": " + errno_text(e)};
+  }
+  // From here on the file is ours; a file we created is removed on failure.
+  auto fail = [&](int e, const std::string& what) -> StoreError {
+    if (created) ::unlink(path.c_str());
+    return StoreError{e, what + ": " + errno_text(e)};
+  };
+
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return fail(errno, "cannot stat image " + path);
+  if (!S_ISREG(st.st_mode)) {
+    return StoreError{EINVAL, "image " + path + " is not a regular file"};
+  }
+  if (created) {
+    if (::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) {
+      return fail(errno,
+                  "cannot size new image " + path + " to " + std::to_string(size) + " bytes");
+    }
+    if (const int e = fsync_directory(parent_directory(path)); e != 0) {
+      return fail(e, "cannot make new image " + path + " durable (fsync of " +
+                         parent_directory(path) + ")");
+    }
+  } else if (static_cast<std::uint64_t>(st.st_size) != size) {
+    return StoreError{EINVAL, wrong_size_message(path, static_cast<std::uint64_t>(st.st_size),
+                                                 blocks, block_size)};
+  }
+  return std::unique_ptr<FileStore>(new FileStore(fd.release(), path, blocks, block_size, mode));
+}
+
+FileStore::FileStore(int fd, std::string path, std::uint64_t blocks, std::uint32_t block_size,
+                     DurabilityMode mode)
+    : fd_(fd), path_(std::move(path)), blocks_(blocks), block_size_(block_size), mode_(mode) {}
+
+FileStore::~FileStore() {
+  ::close(fd_);
+}
+
+StoreStatus FileStore::read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) {
+  if (auto e = check_access(*this, "read", lba, count, out.size())) return e;
+  const std::uint64_t offset = lba * block_size_;
+  std::size_t done = 0;
+  if (const int e = transfer_all(::pread, fd_, out, offset, done); e != 0) {
+    return error(e, "read at byte " + std::to_string(offset + done));
+  }
+  return std::nullopt;
+}
+
+StoreStatus FileStore::write(std::uint64_t lba, std::uint64_t count,
+                             std::span<const std::uint8_t> in) {
+  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+  const std::uint64_t offset = lba * block_size_;
+  std::size_t done = 0;
+  if (const int e = transfer_all(::pwrite, fd_, in, offset, done); e != 0) {
+    return error(e, "write at byte " + std::to_string(offset + done));
+  }
+  return sync_if_write_through("write");
+}
+
+StoreStatus FileStore::unmap(std::uint64_t lba, std::uint64_t count) {
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
+  if (count == 0) return std::nullopt;
+  const std::uint64_t offset = lba * block_size_;
+  const std::uint64_t length = count * block_size_;
+  if (punch_holes_) {
+    int rc = 0;
+    do {
+      rc = ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+                       static_cast<off_t>(length));
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
+      return error(errno, "unmap (punching a hole) at byte " + std::to_string(offset));
+    }
+    if (rc != 0) punch_holes_ = false;
+  }
+  if (!punch_holes_) {
+    if (auto e = write_zeros(offset, length)) return e;
+  }
+  return sync_if_write_through("unmap");
+}
+
+StoreStatus FileStore::flush() {
+  // After a failed fdatasync the kernel may have marked the lost pages clean,
+  // so a second call could succeed without the data ever reaching the disk.
+  // Once it has failed, every later flush fails too.
+  if (flush_error_) return flush_error_;
+  int rc = 0;
+  do {
+    rc = ::fdatasync(fd_);
+  } while (rc != 0 && errno == EINTR);
+  if (rc != 0) flush_error_ = error(errno, "fdatasync (data written since may be lost)");
+  return flush_error_;
+}
+
+std::string FileStore::describe() const {
+  return "image file " + path_ + " (" + std::to_string(blocks_) + " blocks of " +
+         std::to_string(block_size_) + " bytes, " +
+         (mode_ == DurabilityMode::kWriteBack ? "write-back" : "write-through") + ")";
+}
+
+StoreStatus FileStore::sync_if_write_through(const char* op) {
+  if (mode_ != DurabilityMode::kWriteThrough) return std::nullopt;
+  if (auto e = flush()) {
+    e->message = std::string(op) + " not durable: " + e->message;
+    return e;
+  }
+  return std::nullopt;
+}
+
+StoreStatus FileStore::write_zeros(std::uint64_t offset, std::uint64_t length) {
+  static const std::array<std::uint8_t, std::size_t{64} * 1024> kZeros{};
+  while (length > 0) {
+    const std::size_t n = length < kZeros.size() ? static_cast<std::size_t>(length) : kZeros.size();
+    std::size_t done = 0;
+    if (const int e = transfer_all(::pwrite, fd_, std::span(kZeros.data(), n), offset, done);
+        e != 0) {
+      return error(e, "unmap (writing zeros) at byte " + std::to_string(offset + done));
+    }
+    offset += n;
+    length -= n;
+  }
+  return std::nullopt;
+}
+
+StoreError FileStore::error(int errno_value, const std::string& what) const {
+  return StoreError{errno_value, "image " + path_ + ": " + what + ": " + errno_text(errno_value)};
+}
+
+}  // namespace memstore::scsi

@@ -1,0 +1,87 @@
+// A LUN backed by a raw image file: block n is bytes [n·block_size,
+// (n+1)·block_size) of the file, nothing else in it. The file is sparse:
+// created with ftruncate, unmapped blocks punched out.
+//
+// open():
+// - creates the file (mode 0600) at exactly blocks·block_size bytes if it is
+//   absent, and fsyncs the directory so the new name survives a power loss;
+//   a missing directory is an error (no directories are created);
+// - refuses an existing file of another size, saying both sizes and how to fix
+//   it, and refuses anything that is not a regular file;
+// - takes an exclusive flock(2) on the image, so a second memstored (or a
+//   second LUN in the same process) cannot use it at the same time; the lock
+//   goes away with the descriptor, also when the process is killed.
+// The descriptor is O_CLOEXEC.
+//
+// Durability (see backing_store.h for the contract):
+// - kWriteBack (WCE=1): write() leaves data in the page cache; flush() is
+//   fdatasync(2). The LUN calls flush() for FUA and SYNCHRONIZE CACHE.
+// - kWriteThrough (WCE=0): write() and unmap() call fdatasync(2) before they
+//   return, so flush() finds nothing to do. (An explicit fdatasync rather than
+//   O_DSYNC so that unmap's fallocate is covered by the same rule.)
+// Once an fdatasync has failed, every later flush() (and every write-through
+// write) fails too: the kernel may have dropped the unwritten pages, and a
+// retry that succeeds would claim durability for data that is gone.
+// The destructor does not flush: an orderly shutdown calls flush() first.
+//
+// unmap() punches a hole (fallocate PUNCH_HOLE | KEEP_SIZE). On a file system
+// that cannot punch holes (EOPNOTSUPP) it writes zeros instead, from then on
+// without trying to punch again — reads are zeros either way, only the space
+// is not given back.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+
+#include "target/scsi/backing_store.h"
+
+namespace memstore::scsi {
+
+enum class DurabilityMode : std::uint8_t {
+  kWriteBack,     // WCE=1: volatile until flush() (FUA / SYNCHRONIZE CACHE)
+  kWriteThrough,  // WCE=0: every write is durable when it returns
+};
+
+class FileStore final : public BackingStore {
+ public:
+  static std::variant<std::unique_ptr<FileStore>, StoreError> open(const std::string& path,
+                                                                   std::uint64_t blocks,
+                                                                   std::uint32_t block_size,
+                                                                   DurabilityMode mode);
+  ~FileStore() override;
+  FileStore(const FileStore&) = delete;
+  FileStore& operator=(const FileStore&) = delete;
+
+  std::uint64_t blocks() const override { return blocks_; }
+  std::uint32_t block_size() const override { return block_size_; }
+  StoreStatus read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) override;
+  StoreStatus write(std::uint64_t lba, std::uint64_t count,
+                    std::span<const std::uint8_t> in) override;
+  StoreStatus unmap(std::uint64_t lba, std::uint64_t count) override;
+  StoreStatus flush() override;
+  bool volatile_cache() const override { return mode_ == DurabilityMode::kWriteBack; }
+  std::string describe() const override;
+
+  const std::string& path() const { return path_; }
+  // False once the file system refused to punch a hole (unmap writes zeros).
+  bool punches_holes() const { return punch_holes_; }
+
+ private:
+  FileStore(int fd, std::string path, std::uint64_t blocks, std::uint32_t block_size,
+            DurabilityMode mode);
+  StoreStatus sync_if_write_through(const char* op);
+  StoreStatus write_zeros(std::uint64_t offset, std::uint64_t length);
+  StoreError error(int errno_value, const std::string& what) const;
+
+  int fd_;
+  std::string path_;
+  std::uint64_t blocks_;
+  std::uint32_t block_size_;
+  DurabilityMode mode_;
+  bool punch_holes_ = true;
+  StoreStatus flush_error_;  // sticky: see flush()
+};
+
+}  // namespace memstore::scsi

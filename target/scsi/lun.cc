@@ -1,0 +1,192 @@
+#include "target/scsi/lun.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "model/device_factory.h"
+
+namespace memstore::scsi {
+
+std::optional<TimingMode> parse_timing_mode(std::string_view s) {
+  if (s == "realtime") return TimingMode::kRealtime;
+  if (s == "scaled") return TimingMode::kScaled;
+  if (s == "off") return TimingMode::kOff;
+  return std::nullopt;
+}
+
+const char* timing_mode_name(TimingMode m) {
+  switch (m) {
+    case TimingMode::kRealtime:
+      return "realtime";
+    case TimingMode::kScaled:
+      return "scaled";
+    case TimingMode::kOff:
+      return "off";
+  }
+  return "?";
+}
+
+std::variant<std::unique_ptr<Lun>, std::string> Lun::create(LunConfig config,
+                                                            std::unique_ptr<BackingStore> store) {
+  for (const model::ParamError& e : model::validate(config.device)) {
+    return "device." + e.key + ": " + e.message;
+  }
+  if (!model::make_scheduler(config.scheduler, config.scheduler_options)) {
+    return "scheduler: unknown scheduler '" + config.scheduler + "'";
+  }
+  if (!(config.timing.scale > 0)) return "timing.scale: must be a positive number";
+  const model::Geometry g(config.device);
+  if (store->block_size() != static_cast<std::uint32_t>(config.device.block_bytes)) {
+    return "backing: block size " + std::to_string(store->block_size()) +
+           " differs from the device's block_bytes " + std::to_string(config.device.block_bytes);
+  }
+  if (store->blocks() != static_cast<std::uint64_t>(g.blocks())) {
+    return "backing: the store holds " + std::to_string(store->blocks()) +
+           " blocks but the device has " + std::to_string(g.blocks());
+  }
+  return std::unique_ptr<Lun>(new Lun(std::move(config), std::move(store)));
+}
+
+Lun::Lun(LunConfig config, std::unique_ptr<BackingStore> store)
+    : config_(std::move(config)),
+      geometry_(config_.device),
+      store_(std::move(store)),
+      device_(
+          model::make_mems_device(config_.device, config_.scheduler, config_.scheduler_options)),
+      mode_(config_.device, mode_options(config_, *store_)) {}
+
+modepages::ModeOptions Lun::mode_options(const LunConfig& config, const BackingStore& store) {
+  modepages::ModeOptions o;
+  // WCE reflects the store's durability mode and cannot be switched on for a
+  // store without a volatile cache (an in-memory store has nothing to flush).
+  o.write_cache = store.volatile_cache();
+  o.write_cache_changeable = store.volatile_cache();
+  o.control.scheduler = modepages::scheduler_index(config.scheduler).value_or(0);
+  o.control.timing = config.timing.mode;
+  o.control.scale_milli = static_cast<std::uint32_t>(config.timing.scale * 1000 + 0.5);
+  return o;
+}
+
+Outcome Lun::dispatch(const CommandContext& c) {
+  return (this->*c.spec.handler)(c);
+}
+
+void Lun::finish(ScsiResult& r, const Outcome& o, const CommandContext& c) const {
+  if (o.sense) {
+    r.status = Status::kCheckCondition;
+    r.sense = build_sense(*o.sense, descriptor_sense());
+    return;
+  }
+  r.status = Status::kGood;
+  r.data_in = o.data_in;
+  // The allocation length is applied here and nowhere else (SPC-4 §4.2.5.6).
+  if (c.spec.allocation_length) {
+    const std::uint64_t alloc = cdb_field(c.cdb, *c.spec.allocation_length);
+    if (r.data_in.size() > alloc) r.data_in.resize(static_cast<std::size_t>(alloc));
+  }
+}
+
+void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
+  const Ns arrival = std::max(cmd.arrival_ns, last_arrival_ns_);
+  last_arrival_ns_ = arrival;
+  ScsiResult result;
+  result.nexus = cmd.nexus;
+  result.tag = cmd.tag;
+  result.complete_ns = arrival;
+
+  bool bad_sa = false;
+  const CommandSpec* spec = find_command(cmd.cdb, bad_sa);
+  auto reject = [&](Sense s) {
+    result.status = Status::kCheckCondition;
+    result.sense = build_sense(s, descriptor_sense());
+    sink(std::move(result));
+  };
+  if (spec == nullptr) {
+    // SPC-4 §4.5.2.4.2: point at the OPERATION CODE or SERVICE ACTION field.
+    return reject(bad_sa ? Sense::cdb(Reason::kInvalidFieldInCdb, 1, 4)
+                         : Sense::cdb(Reason::kInvalidOpcode, 0, 7));
+  }
+  if (cmd.cdb.size() < spec->cdb_length) return reject(Sense::cdb(Reason::kInvalidOpcode, 0, 7));
+  if (const auto bad = reserved_bit_set(*spec, cmd.cdb)) {
+    return reject(Sense::cdb(Reason::kInvalidFieldInCdb, bad->byte, bad->bit));
+  }
+  const CommandContext ctx{*spec, cmd.cdb.first(spec->cdb_length), cmd.data_out, cmd.nexus,
+                           arrival};
+  Outcome outcome = dispatch(ctx);
+  finish(result, outcome, ctx);
+  if (!outcome.media || outcome.sense) {
+    sink(std::move(result));
+    return;
+  }
+  // Timed by the model: the result waits until the model decides when the
+  // service ends.
+  model::Request req = *outcome.media;
+  req.id = next_request_id_++;
+  req.arrival_ns = arrival;
+  PendingMedia p;
+  p.result = std::move(result);
+  p.batch = std::move(outcome.batch);
+  if (p.batch) {
+    req.batch = p.batch.get();
+    p.is_batch = true;
+    p.batch_id = ctx.cdb[2];
+    p.batch_descriptors = outcome.batch_descriptors;
+    p.batch_read_data = std::move(outcome.batch_read_data);
+  }
+  pending_.emplace(req.id, std::move(p));
+  stats_.on_arrival(device_->pending());
+  device_->submit(req);
+  advance(arrival, sink);
+}
+
+void Lun::advance(Ns now, const Sink& sink) {
+  device_->run_until(now, [&](const model::Completion& c) { on_model_completion(c, sink); });
+}
+
+void Lun::on_model_completion(const model::Completion& c, const Sink& sink) {
+  auto it = pending_.find(c.request.id);
+  if (it == pending_.end()) return;
+  PendingMedia p = std::move(it->second);
+  pending_.erase(it);
+  p.result.complete_ns = c.done_ns;
+  p.result.breakdown = c.breakdown;
+  stats_.on_completion(c.breakdown);
+  if (p.is_batch) store_batch_result(p, c);
+  sink(std::move(p.result));
+}
+
+ScsiResult Lun::execute(const ScsiCommand& cmd) {
+  std::optional<ScsiResult> mine;
+  const Sink sink = [&](ScsiResult r) {
+    if (r.nexus == cmd.nexus && r.tag == cmd.tag) mine = std::move(r);
+  };
+  submit(cmd, sink);
+  if (!mine) {
+    device_->drain([&](const model::Completion& c) { on_model_completion(c, sink); });
+  }
+  return std::move(*mine);
+}
+
+Outcome Lun::check_range(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte) const {
+  const std::uint64_t cap = store_->blocks();
+  if (lba > cap || blocks > cap - lba) {
+    Sense s = Sense::cdb(Reason::kLbaOutOfRange, lba_byte);
+    s.field.reset();  // SBC-3 §4.5: no field pointer for an out-of-range LBA
+    s.information = lba;
+    return Outcome::fail(s);
+  }
+  return {};
+}
+
+Outcome Lun::media_outcome(model::Op op, std::uint64_t lba, std::uint64_t blocks) const {
+  Outcome o;
+  if (blocks == 0) return o;
+  model::Request r;
+  r.lbn = static_cast<model::Lbn>(lba);
+  r.blocks = static_cast<std::int32_t>(blocks);
+  r.op = op;
+  o.media = r;
+  return o;
+}
+
+}  // namespace memstore::scsi

@@ -1,0 +1,187 @@
+// A logical unit: a transport-independent SBC-3 disk with MEMStore timing
+// (DESIGN.md, "The SCSI device").
+//
+// A transport submits a command (CDB, data-out, arrival time, I_T nexus) and
+// receives its result through a sink: status, sense, data-in and the modeled
+// completion time. The transport decides when to deliver it.
+//
+// Data semantics: a command's effect on data happens when it is submitted,
+// in submission order ("reads return data as of their arrival"). Timing: a
+// command that touches the media joins the device model's queue; its
+// completion time is decided when the model starts serving it, which may be
+// after later commands arrived (the scheduler may reorder). Commands that do
+// not touch the media complete at their arrival.
+//
+// Not thread-safe: one caller (a strand) drives a Lun.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "model/batch.h"
+#include "model/device.h"
+#include "model/params.h"
+#include "model/scheduler.h"
+#include "modepages/mode_sense.h"
+#include "modepages/vpd_pages.h"
+#include "target/scsi/backing_store.h"
+#include "target/scsi/command_table.h"
+#include "target/scsi/lun_stats.h"
+#include "target/scsi/sense.h"
+#include "target/scsi/timing.h"
+
+namespace memstore::scsi {
+
+using model::Ns;
+
+struct LunConfig {
+  model::DeviceParams device = *model::preset("g2");
+  std::string scheduler = "fcfs";
+  model::SchedulerOptions scheduler_options;
+  modepages::LunIdentity identity;  // vendor, product, revision, serial, NAA id
+  std::uint16_t rotation_rate = 0;  // VPD B1h: 0 = not reported
+  Timing timing;
+  // MEMS BATCH results kept per I_T nexus before the oldest are released.
+  std::size_t batch_results_cap_bytes = 16 << 20;
+};
+
+struct ScsiCommand {
+  std::uint64_t nexus = 0;  // I_T nexus, chosen by the transport
+  std::uint64_t tag = 0;    // echoed in the result
+  std::span<const std::uint8_t> cdb;
+  std::span<const std::uint8_t> data_out;
+  Ns arrival_ns = 0;
+};
+
+struct ScsiResult {
+  std::uint64_t nexus = 0;
+  std::uint64_t tag = 0;
+  Status status = Status::kGood;
+  Bytes sense;    // empty unless CHECK CONDITION
+  Bytes data_in;  // already cut to the allocation length
+  Ns complete_ns = 0;
+  model::Breakdown breakdown;  // for media commands
+};
+
+// What a handler produces; the Lun turns it into a ScsiResult.
+struct Outcome {
+  std::optional<Sense> sense;  // set: CHECK CONDITION
+  Bytes data_in;
+  std::optional<model::Request> media;  // timed by the model when set
+  std::unique_ptr<std::vector<model::BatchExtent>> batch;
+  std::uint16_t batch_descriptors = 0;
+  Bytes batch_read_data;
+  static Outcome fail(Sense s) {
+    Outcome o;
+    o.sense = s;
+    return o;
+  }
+};
+
+struct CommandContext {
+  const CommandSpec& spec;
+  std::span<const std::uint8_t> cdb;
+  std::span<const std::uint8_t> data_out;
+  std::uint64_t nexus;
+  Ns arrival_ns;
+};
+
+class Lun {
+ public:
+  using Sink = std::function<void(ScsiResult)>;
+
+  // Errors name the configuration key at fault.
+  static std::variant<std::unique_ptr<Lun>, std::string> create(
+      LunConfig config, std::unique_ptr<BackingStore> store);
+
+  // REQUIRES: arrival times non-decreasing across calls.
+  void submit(const ScsiCommand& cmd, const Sink& sink);
+  // Decides every completion whose service starts by `now`.
+  void advance(Ns now, const Sink& sink);
+  // When advance() has something to decide next, or -1.
+  Ns next_decision_ns() const { return device_->next_start_ns(); }
+  // submit() then advance until this command's result is known. For tests
+  // and synchronous callers; other commands' results are dropped.
+  ScsiResult execute(const ScsiCommand& cmd);
+
+  std::uint64_t blocks() const { return store_->blocks(); }
+  std::uint32_t block_size() const { return store_->block_size(); }
+  const model::Geometry& geometry() const { return geometry_; }
+  const LunConfig& config() const { return config_; }
+  const Timing& timing() const { return config_.timing; }
+  model::EnergyReport energy(Ns until) const { return device_->energy(until); }
+
+  // Handlers (one per command family; see command_table.cc).
+  Outcome test_unit_ready(const CommandContext& c);
+  Outcome request_sense(const CommandContext& c);
+  Outcome inquiry(const CommandContext& c);
+  Outcome read_capacity10(const CommandContext& c);
+  Outcome read_capacity16(const CommandContext& c);
+  Outcome read(const CommandContext& c);
+  Outcome write(const CommandContext& c);
+  Outcome write_and_verify(const CommandContext& c);
+  Outcome verify(const CommandContext& c);
+  Outcome synchronize_cache(const CommandContext& c);
+  Outcome write_same(const CommandContext& c);
+  Outcome unmap(const CommandContext& c);
+  Outcome compare_and_write(const CommandContext& c);
+  Outcome mode_sense(const CommandContext& c);
+  Outcome mode_select(const CommandContext& c);
+  Outcome log_sense(const CommandContext& c);
+  Outcome report_luns(const CommandContext& c);
+  Outcome report_supported_opcodes(const CommandContext& c);
+  Outcome start_stop_unit(const CommandContext& c);
+  Outcome prevent_allow_removal(const CommandContext& c);
+  Outcome write_buffer(const CommandContext& c);
+  Outcome read_buffer(const CommandContext& c);
+
+ private:
+  Lun(LunConfig config, std::unique_ptr<BackingStore> store);
+  Outcome dispatch(const CommandContext& c);
+  modepages::VpdInputs vpd_inputs() const;
+  static modepages::ModeOptions mode_options(const LunConfig& config, const BackingStore& store);
+  void apply_control_page();
+  Outcome check_range(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte) const;
+  Outcome media_outcome(model::Op op, std::uint64_t lba, std::uint64_t blocks) const;
+  bool descriptor_sense() const { return mode_.d_sense(); }
+  void finish(ScsiResult& r, const Outcome& o, const CommandContext& c) const;
+
+  struct PendingMedia {
+    ScsiResult result;
+    std::unique_ptr<std::vector<model::BatchExtent>> batch;
+    std::uint8_t batch_id = 0;  // MEMS BATCH: where the results go
+    bool is_batch = false;
+    std::uint16_t batch_descriptors = 0;
+    Bytes batch_read_data;  // read as of arrival, kept for MEMS BATCH RESULTS
+  };
+  void on_model_completion(const model::Completion& c, const Sink& sink);
+  void store_batch_result(PendingMedia& p, const model::Completion& c);
+
+  struct BatchResult {
+    Bytes data;  // header + read data
+    std::uint64_t sequence = 0;
+  };
+
+  LunConfig config_;
+  model::Geometry geometry_;
+  std::unique_ptr<BackingStore> store_;
+  std::unique_ptr<model::Device> device_;
+  modepages::ModeState mode_;
+  std::uint64_t next_request_id_ = 1;
+  std::unordered_map<std::uint64_t, PendingMedia> pending_;
+  // Per I_T nexus: batch id -> result (DESIGN.md: released when read to the
+  // end, when the id is reused, and under a per-nexus cap).
+  std::map<std::uint64_t, std::map<std::uint8_t, BatchResult>> batch_results_;
+  std::uint64_t batch_sequence_ = 0;
+  LunStats stats_;
+  std::map<std::uint64_t, Bytes> echo_;  // per I_T nexus (SPC-4 echo buffer)
+  Ns last_arrival_ns_ = 0;
+};
+
+}  // namespace memstore::scsi

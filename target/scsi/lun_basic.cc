@@ -1,0 +1,138 @@
+// Commands that do not move data: TEST UNIT READY, REQUEST SENSE, READ
+// CAPACITY, REPORT LUNS, REPORT SUPPORTED OPERATION CODES, START STOP UNIT,
+// PREVENT ALLOW MEDIUM REMOVAL.
+#include "modepages/bytes.h"
+#include "target/scsi/lun.h"
+
+namespace memstore::scsi {
+
+using modepages::append_be;
+
+Outcome Lun::test_unit_ready(const CommandContext&) {
+  return {};
+}
+
+Outcome Lun::request_sense(const CommandContext& c) {
+  // No deferred errors or pending conditions are kept: NO SENSE, in the
+  // format the DESC bit asks for (SPC-4 §6.29).
+  Outcome o;
+  o.data_in = build_sense(Sense{}, (c.cdb[1] & 0x01) != 0);
+  return o;
+}
+
+Outcome Lun::read_capacity10(const CommandContext& c) {
+  // SBC-3 §5.15: with PMI = 0 the LOGICAL BLOCK ADDRESS must be 0.
+  if ((c.cdb[8] & 0x01) == 0 && modepages::get_be32(c.cdb, 2) != 0) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2));
+  }
+  Outcome o;
+  const std::uint64_t last = blocks() - 1;
+  append_be(o.data_in, 4, last > 0xFFFFFFFFu ? 0xFFFFFFFFu : last);
+  append_be(o.data_in, 4, block_size());
+  return o;
+}
+
+Outcome Lun::read_capacity16(const CommandContext& c) {
+  if ((c.cdb[14] & 0x01) == 0 && modepages::get_be64(c.cdb, 2) != 0) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2));
+  }
+  Outcome o;
+  append_be(o.data_in, 8, blocks() - 1);
+  append_be(o.data_in, 4, block_size());
+  o.data_in.resize(32, 0);
+  // Byte 14: LBPME (thin provisioning: UNMAP works) and LBPRZ (unmapped
+  // blocks read as zeros), SBC-3 §5.16.
+  o.data_in[14] = 0xC0;
+  return o;
+}
+
+Outcome Lun::report_luns(const CommandContext& c) {
+  // SPC-4 §6.33: SELECT REPORT 00h, 01h, 02h. A Lun knows only itself (LUN
+  // 0); a transport with several LUNs answers REPORT LUNS itself.
+  if (c.cdb[2] > 0x02) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2, 7));
+  Outcome o;
+  append_be(o.data_in, 4, c.cdb[2] == 0x01 ? 0 : 8);  // LUN LIST LENGTH
+  append_be(o.data_in, 4, 0);
+  if (c.cdb[2] != 0x01) append_be(o.data_in, 8, 0);  // LUN 0
+  return o;
+}
+
+namespace {
+
+// One command descriptor of REPORT SUPPORTED OPERATION CODES (SPC-4 §6.35.2).
+void append_descriptor(Bytes& out, const CommandSpec& s, bool timeouts) {
+  out.push_back(s.opcode);
+  out.push_back(0);
+  append_be(out, 2, s.service_action.value_or(0));
+  out.push_back(0);
+  out.push_back(static_cast<std::uint8_t>((timeouts ? 0x02 : 0) | (s.service_action ? 0x01 : 0)));
+  append_be(out, 2, s.cdb_length);
+  if (timeouts) {
+    append_be(out, 2, 0x0A);  // command timeouts descriptor length
+    out.push_back(0);
+    out.push_back(0);      // command specific
+    append_be(out, 4, 0);  // nominal timeout: not reported
+    append_be(out, 4, 0);  // recommended timeout: not reported
+  }
+}
+
+}  // namespace
+
+Outcome Lun::report_supported_opcodes(const CommandContext& c) {
+  const bool timeouts = (c.cdb[2] & 0x80) != 0;
+  const std::uint8_t options = c.cdb[2] & 0x07;
+  const std::uint8_t opcode = c.cdb[3];
+  const std::uint16_t sa = modepages::get_be16(c.cdb, 4);
+  Outcome o;
+  if (options == 0) {
+    // Every command, from the same table that dispatches them.
+    Bytes list;
+    for (const CommandSpec& s : command_table()) append_descriptor(list, s, timeouts);
+    append_be(o.data_in, 4, list.size());
+    o.data_in.insert(o.data_in.end(), list.begin(), list.end());
+    return o;
+  }
+  if (options > 3) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2, 2));
+  const CommandSpec* found = nullptr;
+  bool opcode_has_sa = false;
+  for (const CommandSpec& s : command_table()) {
+    if (s.opcode != opcode) continue;
+    opcode_has_sa = s.service_action.has_value();
+    const bool match = !s.service_action || (options != 1 && *s.service_action == sa);
+    if (match) found = &s;
+  }
+  // Option 1 names an opcode without service actions; option 2 one with.
+  if ((options == 1 && opcode_has_sa) || (options == 2 && found == nullptr && !opcode_has_sa)) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2, 2));
+  }
+  o.data_in = {0, static_cast<std::uint8_t>((timeouts ? 0x80 : 0) | (found ? 0x03 : 0x01))};
+  if (found != nullptr) {
+    append_be(o.data_in, 2, found->cdb_length);
+    o.data_in.insert(o.data_in.end(), found->usage.begin(),
+                     found->usage.begin() + found->cdb_length);
+    // CDB USAGE DATA starts with the opcode itself and carries the service
+    // action in its field (SPC-4 §6.35.3).
+    o.data_in[4] = found->opcode;
+    if (found->service_action) o.data_in[5] = static_cast<std::uint8_t>(*found->service_action);
+  } else {
+    append_be(o.data_in, 2, 0);
+  }
+  if (timeouts) {
+    append_be(o.data_in, 2, 0x0A);
+    o.data_in.resize(o.data_in.size() + 10, 0);
+  }
+  return o;
+}
+
+Outcome Lun::start_stop_unit(const CommandContext& c) {
+  // The sled spins down and up by itself (idle timeout, startup on demand);
+  // START/STOP are accepted. LOEJ: the medium is not removable (SBC-3 §5.25).
+  if ((c.cdb[4] & 0x02) != 0) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 4, 1));
+  return {};
+}
+
+Outcome Lun::prevent_allow_removal(const CommandContext&) {
+  return {};
+}
+
+}  // namespace memstore::scsi

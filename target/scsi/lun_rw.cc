@@ -1,0 +1,245 @@
+// Commands that move or check data: READ/WRITE (6/10/12/16), WRITE AND
+// VERIFY, VERIFY, SYNCHRONIZE CACHE, WRITE SAME, UNMAP, COMPARE AND WRITE
+// (SBC-3 §5).
+#include <algorithm>
+
+#include "modepages/bytes.h"
+#include "target/scsi/limits.h"
+#include "target/scsi/lun.h"
+
+namespace memstore::scsi {
+namespace {
+
+using modepages::get_be;
+
+struct Rw {
+  std::uint64_t lba;
+  std::uint64_t blocks;
+  std::uint8_t lba_byte;  // where LBA and TRANSFER LENGTH sit, for field pointers
+  std::uint8_t len_byte;
+  bool fua;
+};
+
+// Decodes the LBA and transfer length of the 6/10/12/16-byte READ/WRITE-like
+// CDBs (SBC-3 §5.7-5.10, §5.32-5.35).
+Rw decode_rw(std::span<const std::uint8_t> cdb) {
+  switch (cdb.size()) {
+    case 6: {
+      const std::uint64_t n = cdb[4];
+      // READ(6)/WRITE(6): a TRANSFER LENGTH of 0 means 256 blocks.
+      return {get_be(cdb, 1, 3) & 0x1FFFFF, n == 0 ? 256 : n, 1, 4, false};
+    }
+    case 10:
+      return {get_be(cdb, 2, 4), get_be(cdb, 7, 2), 2, 7, (cdb[1] & 0x08) != 0};
+    case 12:
+      return {get_be(cdb, 2, 4), get_be(cdb, 6, 4), 2, 6, (cdb[1] & 0x08) != 0};
+    default:
+      return {get_be(cdb, 2, 8), get_be(cdb, 10, 4), 2, 10, (cdb[1] & 0x08) != 0};
+  }
+}
+
+Sense store_failure(Reason r, std::uint64_t lba) {
+  Sense s{r, std::nullopt, lba};
+  return s;
+}
+
+}  // namespace
+
+Outcome Lun::read(const CommandContext& c) {
+  const Rw rw = decode_rw(c.cdb);
+  if (rw.blocks > kMaxTransferBlocks) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
+  }
+  if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
+  Outcome o = media_outcome(model::Op::kRead, rw.lba, rw.blocks);
+  o.data_in.resize(static_cast<std::size_t>(rw.blocks * block_size()));
+  if (store_->read(rw.lba, rw.blocks, o.data_in)) {
+    return Outcome::fail(store_failure(Reason::kReadError, rw.lba));
+  }
+  return o;
+}
+
+Outcome Lun::write(const CommandContext& c) {
+  const Rw rw = decode_rw(c.cdb);
+  if (rw.blocks > kMaxTransferBlocks) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
+  }
+  if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
+  const std::size_t bytes = static_cast<std::size_t>(rw.blocks * block_size());
+  if (c.data_out.size() < bytes) {
+    // The transport delivered less data than the CDB describes.
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
+  }
+  if (store_->write(rw.lba, rw.blocks, c.data_out.first(bytes))) {
+    return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
+  }
+  // FUA, or a write-through cache (WCE = 0): durable before GOOD (SBC-3 §4.14).
+  if ((rw.fua || !mode_.wce()) && store_->flush()) {
+    return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
+  }
+  return media_outcome(model::Op::kWrite, rw.lba, rw.blocks);
+}
+
+Outcome Lun::write_and_verify(const CommandContext& c) {
+  // BYTCHK 00b: verify the medium; 01b: compare with the data just written,
+  // which matches by construction. Other values are reserved here.
+  if ((c.cdb[1] & 0x06) > 0x02) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 1, 2));
+  Outcome o = write(c);
+  if (o.sense) return o;
+  // Verification makes the data durable and costs the same media pass as the
+  // write, which the model times (docs/vendor-interface.md).
+  if (store_->flush())
+    return Outcome::fail(store_failure(Reason::kWriteError, decode_rw(c.cdb).lba));
+  return o;
+}
+
+Outcome Lun::verify(const CommandContext& c) {
+  const Rw rw = decode_rw(c.cdb);
+  const std::uint8_t bytchk = (c.cdb[1] >> 1) & 0x03;
+  if (bytchk == 0x02) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 1, 2));
+  if (rw.blocks > kMaxTransferBlocks) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
+  }
+  if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
+  if (bytchk != 0) {
+    // 01b: one block of data-out per block; 11b: one block for all (SBC-3 §5.29).
+    const std::size_t bs = block_size();
+    const std::size_t need = bytchk == 0x01 ? static_cast<std::size_t>(rw.blocks) * bs : bs;
+    if (rw.blocks > 0 && c.data_out.size() < need) {
+      return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
+    }
+    Bytes medium(static_cast<std::size_t>(rw.blocks) * bs);
+    if (store_->read(rw.lba, rw.blocks, medium)) {
+      return Outcome::fail(store_failure(Reason::kReadError, rw.lba));
+    }
+    for (std::size_t i = 0; i < medium.size(); ++i) {
+      const std::uint8_t expected = bytchk == 0x01 ? c.data_out[i] : c.data_out[i % bs];
+      if (medium[i] != expected) {
+        Sense s{Reason::kMiscompare, std::nullopt,
+                i};  // INFORMATION: offset of the first miscompare
+        return Outcome::fail(s);
+      }
+    }
+  }
+  return media_outcome(model::Op::kRead, rw.lba, rw.blocks);
+}
+
+Outcome Lun::synchronize_cache(const CommandContext& c) {
+  const bool ten = c.cdb.size() == 10;
+  const std::uint64_t lba = ten ? get_be(c.cdb, 2, 4) : get_be(c.cdb, 2, 8);
+  const std::uint64_t n = ten ? get_be(c.cdb, 7, 2) : get_be(c.cdb, 10, 4);
+  // NUMBER OF LOGICAL BLOCKS 0: from LBA to the end (SBC-3 §5.22).
+  if (Outcome o = check_range(lba, n == 0 ? 0 : n, 2); o.sense) return o;
+  if (store_->flush()) return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  return {};
+}
+
+Outcome Lun::write_same(const CommandContext& c) {
+  const bool ten = c.cdb.size() == 10;
+  const std::uint64_t lba = ten ? get_be(c.cdb, 2, 4) : get_be(c.cdb, 2, 8);
+  const std::uint64_t n = ten ? get_be(c.cdb, 7, 2) : get_be(c.cdb, 10, 4);
+  const std::uint8_t len_byte = ten ? 7 : 10;
+  const bool unmap_bit = (c.cdb[1] & 0x08) != 0;
+  const bool ndob = !ten && (c.cdb[1] & 0x01) != 0;  // no data-out buffer: zeros
+  // WSNZ = 1 in VPD B0h: a NUMBER OF LOGICAL BLOCKS of 0 is not allowed.
+  if (n == 0 || n > kMaxWriteSameBlocks) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, len_byte));
+  }
+  if (Outcome o = check_range(lba, n, 2); o.sense) return o;
+  const std::size_t bs = block_size();
+  Bytes block(bs, 0);
+  if (!ndob) {
+    if (c.data_out.size() < bs)
+      return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, len_byte));
+    std::copy_n(c.data_out.begin(), bs, block.begin());
+  }
+  const bool zeros = std::all_of(block.begin(), block.end(), [](std::uint8_t b) { return b == 0; });
+  if (unmap_bit && zeros) {
+    // Deallocate: unmapped blocks read as zeros (LBPRZ), so this is exact.
+    // No media motion: the model is not involved.
+    if (store_->unmap(lba, n)) return Outcome::fail(store_failure(Reason::kWriteError, lba));
+    return {};
+  }
+  Bytes run(std::min<std::uint64_t>(n, 256) * bs);
+  for (std::size_t i = 0; i < run.size(); i += bs)
+    std::copy(block.begin(), block.end(), run.begin() + static_cast<std::ptrdiff_t>(i));
+  for (std::uint64_t done = 0; done < n;) {
+    const std::uint64_t k = std::min<std::uint64_t>(256, n - done);
+    if (store_->write(lba + done, k,
+                      std::span<const std::uint8_t>(run).first(static_cast<std::size_t>(k * bs)))) {
+      return Outcome::fail(store_failure(Reason::kWriteError, lba + done));
+    }
+    done += k;
+  }
+  if (!mode_.wce() && store_->flush())
+    return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  return media_outcome(model::Op::kWrite, lba, n);
+}
+
+Outcome Lun::unmap(const CommandContext& c) {
+  // SBC-3 §5.28: header (UNMAP DATA LENGTH, BLOCK DESCRIPTOR DATA LENGTH),
+  // then 16-byte descriptors (LBA, NUMBER OF LOGICAL BLOCKS, reserved).
+  const std::uint64_t len = get_be(c.cdb, 7, 2);
+  if (len == 0) return {};
+  if (len < 8 || c.data_out.size() < len) {
+    return {Outcome::fail({Reason::kParamListLengthError, std::nullopt, std::nullopt})};
+  }
+  const auto list = c.data_out.first(static_cast<std::size_t>(len));
+  const std::uint64_t desc_len = get_be(list, 2, 2);
+  if (desc_len % 16 != 0 || 8 + desc_len > len) {
+    return Outcome::fail(Sense::param(Reason::kInvalidFieldInParamList, 2));
+  }
+  if (desc_len / 16 > kMaxUnmapDescriptors) {
+    return Outcome::fail(Sense::param(Reason::kInvalidFieldInParamList, 2));
+  }
+  // Validate everything before changing anything.
+  for (std::size_t at = 8; at < 8 + desc_len; at += 16) {
+    const std::uint64_t lba = get_be(list, at, 8);
+    const std::uint64_t n = get_be(list, at + 8, 4);
+    if (n > kMaxUnmapBlocks) {
+      return Outcome::fail(
+          Sense::param(Reason::kInvalidFieldInParamList, static_cast<std::uint16_t>(at + 8)));
+    }
+    if (Outcome o = check_range(lba, n, 0); o.sense) return o;
+  }
+  for (std::size_t at = 8; at < 8 + desc_len; at += 16) {
+    const std::uint64_t lba = get_be(list, at, 8);
+    const std::uint64_t n = get_be(list, at + 8, 4);
+    if (n > 0 && store_->unmap(lba, n))
+      return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  }
+  return {};
+}
+
+Outcome Lun::compare_and_write(const CommandContext& c) {
+  const std::uint64_t lba = get_be(c.cdb, 2, 8);
+  const std::uint64_t n = c.cdb[13];
+  if (n > kMaxCompareAndWriteBlocks)
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 13));
+  if (Outcome o = check_range(lba, n, 2); o.sense) return o;
+  if (n == 0) return {};
+  const std::size_t bytes = static_cast<std::size_t>(n * block_size());
+  if (c.data_out.size() < 2 * bytes)
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 13));
+  // The Lun runs one command at a time, so compare and write together are
+  // atomic with respect to every other command (SBC-3 §5.2).
+  Bytes medium(bytes);
+  if (store_->read(lba, n, medium)) return Outcome::fail(store_failure(Reason::kReadError, lba));
+  const auto mismatch = std::mismatch(medium.begin(), medium.end(), c.data_out.begin());
+  if (mismatch.first != medium.end()) {
+    Sense s{Reason::kMiscompare, std::nullopt,
+            static_cast<std::uint64_t>(mismatch.first - medium.begin())};
+    return Outcome::fail(s);
+  }
+  if (store_->write(lba, n, c.data_out.subspan(bytes, bytes))) {
+    return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  }
+  if (((c.cdb[1] & 0x08) != 0 || !mode_.wce()) && store_->flush()) {
+    return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  }
+  // The model times the write pass; the compare reads the same blocks in the
+  // same positioning (docs/vendor-interface.md).
+  return media_outcome(model::Op::kWrite, lba, n);
+}
+
+}  // namespace memstore::scsi
