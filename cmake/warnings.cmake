@@ -7,6 +7,17 @@ target_compile_options(memstore_options INTERFACE
 if(MEMSTORE_WERROR)
   target_compile_options(memstore_options INTERFACE -Werror)
 endif()
+option(MEMSTORE_FUZZ "Build the libFuzzer targets (clang only)" OFF)
+if(MEMSTORE_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "MEMSTORE_FUZZ needs clang: configure with CXX=clang++")
+  endif()
+  # Every library carries coverage instrumentation and the sanitizers, so the
+  # fuzzers see into the code they drive.
+  target_compile_options(memstore_options INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  target_link_options(memstore_options INTERFACE -fsanitize=address,undefined)
+endif()
 if(MEMSTORE_SANITIZE)
   target_compile_options(memstore_options INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)

@@ -73,7 +73,7 @@ struct BatchList {
 };
 
 // Checks a MEMS BATCH parameter list against the device. Errors, first found
-// wins, in list order (docs/vendor-logs-and-batch.md has the table):
+// wins, in list order (docs/vendor-interface.md has the table):
 //   list < 8 bytes                          -> kParamListLengthError
 //   count 0 or > max (or > 4095)            -> invalid field, byte 0
 //   header bytes 2..7 not 0                 -> invalid field, that byte/bit

@@ -1,6 +1,6 @@
 // LOG SENSE pages (SPC-4 §7.3): Supported Log Pages (00h) generated from the
 // page table, and the vendor pages 30h "MEMStore power" and 31h "MEMStore
-// positioning" (docs/vendor-logs-and-batch.md has their byte tables).
+// positioning" (docs/vendor-interface.md has their byte tables).
 //
 // Every page is encoded whole, subpage 00h; the parameter pointer, PPC, SP and
 // the allocation length are the target's. Every vendor parameter is an

@@ -1,5 +1,5 @@
 // LOG SENSE pages 00h, 30h and 31h byte for byte, and the host decoders
-// (SPC-4 §7.3; docs/vendor-logs-and-batch.md).
+// (SPC-4 §7.3; docs/vendor-interface.md).
 #include <gtest/gtest.h>
 
 #include "modepages/log_pages.h"

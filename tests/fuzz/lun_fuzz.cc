@@ -1,0 +1,63 @@
+// libFuzzer target for CDB and parameter-list parsing: any byte string,
+// taken as a CDB plus data-out, goes through a G2 LUN (in memory). Every
+// command must end in GOOD or CHECK CONDITION with well-formed sense data,
+// never crash, assert or hang. The LUN persists across inputs, so sequences
+// (MODE SELECT then MODE SENSE, MEMS BATCH then RESULTS) are explored too.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "target/scsi/lun.h"
+#include "target/scsi/memory_store.h"
+
+namespace {
+
+void check(bool ok) {
+  if (!ok) std::abort();
+}
+
+memstore::scsi::Lun& lun() {
+  static std::unique_ptr<memstore::scsi::Lun> instance = [] {
+    memstore::scsi::LunConfig config;
+    config.timing.mode = memstore::scsi::TimingMode::kOff;
+    const memstore::model::Geometry g(config.device);
+    auto store = memstore::scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
+    auto created = memstore::scsi::Lun::create(
+        config, std::move(std::get<std::unique_ptr<memstore::scsi::MemoryStore>>(store)));
+    return std::move(std::get<std::unique_ptr<memstore::scsi::Lun>>(created));
+  }();
+  return *instance;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  // First byte: CDB length (6, 10, 12, 16) and the I_T nexus.
+  static constexpr std::size_t kLengths[] = {6, 10, 12, 16};
+  const std::size_t cdb_len = kLengths[data[0] & 3];
+  std::vector<std::uint8_t> cdb(16, 0);
+  for (std::size_t i = 0; i < cdb_len && 1 + i < size; ++i) cdb[i] = data[1 + i];
+  const std::size_t out_at = 1 + cdb_len < size ? 1 + cdb_len : size;
+  static std::uint64_t tag = 0;
+  static memstore::model::Ns now = 0;
+  memstore::scsi::ScsiCommand c;
+  c.nexus = (data[0] >> 2) & 3;
+  c.tag = ++tag;
+  c.cdb = cdb;
+  c.data_out = std::span<const std::uint8_t>(data + out_at, size - out_at);
+  now += 1000;
+  c.arrival_ns = now;
+  const memstore::scsi::ScsiResult r = lun().execute(c);
+  if (r.status == memstore::scsi::Status::kGood) {
+    check(r.sense.empty());
+  } else {
+    check(r.status == memstore::scsi::Status::kCheckCondition);
+    check(r.sense.size() >= 8);
+    check(r.sense[0] == 0x70 || r.sense[0] == 0xF0 || r.sense[0] == 0x72);
+  }
+  check(r.complete_ns >= c.arrival_ns);
+  return 0;
+}
