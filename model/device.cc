@@ -147,6 +147,10 @@ bool Device::replace_schedulers(std::string_view name, const SchedulerOptions& o
   return true;
 }
 
+void Device::set_idle_timeout_ns(Ns timeout) {
+  for (Server& s : servers_) s.mechanism->set_idle_timeout_ns(timeout);
+}
+
 EnergyReport Device::energy(Ns until) const {
   EnergyReport total;
   for (const Server& s : servers_) {

@@ -57,6 +57,8 @@ class Device {
   // control mode page changed it). False, and nothing changes, for an
   // unknown name.
   bool replace_schedulers(std::string_view name, const SchedulerOptions& options);
+  // Every mechanism's idle timeout (-1 never, 0 aggressive spin-down).
+  void set_idle_timeout_ns(Ns timeout);
 
   // Summed over mechanisms, until `until` (>= every completion so far).
   EnergyReport energy(Ns until) const;

@@ -66,6 +66,10 @@ class Mechanism {
   virtual MediaPoint point_of(Lbn lbn) const = 0;
   virtual MediaPoint current_point() const = 0;
 
+  // Changes the idle timeout (the Power Condition mode page's standby timer)
+  // from now on. Mechanisms without a power model ignore it.
+  virtual void set_idle_timeout_ns(Ns /*timeout*/) {}
+
   // Time and energy by power state from time 0 until `until`, which must not
   // be before the end of the last service. Mechanisms without a power model
   // report nothing.

@@ -319,6 +319,11 @@ MediaPoint MemsMechanism::current_point() const {
           std::clamp((sled_.y_bits + y_centre_) / band, 0.0, 1.0), sled_.y_dir > 0};
 }
 
+void MemsMechanism::set_idle_timeout_ns(Ns timeout) {
+  params_.power.idle_timeout_ns = timeout;
+  power_.set_idle_timeout_ns(timeout);
+}
+
 EnergyReport MemsMechanism::energy(Ns until) const {
   PowerMeter copy = power_;
   copy.gap(std::max<Ns>(0, until - last_done_ns_), inactive_);

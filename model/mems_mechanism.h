@@ -61,6 +61,7 @@ class MemsMechanism final : public Mechanism {
   MediaPoint point_of(Lbn lbn) const override;
   MediaPoint current_point() const override;
   EnergyReport energy(Ns until) const override;
+  void set_idle_timeout_ns(Ns timeout) override;
 
   // Serves a batch as one media access (thesis §6.3.5): its blocks grouped
   // into parallel steps by plan_batch, the steps visited nearest-first.

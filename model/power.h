@@ -36,6 +36,7 @@ class PowerMeter {
 
   const EnergyReport& report() const { return report_; }
   const PowerParams& params() const { return p_; }
+  void set_idle_timeout_ns(Ns timeout) { p_.idle_timeout_ns = timeout; }
 
  private:
   PowerParams p_;

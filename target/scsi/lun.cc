@@ -1,9 +1,11 @@
 #include "target/scsi/lun.h"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 
 #include "model/device_factory.h"
+#include "target/scsi/lun_identity.h"
 
 namespace memstore::scsi {
 
@@ -35,6 +37,18 @@ std::variant<std::unique_ptr<Lun>, std::string> Lun::create(LunConfig config,
     return "scheduler: unknown scheduler '" + config.scheduler + "'";
   }
   if (!(config.timing.scale > 0)) return "timing.scale: must be a positive number";
+  // INQUIRY names the device preset; a LUN without a stored identity (an
+  // in-memory one) gets a stable one from its device name.
+  if (config.identity.product == modepages::LunIdentity{}.product) {
+    std::string name = config.device.name;
+    for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    config.identity.product = "MEMStore " + name;
+  }
+  if (config.identity.serial.empty()) {
+    const LunIdentityRecord id = identity_for_name(config.device.name);
+    config.identity.serial = id.serial;
+    config.identity.naa_id = id.naa_id;
+  }
   const model::Geometry g(config.device);
   if (store->block_size() != static_cast<std::uint32_t>(config.device.block_bytes)) {
     return "backing: block size " + std::to_string(store->block_size()) +

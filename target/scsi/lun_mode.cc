@@ -37,6 +37,11 @@ Outcome Lun::mode_select(const CommandContext& c) {
 }
 
 void Lun::apply_control_page() {
+  // Power Condition (1Ah): its standby timer is the sled's idle timeout.
+  if (mode_.idle_timeout_ns() != config_.device.power.idle_timeout_ns) {
+    config_.device.power.idle_timeout_ns = mode_.idle_timeout_ns();
+    device_->set_idle_timeout_ns(config_.device.power.idle_timeout_ns);
+  }
   const modepages::ControlPage page = mode_.control();
   config_.timing.mode = page.timing;
   config_.timing.scale = page.scale_milli / 1000.0;
