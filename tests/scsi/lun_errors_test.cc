@@ -1,6 +1,10 @@
 // Malformed CDBs against the expected sense: one row per error path.
 #include <gmock/gmock.h>
 
+#include <cctype>
+#include <ostream>
+#include <string>
+
 #include "tests/scsi/lun_fixture.h"
 
 namespace memstore::scsi {
@@ -64,7 +68,17 @@ TEST_P(MalformedCdb, GivesTheRightSense) {
   EXPECT_THAT(field(r), ElementsAreArray(row.field)) << row.what;
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, MalformedCdb, ::testing::ValuesIn(kRows));
+void PrintTo(const Row& r, std::ostream* os) { *os << r.what; }
+
+std::string row_name(const ::testing::TestParamInfo<Row>& info) {
+  std::string name;
+  for (const char* c = info.param.what; *c != '\0'; ++c) {
+    name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, MalformedCdb, ::testing::ValuesIn(kRows), row_name);
 
 TEST_F(LunTest, OutOfRangeReadCarriesTheLbaInInformation) {
   const ScsiResult r = run({0x28, 0, 0x00, 0x66, 0xFF, 0x30, 0, 0, 1});
