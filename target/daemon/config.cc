@@ -1,0 +1,352 @@
+#include "target/daemon/config.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+
+#include "model/params_toml.h"
+#include "model/scheduler.h"
+
+namespace memstore::daemon {
+namespace {
+
+// Errors carry "file:line: key: problem; fix".
+struct Ctx {
+  const std::string& source;
+  std::string error;
+  bool fail(const toml::node* at, const std::string& key, const std::string& what) {
+    if (error.empty()) {
+      std::ostringstream os;
+      os << source;
+      if (at != nullptr) os << ":" << at->source().begin.line;
+      os << ": " << key << ": " << what;
+      error = os.str();
+    }
+    return false;
+  }
+};
+
+bool only_keys(Ctx& ctx, const toml::table& t, const std::string& where,
+               std::initializer_list<const char*> allowed) {
+  for (const auto& [k, v] : t) {
+    const std::string key(k.str());
+    if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }) ==
+        allowed.end()) {
+      std::string list;
+      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      return ctx.fail(&v, where + key, "unknown key; known keys here are " + list);
+    }
+  }
+  return true;
+}
+
+bool get_string(Ctx& ctx, const toml::table& t, const std::string& where, const char* key,
+                std::string& out) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return true;
+  const auto v = n->value_exact<std::string>();
+  if (!v) return ctx.fail(n, where + key, "must be a string");
+  out = *v;
+  return true;
+}
+
+template <class T>
+bool get_int(Ctx& ctx, const toml::table& t, const std::string& where, const char* key, T& out,
+             std::int64_t lo, std::int64_t hi) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return true;
+  const auto v = n->value_exact<std::int64_t>();
+  if (!v || *v < lo || *v > hi) {
+    return ctx.fail(n, where + key,
+                    "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+  }
+  out = static_cast<T>(*v);
+  return true;
+}
+
+bool get_strings(Ctx& ctx, const toml::table& t, const std::string& where, const char* key,
+                 std::vector<std::string>& out) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return true;
+  const toml::array* a = n->as_array();
+  if (a == nullptr) return ctx.fail(n, where + key, "must be an array of strings");
+  out.clear();
+  for (const toml::node& e : *a) {
+    const auto v = e.value_exact<std::string>();
+    if (!v) return ctx.fail(&e, where + key, "must be an array of strings");
+    out.push_back(*v);
+  }
+  return true;
+}
+
+bool resolve_device(Ctx& ctx, const toml::node* at, const std::string& where, LunSpec& lun) {
+  const auto base = model::preset(lun.device);
+  if (!base)
+    return ctx.fail(at, where + "device", "unknown preset '" + lun.device + "'; use g1, g2 or g3");
+  lun.params = *base;
+  auto apply = [&](std::string_view text, const std::string& src) {
+    const model::ParamsResult r = model::params_from_toml(text, lun.params, src);
+    if (!r.params) return ctx.fail(at, where + "device", r.errors.front().message);
+    lun.params = *r.params;
+    return true;
+  };
+  if (!lun.device_config.empty()) {
+    std::ifstream in(lun.device_config);
+    if (!in)
+      return ctx.fail(at, where + "device_config", "cannot read '" + lun.device_config + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!apply(text.str(), lun.device_config)) return false;
+  }
+  for (const std::string& kv : lun.set) {
+    if (kv.find('=') == std::string::npos)
+      return ctx.fail(at, where + "set", "expected key=value, got '" + kv + "'");
+    if (!apply(kv, where + "set")) return false;
+  }
+  return true;
+}
+
+bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
+               const std::string& state_dir, const std::string& target_name, LunSpec& lun) {
+  if (!only_keys(ctx, t, where,
+                 {"id", "device", "device_config", "set", "backing", "durability", "timing",
+                  "scale", "scheduler", "rotation_rate"})) {
+    return false;
+  }
+  std::string durability = "write-back", timing = "realtime";
+  if (!get_int(ctx, t, where, "id", lun.id, 0, 16383) ||
+      !get_string(ctx, t, where, "device", lun.device) ||
+      !get_string(ctx, t, where, "device_config", lun.device_config) ||
+      !get_strings(ctx, t, where, "set", lun.set) ||
+      !get_string(ctx, t, where, "backing", lun.backing) ||
+      !get_string(ctx, t, where, "durability", durability) ||
+      !get_string(ctx, t, where, "timing", timing) ||
+      !get_string(ctx, t, where, "scheduler", lun.scheduler) ||
+      !get_int(ctx, t, where, "rotation_rate", lun.rotation_rate, 0, 65534)) {
+    return false;
+  }
+  if (durability == "write-back") {
+    lun.durability = Durability::kWriteBack;
+  } else if (durability == "write-through") {
+    lun.durability = Durability::kWriteThrough;
+  } else {
+    return ctx.fail(t.get("durability"), where + "durability",
+                    "must be \"write-back\" or \"write-through\"");
+  }
+  const auto mode = scsi::parse_timing_mode(timing);
+  if (!mode)
+    return ctx.fail(t.get("timing"), where + "timing",
+                    "must be \"realtime\", \"scaled\" or \"off\"");
+  lun.timing.mode = *mode;
+  if (const toml::node* s = t.get("scale")) {
+    const auto v = s->value<double>();
+    if (!v || !(*v > 0))
+      return ctx.fail(s, where + "scale", "must be a positive number (1.0 = real time)");
+    lun.timing.scale = *v;
+  }
+  if (!model::make_scheduler(lun.scheduler)) {
+    return ctx.fail(t.get("scheduler"), where + "scheduler",
+                    "unknown scheduler '" + lun.scheduler +
+                        "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf");
+  }
+  if (lun.backing.empty()) {
+    // Default image: one per target and LUN under the state directory.
+    std::string safe = target_name;
+    for (char& ch : safe) {
+      if (ch == ':' || ch == '/') ch = '_';
+    }
+    lun.backing = state_dir + "/" + safe + "-lun" + std::to_string(lun.id) + ".img";
+  }
+  return resolve_device(ctx, t.get("device"), where, lun);
+}
+
+bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,
+                  const std::string& state_dir, TargetSpec& target) {
+  if (!only_keys(ctx, t, where, {"name", "alias", "portals", "acl", "chap", "lun"})) return false;
+  std::vector<std::string> portals = {kDefaultPortal};
+  if (!get_string(ctx, t, where, "name", target.name) ||
+      !get_string(ctx, t, where, "alias", target.alias) ||
+      !get_strings(ctx, t, where, "portals", portals) ||
+      !get_strings(ctx, t, where, "acl", target.acl)) {
+    return false;
+  }
+  // RFC 7143 §4.2.7.4: iqn. / eui. / naa. names.
+  if (target.name.rfind("iqn.", 0) != 0 && target.name.rfind("eui.", 0) != 0 &&
+      target.name.rfind("naa.", 0) != 0) {
+    return ctx.fail(t.get("name"), where + "name",
+                    "must be an iSCSI name (iqn.YYYY-MM.reversed.domain:id, eui. or naa.)");
+  }
+  for (const std::string& p : portals) {
+    const auto portal = parse_portal(p);
+    if (!portal)
+      return ctx.fail(t.get("portals"), where + "portals", "'" + p + "' is not ADDR:PORT");
+    target.portals.push_back(*portal);
+  }
+  if (const toml::node* c = t.get("chap")) {
+    const toml::table* ct = c->as_table();
+    if (ct == nullptr) return ctx.fail(c, where + "chap", "must be a table");
+    Chap chap;
+    const std::string cw = where + "chap.";
+    if (!only_keys(ctx, *ct, cw, {"user", "secret", "mutual_user", "mutual_secret"}) ||
+        !get_string(ctx, *ct, cw, "user", chap.user) ||
+        !get_string(ctx, *ct, cw, "secret", chap.secret) ||
+        !get_string(ctx, *ct, cw, "mutual_user", chap.mutual_user) ||
+        !get_string(ctx, *ct, cw, "mutual_secret", chap.mutual_secret)) {
+      return false;
+    }
+    if (chap.user.empty() || chap.secret.size() < 12) {
+      return ctx.fail(c, cw + "secret",
+                      "needs a user and a secret of at least 12 characters (RFC 7143 §9.2.1)");
+    }
+    if (chap.mutual_user.empty() != chap.mutual_secret.empty()) {
+      return ctx.fail(c, cw + "mutual_secret",
+                      "mutual CHAP needs both mutual_user and mutual_secret");
+    }
+    if (!chap.mutual_secret.empty() && chap.mutual_secret == chap.secret) {
+      return ctx.fail(c, cw + "mutual_secret", "must differ from secret (RFC 7143 §9.2.1)");
+    }
+    target.chap = chap;
+  }
+  const toml::node* luns = t.get("lun");
+  const toml::array* arr = luns != nullptr ? luns->as_array() : nullptr;
+  if (arr == nullptr || arr->empty()) {
+    return ctx.fail(luns, where + "lun", "each target needs at least one [[target.lun]]");
+  }
+  std::set<std::uint16_t> ids;
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    const toml::table* lt = (*arr)[i].as_table();
+    const std::string lw = where + "lun[" + std::to_string(i) + "].";
+    if (lt == nullptr) return ctx.fail(&(*arr)[i], lw, "must be a table");
+    LunSpec lun;
+    lun.id = static_cast<std::uint16_t>(i);
+    if (!parse_lun(ctx, *lt, lw, state_dir, target.name, lun)) return false;
+    if (!ids.insert(lun.id).second)
+      return ctx.fail(lt->get("id"), lw + "id", "duplicate LUN id " + std::to_string(lun.id));
+    target.luns.push_back(std::move(lun));
+  }
+  return true;
+}
+
+// A TOML basic string holding `s`.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::optional<Portal> parse_portal(std::string_view text) {
+  std::string_view host, port;
+  if (!text.empty() && text.front() == '[') {
+    const auto close = text.find(']');
+    if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ':')
+      return std::nullopt;
+    host = text.substr(1, close - 1);
+    port = text.substr(close + 2);
+  } else {
+    const auto colon = text.rfind(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    host = text.substr(0, colon);
+    port = text.substr(colon + 1);
+  }
+  unsigned value = 0;
+  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+  if (host.empty() || ec != std::errc() || end != port.data() + port.size() || value > 65535)
+    return std::nullopt;
+  return Portal{std::string(host), static_cast<std::uint16_t>(value)};
+}
+
+std::variant<Config, std::string> parse_config(std::string_view text, const std::string& source) {
+  Config config;
+  Ctx ctx{source, {}};
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream os;
+    os << source << ":" << e.source().begin.line << ": " << e.description();
+    return os.str();
+  }
+  if (!only_keys(ctx, root, "", {"daemon", "target"})) return ctx.error;
+  if (const toml::node* d = root.get("daemon")) {
+    const toml::table* dt = d->as_table();
+    if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
+    if (!only_keys(ctx, *dt, "daemon.", {"log_level", "state_dir"}) ||
+        !get_string(ctx, *dt, "daemon.", "log_level", config.log_level) ||
+        !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir)) {
+      return ctx.error;
+    }
+  }
+  const toml::node* targets = root.get("target");
+  const toml::array* arr = targets != nullptr ? targets->as_array() : nullptr;
+  if (arr == nullptr || arr->empty()) {
+    ctx.fail(targets, "target", "the configuration needs at least one [[target]]");
+    return ctx.error;
+  }
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    const toml::table* tt = (*arr)[i].as_table();
+    const std::string tw = "target[" + std::to_string(i) + "].";
+    if (tt == nullptr) return (ctx.fail(&(*arr)[i], tw, "must be a table"), ctx.error);
+    TargetSpec target;
+    if (!parse_target(ctx, *tt, tw, config.state_dir, target)) return ctx.error;
+    if (!names.insert(target.name).second)
+      return (ctx.fail(tt->get("name"), tw + "name", "duplicate target name"), ctx.error);
+    config.targets.push_back(std::move(target));
+  }
+  return config;
+}
+
+std::variant<Config, std::string> load_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return "--config: cannot read '" + path + "'";
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path);
+}
+
+std::variant<Config, std::string> resolve(const CommandLine& cli) {
+  Config config;
+  if (!cli.config_file.empty()) {
+    if (!cli.backing.empty() || !cli.device.empty() || !cli.timing.empty() ||
+        !cli.scheduler.empty() || !cli.target_name.empty()) {
+      return std::string(
+          "--config: --backing, --device, --timing, --scheduler and --target-name "
+          "describe the single-LUN case; put them in the config file instead");
+    }
+    auto loaded = load_config(cli.config_file);
+    if (auto* err = std::get_if<std::string>(&loaded)) return *err;
+    config = std::get<Config>(loaded);
+  } else {
+    // The default: one G2 LUN, overridden by the flags, as a config file would say it.
+    std::ostringstream toml;
+    toml << "[[target]]\nname = "
+         << quoted(cli.target_name.empty() ? kDefaultTargetName : cli.target_name)
+         << "\n[[target.lun]]\n";
+    if (!cli.device.empty()) toml << "device = " << quoted(cli.device) << "\n";
+    if (!cli.backing.empty()) toml << "backing = " << quoted(cli.backing) << "\n";
+    if (!cli.timing.empty()) toml << "timing = " << quoted(cli.timing) << "\n";
+    if (!cli.scheduler.empty()) toml << "scheduler = " << quoted(cli.scheduler) << "\n";
+    auto parsed = parse_config(toml.str(), "command line");
+    if (auto* err = std::get_if<std::string>(&parsed)) return *err;
+    config = std::get<Config>(parsed);
+  }
+  if (!cli.listen.empty()) {
+    const auto portal = parse_portal(cli.listen);
+    if (!portal) return "--listen: '" + cli.listen + "' is not ADDR:PORT (e.g. 127.0.0.1:3260)";
+    config.targets.front().portals = {*portal};
+  }
+  if (!cli.log_level.empty()) config.log_level = cli.log_level;
+  return config;
+}
+
+}  // namespace memstore::daemon

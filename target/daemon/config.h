@@ -1,0 +1,87 @@
+// memstored's configuration: targets, portals, LUNs, authentication (a TOML
+// file, or the command line's common single-LUN case). Parsing and
+// validation only: every error names the key and the fix; nothing here opens
+// files other than the config itself or binds sockets.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/params.h"
+#include "target/scsi/timing.h"
+
+namespace memstore::daemon {
+
+inline constexpr const char* kDefaultTargetName = "iqn.2026-11.org.memstore:g2";
+inline constexpr const char* kDefaultPortal = "127.0.0.1:3260";
+
+struct Portal {
+  std::string host;  // numeric IPv4 or IPv6 address
+  std::uint16_t port = 3260;
+  friend bool operator==(const Portal&, const Portal&) = default;
+};
+
+enum class Durability : std::uint8_t { kWriteBack, kWriteThrough };
+
+struct LunSpec {
+  std::uint16_t id = 0;
+  std::string device = "g2";     // preset (g1, g2, g3)
+  std::string device_config;     // TOML file of device parameter overrides
+  std::vector<std::string> set;  // key=value overrides
+  std::string backing;           // image path, or "memory"
+  Durability durability = Durability::kWriteBack;
+  scsi::Timing timing;
+  std::string scheduler = "fcfs";
+  std::uint16_t rotation_rate = 0;
+  model::DeviceParams params;  // resolved from device + device_config + set
+};
+
+struct Chap {
+  std::string user;
+  std::string secret;
+  std::string mutual_user;  // empty: one-way CHAP
+  std::string mutual_secret;
+};
+
+struct TargetSpec {
+  std::string name = kDefaultTargetName;
+  std::string alias;
+  std::vector<Portal> portals;
+  std::vector<std::string> acl;  // initiator names; empty: any initiator
+  std::optional<Chap> chap;
+  std::vector<LunSpec> luns;
+};
+
+struct Config {
+  std::string log_level = "info";
+  std::string state_dir = "var";  // default images live here
+  std::vector<TargetSpec> targets;
+};
+
+// "addr:port" or "[v6]:port"; nullopt when malformed.
+std::optional<Portal> parse_portal(std::string_view text);
+
+// A TOML configuration. `source` names the file in messages.
+std::variant<Config, std::string> parse_config(std::string_view toml, const std::string& source);
+std::variant<Config, std::string> load_config(const std::string& path);
+
+// The command line's single-LUN configuration: one target, one portal, one LUN.
+struct CommandLine {
+  std::string config_file;
+  std::string listen;   // ADDR:PORT
+  std::string backing;  // image path or "memory"
+  std::string device;
+  std::string timing;  // realtime | scaled | off
+  std::string scheduler;
+  std::string target_name;
+  std::string log_level;
+};
+// Applies the command line: with --config, the file first, then --listen
+// (replacing the first target's portals) and --log-level; without it, the
+// default G2 LUN under ./var with any of the flags applied.
+std::variant<Config, std::string> resolve(const CommandLine& cli);
+
+}  // namespace memstore::daemon

@@ -1,0 +1,55 @@
+#include "target/daemon/lun_factory.h"
+
+#include <cctype>
+
+#include "model/geometry.h"
+#include "target/scsi/file_store.h"
+#include "target/scsi/lun_identity.h"
+#include "target/scsi/memory_store.h"
+
+namespace memstore::daemon {
+
+std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& spec,
+                                                               const std::string& target_name,
+                                                               const std::string& where) {
+  const model::Geometry g(spec.params);
+  const auto blocks = static_cast<std::uint64_t>(g.blocks());
+  const auto block_size = static_cast<std::uint32_t>(spec.params.block_bytes);
+  scsi::LunConfig config;
+  config.device = spec.params;
+  config.scheduler = spec.scheduler;
+  config.timing = spec.timing;
+  config.rotation_rate = spec.rotation_rate;
+  std::string name = spec.params.name;
+  for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  config.identity.product = "MEMStore " + name;
+
+  std::unique_ptr<scsi::BackingStore> store;
+  if (spec.backing == "memory") {
+    auto created = scsi::MemoryStore::create(blocks, block_size);
+    if (auto* e = std::get_if<scsi::StoreError>(&created)) return where + "backing: " + e->message;
+    store = std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(created));
+    const scsi::LunIdentityRecord id =
+        scsi::identity_for_name(target_name + "/lun" + std::to_string(spec.id));
+    config.identity.serial = id.serial;
+    config.identity.naa_id = id.naa_id;
+  } else {
+    const auto mode = spec.durability == Durability::kWriteBack
+                          ? scsi::DurabilityMode::kWriteBack
+                          : scsi::DurabilityMode::kWriteThrough;
+    // The image first: its lock keeps a second daemon from racing on the identity file.
+    auto opened = scsi::FileStore::open(spec.backing, blocks, block_size, mode);
+    if (auto* e = std::get_if<scsi::StoreError>(&opened)) return where + "backing: " + e->message;
+    store = std::move(std::get<std::unique_ptr<scsi::FileStore>>(opened));
+    const scsi::IdentityResult id = scsi::load_or_create_identity(spec.backing);
+    if (const auto* e = std::get_if<scsi::StoreError>(&id)) return where + "backing: " + e->message;
+    const auto& record = std::get<scsi::LunIdentityRecord>(id);
+    config.identity.serial = record.serial;
+    config.identity.naa_id = record.naa_id;
+  }
+  auto lun = scsi::Lun::create(std::move(config), std::move(store));
+  if (auto* e = std::get_if<std::string>(&lun)) return where + *e;
+  return std::move(std::get<std::unique_ptr<scsi::Lun>>(lun));
+}
+
+}  // namespace memstore::daemon

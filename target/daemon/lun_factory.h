@@ -1,0 +1,21 @@
+// Builds a LUN from its configuration: the backing store (a sparse image
+// file, or memory), its persisted identity, and the device model.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <variant>
+
+#include "target/daemon/config.h"
+#include "target/scsi/lun.h"
+
+namespace memstore::daemon {
+
+// Errors name the configuration key (`where`, e.g. "target[0].lun[1].") and
+// the fix. Image files are created (sparse) when absent; their directory must
+// exist.
+std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& spec,
+                                                               const std::string& target_name,
+                                                               const std::string& where);
+
+}  // namespace memstore::daemon

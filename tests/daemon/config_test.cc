@@ -1,0 +1,147 @@
+#include "target/daemon/config.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "target/daemon/lun_factory.h"
+
+namespace memstore::daemon {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string error_of(const std::variant<Config, std::string>& r) {
+  const auto* e = std::get_if<std::string>(&r);
+  return e == nullptr ? "" : *e;
+}
+
+TEST(DaemonConfig, NoArgumentsServeOneG2LunOnLoopback) {
+  const auto r = resolve(CommandLine{});
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  const Config& c = std::get<Config>(r);
+  ASSERT_EQ(c.targets.size(), 1u);
+  const TargetSpec& t = c.targets[0];
+  EXPECT_EQ(t.name, kDefaultTargetName);
+  ASSERT_EQ(t.portals.size(), 1u);
+  EXPECT_EQ(t.portals[0], (Portal{"127.0.0.1", 3260}));
+  ASSERT_EQ(t.luns.size(), 1u);
+  EXPECT_EQ(t.luns[0].id, 0);
+  EXPECT_EQ(t.luns[0].params.name, "g2");
+  EXPECT_EQ(t.luns[0].timing.mode, scsi::TimingMode::kRealtime);
+  EXPECT_EQ(t.luns[0].backing, "var/iqn.2026-11.org.memstore_g2-lun0.img");
+}
+
+TEST(DaemonConfig, FlagsForTheSingleLunCase) {
+  CommandLine cli;
+  cli.listen = "127.0.0.1:13260";
+  cli.backing = "memory";
+  cli.device = "g3";
+  cli.timing = "off";
+  const auto r = resolve(cli);
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  const TargetSpec& t = std::get<Config>(r).targets[0];
+  EXPECT_EQ(t.portals[0].port, 13260);
+  EXPECT_EQ(t.luns[0].backing, "memory");
+  EXPECT_EQ(t.luns[0].params.name, "g3");
+  EXPECT_EQ(t.luns[0].timing.mode, scsi::TimingMode::kOff);
+}
+
+TEST(DaemonConfig, BadFlagsNameTheFlag) {
+  CommandLine cli;
+  cli.listen = "localhost";
+  EXPECT_THAT(error_of(resolve(cli)), HasSubstr("--listen"));
+  cli = {};
+  cli.timing = "fast";
+  EXPECT_THAT(error_of(resolve(cli)), HasSubstr("timing: must be"));
+  cli = {};
+  cli.device = "g7";
+  EXPECT_THAT(error_of(resolve(cli)), HasSubstr("unknown preset 'g7'"));
+}
+
+TEST(DaemonConfig, FullFile) {
+  const auto r = parse_config(R"(
+[daemon]
+log_level = "debug"
+[[target]]
+name = "iqn.2026-11.org.example:disk"
+alias = "lab"
+portals = ["127.0.0.1:3261", "[::1]:3262"]
+acl = ["iqn.1994-05.com.redhat:client"]
+[target.chap]
+user = "alice"
+secret = "twelve-chars-at-least"
+[[target.lun]]
+id = 3
+device = "g2"
+set = ["active_tips = 1280"]
+backing = "memory"
+timing = "scaled"
+scale = 2.0
+scheduler = "sptf"
+)",
+                              "test.toml");
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  const Config& c = std::get<Config>(r);
+  EXPECT_EQ(c.log_level, "debug");
+  const TargetSpec& t = c.targets[0];
+  EXPECT_EQ(t.portals[1], (Portal{"::1", 3262}));
+  ASSERT_TRUE(t.chap);
+  EXPECT_EQ(t.chap->user, "alice");
+  EXPECT_EQ(t.luns[0].id, 3);
+  EXPECT_EQ(t.luns[0].params.active_tips, 1280);
+  EXPECT_EQ(t.luns[0].timing.mode, scsi::TimingMode::kScaled);
+  EXPECT_DOUBLE_EQ(t.luns[0].timing.scale, 2.0);
+}
+
+TEST(DaemonConfig, ErrorsNameTheKeyAndLine) {
+  EXPECT_THAT(error_of(parse_config("[[target]]\nnmae = \"x\"\n", "a.toml")),
+              HasSubstr("a.toml:2: target[0].nmae: unknown key"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\nname = \"disk1\"\n[[target.lun]]\n", "b.toml")),
+              HasSubstr("target[0].name: must be an iSCSI name"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ntiming = \"soon\"\n", "c.toml")),
+              HasSubstr("c.toml:3: target[0].lun[0].timing: must be"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\nset = [\"active_tips = 7000\"]\n",
+                                    "d.toml")),
+              HasSubstr("active_tips"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[target.chap]\nuser = \"a\"\nsecret = \"short\"\n"
+                                    "[[target.lun]]\n",
+                                    "e.toml")),
+              HasSubstr("target[0].chap.secret"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\nid = 1\n[[target.lun]]\nid = 1\n",
+                                    "f.toml")),
+              HasSubstr("duplicate LUN id 1"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\n", "g.toml")),
+              HasSubstr("at least one [[target.lun]]"));
+}
+
+TEST(DaemonConfig, OpensMemoryAndFileLuns) {
+  CommandLine cli;
+  cli.backing = "memory";
+  const Config mem = std::get<Config>(resolve(cli));
+  auto lun = open_lun(mem.targets[0].luns[0], mem.targets[0].name, "target[0].lun[0].");
+  ASSERT_TRUE(std::holds_alternative<std::unique_ptr<scsi::Lun>>(lun))
+      << std::get<std::string>(lun);
+
+  const std::string dir = ::testing::TempDir() + "memstore-config-test";
+  std::filesystem::create_directories(dir);
+  cli.backing = dir + "/g2.img";
+  const Config file = std::get<Config>(resolve(cli));
+  {
+    auto opened = open_lun(file.targets[0].luns[0], file.targets[0].name, "target[0].lun[0].");
+    ASSERT_TRUE(std::holds_alternative<std::unique_ptr<scsi::Lun>>(opened))
+        << std::get<std::string>(opened);
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir + "/g2.img.identity"));
+  // A missing directory: the error names the key.
+  cli.backing = dir + "/missing/g2.img";
+  const Config bad = std::get<Config>(resolve(cli));
+  auto failed = open_lun(bad.targets[0].luns[0], bad.targets[0].name, "target[0].lun[0].");
+  ASSERT_TRUE(std::holds_alternative<std::string>(failed));
+  EXPECT_THAT(std::get<std::string>(failed), HasSubstr("target[0].lun[0].backing"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace memstore::daemon
