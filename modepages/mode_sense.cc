@@ -153,8 +153,11 @@ std::variant<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSen
   }
   if (descriptor != 0) append_block_descriptor(out, long_lba, req.blocks, req.block_size);
 
-  // MODE SENSE(6)'s MODE DATA LENGTH (n - 1) is one byte.
-  const std::size_t limit = req.ten ? 0xFFFF + 2 : 0xFF + 1;
+  // The whole response must be transferable: MODE SENSE(6)'s ALLOCATION
+  // LENGTH is one byte (at most 255 bytes), MODE SENSE(10)'s two. Hosts
+  // (libiscsi, Linux sd) refuse a response whose MODE DATA LENGTH claims more
+  // than they received.
+  const std::size_t limit = req.ten ? 0xFFFF : 0xFF;
   for (const ModePage& p : state.pages()) {
     if (req.page != kAllPages && p.code != req.page) continue;
     if (req.subpage != kAllSubpages && p.subpage != req.subpage) continue;

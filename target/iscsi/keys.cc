@@ -33,9 +33,9 @@ constexpr std::array kKeys{
   KeyDef{"SendTargets", kInFullFeature, kSession, kSendTargets, false, true, false, false, 0, 0,
          "", ""},                                                                    // §13.3
   KeyDef{"TargetName", kInLogin, kSession, kDeclarative, false, true, false, false, 0, 0, "",
-         ""},                                                                        // §13.4
+         "", true},                                                                        // §13.4
   KeyDef{"InitiatorName", kInLogin, kSession, kDeclarative, false, true, false, false, 0, 0, "",
-         ""},                                                                        // §13.5
+         "", true},                                                                        // §13.5
   KeyDef{"TargetAlias", kInLogin | kInFullFeature, kSession, kDeclarative, false, false, true,
          false, 0, 0, "", ""},                                                       // §13.6
   KeyDef{"InitiatorAlias", kInLogin | kInFullFeature, kSession, kDeclarative, false, true, false,
@@ -67,8 +67,9 @@ constexpr std::array kKeys{
          "Yes", ""},                                                                 // §13.19
   KeyDef{"ErrorRecoveryLevel", kInOperational, kSession, kNumMin, true, true, true, false, 0, 2,
          "0", ""},                                                                   // §13.20
-  KeyDef{"SessionType", kInLogin, kSession, kDeclarative, true, true, false, false, 0, 0,
-         "Normal", "Discovery,Normal"},                                              // §13.21
+  // §13.21 says LO, but initiators declare it on every connection: accepted on all.
+  KeyDef{"SessionType", kInLogin, kSession, kDeclarative, false, true, false, false, 0, 0,
+         "Normal", "Discovery,Normal", true},
   KeyDef{"TaskReporting", kInOperational, kSession, kList, true, true, true, true, 0, 0,
          "RFC3720", "RFC3720,ResponseFence,FastAbort"},                              // §13.23
   KeyDef{"iSCSIProtocolLevel", kInOperational, kSession, kNumMin, false, true, true, false, 0, 31,
@@ -92,7 +93,9 @@ bool contains(std::string_view list, std::string_view v) {
 
 }  // namespace
 
-std::span<const KeyDef> key_table() { return kKeys; }
+std::span<const KeyDef> key_table() {
+  return kKeys;
+}
 
 const KeyDef* find_key(std::string_view name) {
   for (const KeyDef& k : kKeys) {
@@ -101,13 +104,15 @@ const KeyDef* find_key(std::string_view name) {
   return nullptr;
 }
 
-std::size_t key_index(const KeyDef& def) { return static_cast<std::size_t>(&def - kKeys.data()); }
+std::size_t key_index(const KeyDef& def) {
+  return static_cast<std::size_t>(&def - kKeys.data());
+}
 
 bool valid_key_name(std::string_view name) {
   if (name.empty() || name.size() > 63) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '-' || c == '+' || c == '@' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == '+' || c == '@' || c == '_' || c == '#';
   });
 }
 

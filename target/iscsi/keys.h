@@ -44,21 +44,24 @@ inline constexpr std::uint8_t kInSecurity = 1;
 inline constexpr std::uint8_t kInOperational = 2;
 inline constexpr std::uint8_t kInFullFeature = 4;
 inline constexpr std::uint8_t kInLogin = kInSecurity | kInOperational;
-constexpr std::uint8_t phase_bit(Phase p) { return static_cast<std::uint8_t>(p); }
+constexpr std::uint8_t phase_bit(Phase p) {
+  return static_cast<std::uint8_t>(p);
+}
 
 struct KeyDef {
   std::string_view name;
-  std::uint8_t phases;     // kIn* bits
+  std::uint8_t phases;  // kIn* bits
   Scope scope;
   KeyType type;
-  bool leading_only;       // "LO": only on the leading connection's login
-  bool initiator_sends;    // the initiator may send it
-  bool target_offers;      // the target may originate it (offer or declaration)
+  bool leading_only;          // "LO": only on the leading connection's login
+  bool initiator_sends;       // the initiator may send it
+  bool target_offers;         // the target may originate it (offer or declaration)
   bool discovery_irrelevant;  // answered "Irrelevant" in a discovery session
-  std::uint64_t min = 0;   // numerical range (kNum*, numeric kDeclarative)
-  std::uint64_t max = 0;   // 0 = not numerical
+  std::uint64_t min = 0;      // numerical range (kNum*, numeric kDeclarative)
+  std::uint64_t max = 0;      // 0 = not numerical
   std::string_view default_value;
-  std::string_view values;  // kList / enumerated declarative: the legal values
+  std::string_view values;          // kList / enumerated declarative: the legal values
+  bool first_request_only = false;  // must come in the connection's first Login Request
 };
 
 // The whole table, in RFC section order.
@@ -68,14 +71,19 @@ const KeyDef* find_key(std::string_view name);
 // Index of `def` in key_table().
 std::size_t key_index(const KeyDef& def);
 
-// RFC 7143 §6.1: 1..63 characters from [A-Za-z0-9.+@_-].
+// RFC 7143 §6.1: 1..63 characters from [A-Za-z0-9.+@_-], plus '#' for the
+// "X#" extension keys of §13.22.
 bool valid_key_name(std::string_view name);
 
 // numerical-value: decimal-constant or hex-constant ("0x"), < 2^64.
 std::optional<std::uint64_t> parse_number(std::string_view v);
 // "Yes" / "No".
 std::optional<bool> parse_bool(std::string_view v);
-inline std::string_view yes_no(bool b) { return b ? "Yes" : "No"; }
+inline std::string_view yes_no(bool b) {
+  return b ? "Yes" : "No";
+}
+// §6.1: a value is at most 255 bytes (CHAP binary values excepted, §12.1.3).
+inline constexpr std::size_t kMaxValueBytes = 255;
 // Splits a comma-separated list; empty elements are kept (and never match).
 std::vector<std::string_view> split_list(std::string_view v);
 

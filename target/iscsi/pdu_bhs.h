@@ -41,7 +41,9 @@ enum class Opcode : std::uint8_t {
   kReject = 0x3F,
 };
 
-constexpr bool is_initiator_opcode(Opcode op) { return static_cast<std::uint8_t>(op) < 0x20; }
+constexpr bool is_initiator_opcode(Opcode op) {
+  return static_cast<std::uint8_t>(op) < 0x20;
+}
 
 // Reject reason codes (RFC 7143 §11.17.1).
 enum class RejectReason : std::uint8_t {
@@ -62,8 +64,8 @@ enum class RejectReason : std::uint8_t {
 // "initiator error", RFC 7143 §11.13.5).
 struct PduError {
   RejectReason reason = RejectReason::kProtocolError;
-  std::uint8_t byte = 0;  // offset of the offending field in the BHS (or AHS)
-  std::string what;       // for logs and test messages, never sent on the wire
+  std::uint16_t byte = 0;  // offset of the offending field in the BHS (or in the AHS)
+  std::string what;        // for logs and test messages, never sent on the wire
 
   bool operator==(const PduError&) const = default;
 };
@@ -73,23 +75,31 @@ struct PduError {
 // Byte 0 bits 5-0; nullopt for a code that RFC 7143 does not define.
 std::optional<Opcode> opcode_of(const Bhs& bhs);
 // Byte 0 bit 6: immediate delivery (initiator PDUs only).
-constexpr bool immediate_bit(const Bhs& bhs) { return (bhs[0] & 0x40) != 0; }
+constexpr bool immediate_bit(const Bhs& bhs) {
+  return (bhs[0] & 0x40) != 0;
+}
 // Byte 1 bit 7: final (F) bit.
-constexpr bool final_bit(const Bhs& bhs) { return (bhs[1] & 0x80) != 0; }
+constexpr bool final_bit(const Bhs& bhs) {
+  return (bhs[1] & 0x80) != 0;
+}
 // Byte 4: length of the additional header segments in 4-byte words.
-constexpr std::uint8_t total_ahs_length(const Bhs& bhs) { return bhs[4]; }
+constexpr std::uint8_t total_ahs_length(const Bhs& bhs) {
+  return bhs[4];
+}
 // Bytes 5-7: data segment length in bytes, excluding padding.
 constexpr std::uint32_t data_segment_length(const Bhs& bhs) {
   return std::uint32_t{bhs[5]} << 16 | std::uint32_t{bhs[6]} << 8 | bhs[7];
 }
 // Bytes 16-19: Initiator Task Tag.
 constexpr std::uint32_t initiator_task_tag(const Bhs& bhs) {
-  return std::uint32_t{bhs[16]} << 24 | std::uint32_t{bhs[17]} << 16 |
-         std::uint32_t{bhs[18]} << 8 | bhs[19];
+  return std::uint32_t{bhs[16]} << 24 | std::uint32_t{bhs[17]} << 16 | std::uint32_t{bhs[18]} << 8 |
+         bhs[19];
 }
 
 // Data segments and AHS are padded to a multiple of 4 bytes (RFC 7143 §11.2.3).
-constexpr std::size_t padded_length(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
+constexpr std::size_t padded_length(std::size_t n) {
+  return (n + 3) & ~std::size_t{3};
+}
 
 inline constexpr std::uint32_t kMaxDataSegmentLength = 0xFFFFFF;  // 24-bit field
 

@@ -60,7 +60,7 @@ inline Bhs start(Opcode op, bool immediate, std::uint8_t flags, std::uint8_t ahs
   return b;
 }
 
-inline PduError error(RejectReason reason, std::uint8_t byte, std::string what) {
+inline PduError error(RejectReason reason, std::uint16_t byte, std::string what) {
   return PduError{reason, byte, std::move(what)};
 }
 

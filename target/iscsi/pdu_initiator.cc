@@ -13,9 +13,13 @@ using detail::put32;
 
 namespace {
 
-constexpr std::uint8_t flag(bool set, std::uint8_t bit) { return set ? bit : std::uint8_t{0}; }
+constexpr std::uint8_t flag(bool set, std::uint8_t bit) {
+  return set ? bit : std::uint8_t{0};
+}
 
-LunBytes lun_of(const Bhs& b) { return detail::get_bytes<8>(b, 8); }
+LunBytes lun_of(const Bhs& b) {
+  return detail::get_bytes<8>(b, 8);
+}
 
 }  // namespace
 
@@ -33,7 +37,7 @@ Bhs encode(const NopOutPdu& p) {
 
 std::variant<NopOutPdu, PduError> decode_nop_out(const Bhs& b) {
   if (auto e = check_common(b, Opcode::kNopOut, false, true)) return *e;
-  NopOutPdu p{immediate_bit(b), data_segment_length(b), lun_of(b), get32(b, 16),
+  NopOutPdu p{immediate_bit(b), data_segment_length(b), lun_of(b),   get32(b, 16),
               get32(b, 20),     get32(b, 24),           get32(b, 28)};
   // §11.18.2: a NOP-Out that answers a NOP-In (ITT reserved) must be immediate.
   if (p.itt == kReservedTag && !p.immediate) {
@@ -45,9 +49,9 @@ std::variant<NopOutPdu, PduError> decode_nop_out(const Bhs& b) {
 // ---- SCSI Command (RFC 7143 §11.3) ----
 
 Bhs encode(const ScsiCommandPdu& p) {
-  const auto flags = static_cast<std::uint8_t>(flag(p.final, 0x80) | flag(p.read, 0x40) |
-                                               flag(p.write, 0x20) |
-                                               (static_cast<std::uint8_t>(p.attr) & 0x07));
+  const auto flags =
+      static_cast<std::uint8_t>(flag(p.final, 0x80) | flag(p.read, 0x40) | flag(p.write, 0x20) |
+                                (static_cast<std::uint8_t>(p.attr) & 0x07));
   Bhs b = detail::start(Opcode::kScsiCommand, p.immediate, flags, p.total_ahs_length,
                         p.data_segment_length);
   detail::put_bytes(b, 8, p.lun);
@@ -93,7 +97,8 @@ std::variant<ScsiCommandPdu, PduError> decode_scsi_command(const Bhs& b) {
 // ---- Task Management Function Request (RFC 7143 §11.5) ----
 
 Bhs encode(const TaskMgmtRequestPdu& p) {
-  const auto flags = static_cast<std::uint8_t>(0x80 | (static_cast<std::uint8_t>(p.function) & 0x7F));
+  const auto flags =
+      static_cast<std::uint8_t>(0x80 | (static_cast<std::uint8_t>(p.function) & 0x7F));
   Bhs b = detail::start(Opcode::kTaskMgmtRequest, p.immediate, flags, 0, 0);
   detail::put_bytes(b, 8, p.lun);
   put32(b, 16, p.itt);
@@ -117,9 +122,9 @@ std::variant<TaskMgmtRequestPdu, PduError> decode_task_mgmt_request(const Bhs& b
 // ---- Login Request (RFC 7143 §11.12) ----
 
 Bhs encode(const LoginRequestPdu& p) {
-  const auto flags = static_cast<std::uint8_t>(
-      flag(p.transit, 0x80) | flag(p.cont, 0x40) | (static_cast<std::uint8_t>(p.csg) & 3) << 2 |
-      (static_cast<std::uint8_t>(p.nsg) & 3));
+  const auto flags = static_cast<std::uint8_t>(flag(p.transit, 0x80) | flag(p.cont, 0x40) |
+                                               (static_cast<std::uint8_t>(p.csg) & 3) << 2 |
+                                               (static_cast<std::uint8_t>(p.nsg) & 3));
   Bhs b = detail::start(Opcode::kLoginRequest, true, flags, 0, p.data_segment_length);
   b[2] = p.version_max;
   b[3] = p.version_min;
@@ -174,9 +179,9 @@ Bhs encode(const TextRequestPdu& p) {
 
 std::variant<TextRequestPdu, PduError> decode_text_request(const Bhs& b) {
   if (auto e = check_common(b, Opcode::kTextRequest, false, true)) return *e;
-  TextRequestPdu p{immediate_bit(b), (b[1] & 0x80) != 0, (b[1] & 0x40) != 0,
-                   data_segment_length(b), lun_of(b), get32(b, 16), get32(b, 20),
-                   get32(b, 24), get32(b, 28)};
+  TextRequestPdu p{immediate_bit(b),       (b[1] & 0x80) != 0, (b[1] & 0x40) != 0,
+                   data_segment_length(b), lun_of(b),          get32(b, 16),
+                   get32(b, 20),           get32(b, 24),       get32(b, 28)};
   // §11.10.2: a Text Request with C = 1 must have F = 0.
   if (p.final && p.cont) return error(RejectReason::kProtocolError, 1, "text with F and C");
   if (p.itt == kReservedTag) {
@@ -200,7 +205,7 @@ Bhs encode(const DataOutPdu& p) {
 
 std::variant<DataOutPdu, PduError> decode_data_out(const Bhs& b) {
   if (auto e = check_common(b, Opcode::kDataOut, false, true)) return *e;
-  return DataOutPdu{final_bit(b),  data_segment_length(b), lun_of(b),   get32(b, 16),
+  return DataOutPdu{final_bit(b), data_segment_length(b), lun_of(b),    get32(b, 16),
                     get32(b, 20), get32(b, 28),           get32(b, 36), get32(b, 40)};
 }
 
@@ -222,8 +227,9 @@ std::variant<LogoutRequestPdu, PduError> decode_logout_request(const Bhs& b) {
   if (reason > static_cast<std::uint8_t>(LogoutReason::kRemoveConnectionForRecovery)) {
     return error(RejectReason::kProtocolError, 1, "reserved logout reason code");
   }
-  LogoutRequestPdu p{immediate_bit(b), static_cast<LogoutReason>(reason), get32(b, 16),
-                     get16(b, 20),     get32(b, 24),                      get32(b, 28)};
+  LogoutRequestPdu p{immediate_bit(b), static_cast<LogoutReason>(reason),
+                     get32(b, 16),     get16(b, 20),
+                     get32(b, 24),     get32(b, 28)};
   if (p.itt == kReservedTag) {
     return error(RejectReason::kInvalidPduField, 16, "Logout Request with the reserved ITT");
   }
@@ -250,8 +256,13 @@ std::variant<SnackPdu, PduError> decode_snack(const Bhs& b) {
   if (type > static_cast<std::uint8_t>(SnackType::kRData)) {
     return error(RejectReason::kProtocolError, 1, "reserved SNACK type");
   }
-  return SnackPdu{static_cast<SnackType>(type), lun_of(b),    get32(b, 16), get32(b, 20),
-                  get32(b, 28),                 get32(b, 40), get32(b, 44)};
+  return SnackPdu{static_cast<SnackType>(type),
+                  lun_of(b),
+                  get32(b, 16),
+                  get32(b, 20),
+                  get32(b, 28),
+                  get32(b, 40),
+                  get32(b, 44)};
 }
 
 }  // namespace memstore::iscsi

@@ -42,7 +42,7 @@ struct ScsiCommandPdu {
   bool read = false;
   bool write = false;
   TaskAttribute attr = TaskAttribute::kSimple;
-  std::uint8_t total_ahs_length = 0;  // 4-byte words
+  std::uint8_t total_ahs_length = 0;      // 4-byte words
   std::uint32_t data_segment_length = 0;  // immediate data
   LunBytes lun{};
   std::uint32_t itt = 0;

@@ -13,9 +13,13 @@ using detail::put32;
 
 namespace {
 
-constexpr std::uint8_t flag(bool set, std::uint8_t bit) { return set ? bit : std::uint8_t{0}; }
+constexpr std::uint8_t flag(bool set, std::uint8_t bit) {
+  return set ? bit : std::uint8_t{0};
+}
 
-LunBytes lun_of(const Bhs& b) { return detail::get_bytes<8>(b, 8); }
+LunBytes lun_of(const Bhs& b) {
+  return detail::get_bytes<8>(b, 8);
+}
 
 // StatSN, ExpCmdSN, MaxCmdSN sit at bytes 24-35 in every target PDU that has them.
 void put_sns(Bhs& b, const StatusSns& sn) {
@@ -23,7 +27,9 @@ void put_sns(Bhs& b, const StatusSns& sn) {
   put32(b, 28, sn.exp_cmd_sn);
   put32(b, 32, sn.max_cmd_sn);
 }
-StatusSns sns_of(const Bhs& b) { return {get32(b, 24), get32(b, 28), get32(b, 32)}; }
+StatusSns sns_of(const Bhs& b) {
+  return {get32(b, 24), get32(b, 28), get32(b, 32)};
+}
 
 }  // namespace
 
@@ -63,10 +69,18 @@ Bhs encode(const ScsiResponsePdu& p) {
 
 std::variant<ScsiResponsePdu, PduError> decode_scsi_response(const Bhs& b) {
   if (auto e = check_common(b, Opcode::kScsiResponse, false, true)) return *e;
-  return ScsiResponsePdu{(b[1] & 0x10) != 0,     (b[1] & 0x08) != 0, (b[1] & 0x04) != 0,
-                         (b[1] & 0x02) != 0,     b[2],               b[3],
-                         data_segment_length(b), get32(b, 16),       get32(b, 20),
-                         sns_of(b),              get32(b, 36),       get32(b, 40),
+  return ScsiResponsePdu{(b[1] & 0x10) != 0,
+                         (b[1] & 0x08) != 0,
+                         (b[1] & 0x04) != 0,
+                         (b[1] & 0x02) != 0,
+                         b[2],
+                         b[3],
+                         data_segment_length(b),
+                         get32(b, 16),
+                         get32(b, 20),
+                         sns_of(b),
+                         get32(b, 36),
+                         get32(b, 40),
                          get32(b, 44)};
 }
 
@@ -166,7 +180,8 @@ std::variant<DataInPdu, PduError> decode_data_in(const Bhs& b) {
               get32(b, 20),           sns_of(b),          get32(b, 36),
               get32(b, 40),           get32(b, 44)};
   // §11.7.2: the S bit may only be set together with F.
-  if (p.has_status && !p.final) return error(RejectReason::kProtocolError, 1, "Data-In S without F");
+  if (p.has_status && !p.final)
+    return error(RejectReason::kProtocolError, 1, "Data-In S without F");
   return p;
 }
 
@@ -184,8 +199,8 @@ Bhs encode(const LogoutResponsePdu& p) {
 
 std::variant<LogoutResponsePdu, PduError> decode_logout_response(const Bhs& b) {
   if (auto e = check_common(b, Opcode::kLogoutResponse, false, false)) return *e;
-  return LogoutResponsePdu{static_cast<LogoutResponse>(b[2]), get32(b, 16), sns_of(b),
-                           get16(b, 40), get16(b, 42)};
+  return LogoutResponsePdu{static_cast<LogoutResponse>(b[2]), get32(b, 16), sns_of(b), get16(b, 40),
+                           get16(b, 42)};
 }
 
 // ---- R2T (§11.8) ----
@@ -225,9 +240,9 @@ Bhs encode(const AsyncMessagePdu& p) {
 
 std::variant<AsyncMessagePdu, PduError> decode_async_message(const Bhs& b) {
   if (auto e = check_common(b, Opcode::kAsyncMessage, false, true)) return *e;
-  return AsyncMessagePdu{data_segment_length(b), lun_of(b),    sns_of(b),
-                         static_cast<AsyncEvent>(b[36]), b[37], get16(b, 38),
-                         get16(b, 40),           get16(b, 42)};
+  return AsyncMessagePdu{
+      data_segment_length(b), lun_of(b),    sns_of(b),   static_cast<AsyncEvent>(b[36]), b[37],
+      get16(b, 38),           get16(b, 40), get16(b, 42)};
 }
 
 // ---- Reject (§11.17) ----

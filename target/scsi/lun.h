@@ -116,6 +116,8 @@ class Lun {
   const LunConfig& config() const { return config_; }
   const Timing& timing() const { return config_.timing; }
   model::EnergyReport energy(Ns until) const { return device_->energy(until); }
+  // Makes every acknowledged write durable (shutdown).
+  StoreStatus flush() { return store_->flush(); }
 
   // Handlers (one per command family; see command_table.cc).
   Outcome test_unit_ready(const CommandContext& c);

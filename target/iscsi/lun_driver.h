@@ -1,0 +1,68 @@
+// Drives a Lun in wall-clock time for a transport: commands arrive now, and
+// each result is handed back at the moment the timing mode says (DESIGN.md
+// "Transports"): at the modeled completion (realtime), at k times the
+// modeled delays (scaled: the model's clock runs k times slower than the
+// wall), or as soon as the model has accounted for it (off).
+//
+// Lateness: every delivery's distance from its intended instant is recorded
+// (it can only be late: a timer never fires early).
+//
+// Single-threaded: call it from the io_context's thread only.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "target/iscsi/lun_port.h"
+#include "target/scsi/lun.h"
+
+namespace memstore::iscsi {
+
+struct Lateness {
+  std::uint64_t count = 0;
+  std::int64_t max_ns = 0;
+  long double sum_ns = 0;
+  double mean_ns() const { return count == 0 ? 0.0 : static_cast<double>(sum_ns / count); }
+};
+
+class LunDriver final : public LunPort {
+ public:
+  LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun);
+  LunDriver(const LunDriver&) = delete;
+  LunDriver& operator=(const LunDriver&) = delete;
+
+  // The command arrives now; `done` runs when its result is due. `cdb` and
+  // `data_out` are copied as needed before this returns.
+  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
+              std::span<const std::uint8_t> data_out, Done done) override;
+
+  // Drops the pending callbacks of a nexus (its connection closed); the LUN
+  // still serves the commands in the model.
+  void forget(std::uint64_t nexus) override;
+
+  scsi::Lun& lun() { return *lun_; }
+  const Lateness& lateness() const { return lateness_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  scsi::Ns virtual_now() const;
+  Clock::time_point wall_at(scsi::Ns virtual_ns) const;
+  void on_result(scsi::ScsiResult r);
+  void arm_decision_timer();
+
+  boost::asio::io_context& io_;
+  std::unique_ptr<scsi::Lun> lun_;
+  Clock::time_point epoch_;
+  boost::asio::steady_timer decision_timer_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Done> pending_;
+  Lateness lateness_;
+};
+
+}  // namespace memstore::iscsi

@@ -1,0 +1,542 @@
+#include "target/iscsi/session.h"
+
+#include <algorithm>
+
+#include "target/iscsi/serial.h"
+#include "target/iscsi/text_keys.h"
+
+namespace memstore::iscsi {
+namespace {
+
+constexpr std::uint8_t kReportLuns = 0xA0;
+constexpr std::uint8_t kInquiry = 0x12;
+
+KeyList to_keys(const std::vector<TextPair>& pairs) {
+  KeyList out;
+  for (const TextPair& p : pairs) out.emplace_back(p.key, p.value);
+  return out;
+}
+
+std::vector<std::uint8_t> to_text(const KeyList& keys) {
+  std::vector<TextPair> pairs;
+  for (const auto& [k, v] : keys) pairs.push_back({k, v});
+  return serialize_text(pairs);
+}
+
+void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
+}
+
+}  // namespace
+
+struct Session::Task {
+  ScsiCommandPdu cmd;
+  std::vector<std::uint8_t> cdb;
+  std::uint16_t lun = 0;
+  LunPort* port = nullptr;
+  std::vector<std::uint8_t> data;  // write data, ExpectedDataTransferLength bytes
+  std::uint32_t received = 0;      // data bytes received so far
+  std::uint32_t next_r2t_offset = 0;
+  std::uint32_t r2t_sn = 0;
+  std::uint32_t outstanding_r2ts = 0;
+  bool unsolicited_done = true;  // the unsolicited Data-Out sequence has ended
+  bool submitted = false;
+};
+
+Session::Session(TargetLookup lookup, LoginConfig discovery, std::uint64_t nexus,
+                 std::uint16_t tsih, Sink sink)
+    : lookup_(std::move(lookup)),
+      discovery_(std::move(discovery)),
+      nexus_(nexus),
+      tsih_(tsih),
+      sink_(std::move(sink)) {}
+
+Session::~Session() {
+  // Results of commands still in the model must not call back into us.
+  if (target_ != nullptr) {
+    for (const auto& [id, port] : target_->luns) port->forget(nexus_);
+  }
+}
+
+std::uint32_t Session::max_recv_data_segment_length() const {
+  return full_feature_ ? params_.target_max_recv_data_segment_length : 8192;
+}
+
+StatusSns Session::peek_status() const {
+  return {stat_sn_, exp_cmd_sn_, exp_cmd_sn_ + kCmdWindow - 1};
+}
+
+StatusSns Session::next_status() {
+  StatusSns s = peek_status();
+  ++stat_sn_;
+  return s;
+}
+
+void Session::send(const Bhs& bhs, std::span<const std::uint8_t> data) {
+  std::vector<std::uint8_t> pdu(bhs.begin(), bhs.end());
+  pdu.insert(pdu.end(), data.begin(), data.end());
+  pdu.resize(kBhsSize + padded_length(data.size()), 0);
+  sink_.send(std::move(pdu));
+}
+
+void Session::reject(const Bhs& bhs, RejectReason reason) {
+  RejectPdu r;
+  r.reason = reason;
+  r.sn = next_status();
+  send(encode(TargetPdu{r}), bhs);
+}
+
+void Session::on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
+                     std::vector<std::uint8_t> data) {
+  if (logged_out_) return;
+  const auto decoded = decode_initiator_pdu(bhs);
+  if (const auto* e = std::get_if<PduError>(&decoded)) return reject(bhs, e->reason);
+  const InitiatorPdu& pdu = std::get<InitiatorPdu>(decoded);
+  if (!full_feature_) {
+    // Only Login Requests until the full feature phase (RFC 7143 §6.3).
+    if (const auto* login = std::get_if<LoginRequestPdu>(&pdu))
+      return on_login(*login, std::move(data));
+    sink_.close();
+    return;
+  }
+  std::visit(
+      [&](const auto& p) {
+        using T = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, ScsiCommandPdu>) {
+          if (discovery_session_) return reject(bhs, RejectReason::kProtocolError);
+          on_command(p, ahs, std::move(data));
+        } else if constexpr (std::is_same_v<T, DataOutPdu>) {
+          on_data_out(p, std::move(data));
+        } else if constexpr (std::is_same_v<T, NopOutPdu>) {
+          on_nop_out(p, std::move(data));
+        } else if constexpr (std::is_same_v<T, TextRequestPdu>) {
+          on_text(p, std::move(data));
+        } else if constexpr (std::is_same_v<T, TaskMgmtRequestPdu>) {
+          on_task_mgmt(p);
+        } else if constexpr (std::is_same_v<T, LogoutRequestPdu>) {
+          on_logout(p);
+        } else {
+          // SNACK needs ErrorRecoveryLevel > 0; a second Login is a protocol error.
+          reject(bhs, RejectReason::kProtocolError);
+        }
+      },
+      pdu);
+}
+
+// ---- Login (RFC 7143 §6.3, §11.12-11.13) ----
+
+void Session::login_reply(const LoginRequestPdu& req, LoginStatus status, const KeyList& keys,
+                          bool transit, std::uint8_t nsg) {
+  LoginResponsePdu r;
+  r.transit = transit;
+  r.csg = static_cast<std::uint8_t>(req.csg);
+  r.nsg = transit ? nsg : 0;
+  r.version_max = 0;
+  r.version_active = 0;
+  r.isid = req.isid;
+  r.tsih = transit && nsg == static_cast<std::uint8_t>(LoginStage::kFullFeaturePhase) ? tsih_ : 0;
+  r.itt = req.itt;
+  r.sn = next_status();
+  r.status_class = status.status_class;
+  r.status_detail = status.detail;
+  const std::vector<std::uint8_t> text = to_text(keys);
+  r.data_segment_length = static_cast<std::uint32_t>(text.size());
+  send(encode(TargetPdu{r}), text);
+}
+
+void Session::on_login(const LoginRequestPdu& req, std::vector<std::uint8_t> data) {
+  if (!negotiation_) {
+    // The first Login Request fixes the session's numbering (RFC 7143 §11.12.4:
+    // its CmdSN is the first one; StatSN starts where the initiator expects).
+    exp_cmd_sn_ = req.cmd_sn;
+    stat_sn_ = req.exp_stat_sn;
+  }
+  if (req.version_min > 0) {
+    return login_reply(req, {0x02, 0x05}, {}, false, 0), sink_.close();  // version not supported
+  }
+  login_text_.insert(login_text_.end(), data.begin(), data.end());
+  if (req.cont) return login_reply(req, kLoginSuccess, {}, false, 0);  // more text follows
+  const auto parsed = parse_text(login_text_);
+  login_text_.clear();
+  if (std::holds_alternative<TextError>(parsed))
+    return login_reply(req, kInitiatorError, {}, false, 0), sink_.close();
+  const KeyList keys = to_keys(std::get<std::vector<TextPair>>(parsed));
+
+  if (!negotiation_) {
+    auto find = [&](std::string_view k) -> std::string {
+      for (const auto& [key, v] : keys) {
+        if (key == k) return v;
+      }
+      return "";
+    };
+    discovery_session_ = find("SessionType") == "Discovery";
+    LoginConfig config = discovery_;
+    if (!discovery_session_) {
+      target_ = lookup_(find("TargetName"));
+      if (target_ == nullptr) {
+        login_reply(req, find("TargetName").empty() ? kMissingParameter : kTargetNotFound, {},
+                    false, 0);
+        return sink_.close();
+      }
+      config = target_->login;
+    }
+    negotiation_ = std::make_unique<Negotiation>(std::move(config));
+  }
+  const Phase phase =
+      req.csg == LoginStage::kSecurityNegotiation ? Phase::kSecurity : Phase::kOperational;
+  Negotiation::Result r = negotiation_->respond(keys, phase);
+  if (!r.ok()) return login_reply(req, r.status, {}, false, 0), sink_.close();
+
+  bool transit = false;
+  std::uint8_t nsg = static_cast<std::uint8_t>(req.nsg);
+  if (req.transit) {
+    if (req.nsg == LoginStage::kFullFeaturePhase) {
+      const Negotiation::Result ready = negotiation_->ready_for_full_feature();
+      transit = ready.ok();
+      if (!ready.ok() && !negotiation_->awaiting_answers()) {
+        return login_reply(req, ready.status, {}, false, 0), sink_.close();
+      }
+    } else {
+      // Security -> operational once authenticated (or when none is needed).
+      transit = !negotiation_->awaiting_answers() &&
+                (phase != Phase::kSecurity || negotiation_->authenticated());
+    }
+  }
+  login_reply(req, kLoginSuccess, r.keys, transit, nsg);
+  if (transit && nsg == static_cast<std::uint8_t>(LoginStage::kFullFeaturePhase)) {
+    params_ = negotiation_->params();
+    full_feature_ = true;
+  }
+}
+
+// ---- SCSI commands and data (RFC 7143 §11.3-11.8) ----
+
+bool Session::accept_cmd_sn(bool immediate, std::uint32_t cmd_sn) {
+  if (immediate) return true;
+  // One connection over TCP delivers in order; anything behind ExpCmdSN is a
+  // duplicate and is dropped (RFC 7143 §3.2.2.1).
+  if (serial_lt(cmd_sn, exp_cmd_sn_)) return false;
+  exp_cmd_sn_ = cmd_sn + 1;
+  return true;
+}
+
+void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t> ahs,
+                         std::vector<std::uint8_t> data) {
+  if (!accept_cmd_sn(cmd.immediate, cmd.cmd_sn)) return;
+  auto task = std::make_unique<Task>();
+  task->cmd = cmd;
+  if (!ahs.empty()) {
+    const auto extra = decode_ahs(ahs);
+    if (const auto* e = std::get_if<PduError>(&extra))
+      return reject(encode(InitiatorPdu{cmd}), e->reason);
+    task->cdb = full_cdb(cmd, std::get<ScsiCommandAhs>(extra));
+  } else {
+    task->cdb.assign(cmd.cdb.begin(), cmd.cdb.end());
+  }
+  const auto lun = decode_lun(cmd.lun);
+  task->lun = lun.value_or(0xFFFF);
+  if (lun && target_ != nullptr) {
+    auto it = target_->luns.find(*lun);
+    if (it != target_->luns.end()) task->port = it->second;
+  }
+  if (cmd.write) {
+    const std::uint32_t edtl = cmd.expected_data_transfer_length;
+    task->data.assign(edtl, 0);
+    // Immediate data (RFC 7143 §3.2.4.2), at most FirstBurstLength.
+    if (!data.empty()) {
+      if (!params_.immediate_data || data.size() > edtl ||
+          data.size() > params_.first_burst_length) {
+        return reject(encode(InitiatorPdu{cmd}), RejectReason::kProtocolError);
+      }
+      std::copy(data.begin(), data.end(), task->data.begin());
+      task->received = static_cast<std::uint32_t>(data.size());
+    }
+    // Unsolicited Data-Out PDUs follow unless F is set (InitialR2T = No).
+    task->unsolicited_done = cmd.final;
+  }
+  start_task(std::move(task));
+}
+
+void Session::start_task(std::unique_ptr<Task> task) {
+  Task& t = *task;
+  const std::uint32_t itt = t.cmd.itt;
+  tasks_[itt] = std::move(task);
+  if (!t.cmd.write || t.received >= t.cmd.expected_data_transfer_length) return submit(t);
+  if (t.unsolicited_done) {
+    t.next_r2t_offset = t.received;
+    send_r2ts(t);
+  }
+}
+
+void Session::send_r2ts(Task& t) {
+  const std::uint32_t edtl = t.cmd.expected_data_transfer_length;
+  while (t.outstanding_r2ts < std::max<std::uint32_t>(1, params_.max_outstanding_r2t) &&
+         t.next_r2t_offset < edtl) {
+    R2tPdu r;
+    r.lun = t.cmd.lun;
+    r.itt = t.cmd.itt;
+    r.ttt = next_ttt_++;
+    if (next_ttt_ == kReservedTag) next_ttt_ = 1;
+    r.sn = peek_status();  // R2T does not advance StatSN
+    r.r2t_sn = t.r2t_sn++;
+    r.buffer_offset = t.next_r2t_offset;
+    r.desired_data_transfer_length = std::min(params_.max_burst_length, edtl - t.next_r2t_offset);
+    t.next_r2t_offset += r.desired_data_transfer_length;
+    ++t.outstanding_r2ts;
+    send(encode(TargetPdu{r}));
+  }
+}
+
+void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data) {
+  auto it = tasks_.find(pdu.itt);
+  if (it == tasks_.end() || !it->second->cmd.write || it->second->submitted) {
+    // Data for an unknown or finished task: ignore it (it may have been aborted).
+    return;
+  }
+  Task& t = *it->second;
+  const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
+  if (end > t.data.size()) return reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
+  std::copy(data.begin(), data.end(), t.data.begin() + pdu.buffer_offset);
+  t.received += static_cast<std::uint32_t>(data.size());
+  if (pdu.final) {
+    if (pdu.ttt == kReservedTag) {
+      t.unsolicited_done = true;
+      t.next_r2t_offset = std::max(t.next_r2t_offset, t.received);
+    } else if (t.outstanding_r2ts > 0) {
+      --t.outstanding_r2ts;
+    }
+  }
+  if (t.received >= t.data.size()) return submit(t);
+  if (t.unsolicited_done) send_r2ts(t);
+}
+
+void Session::submit(Task& t) {
+  t.submitted = true;
+  const std::uint32_t itt = t.cmd.itt;
+  if (t.cdb.empty()) return;
+  // REPORT LUNS is the session's: it knows every LUN of the target (SPC-4 §6.33).
+  if (t.cdb[0] == kReportLuns) {
+    scsi::ScsiResult r;
+    std::vector<std::uint8_t> list(8, 0);
+    if (target_ != nullptr) {
+      for (const auto& [id, port] : target_->luns) {
+        const LunBytes b = encode_lun(id);
+        list.insert(list.end(), b.begin(), b.end());
+      }
+    }
+    put32(list, 0, static_cast<std::uint32_t>(list.size() - 8));
+    const std::uint32_t alloc =
+        (std::uint32_t{t.cdb[6]} << 24) | (t.cdb[7] << 16) | (t.cdb[8] << 8) | t.cdb[9];
+    if (list.size() > alloc) list.resize(alloc);
+    r.data_in = std::move(list);
+    return complete(itt, std::move(r));
+  }
+  if (t.port == nullptr) {
+    scsi::ScsiResult r;
+    if (t.cdb[0] == kInquiry && (t.cdb[1] & 0x01) == 0) {
+      // SPC-4 §6.4.2: no logical unit here: peripheral qualifier 011b, type 1Fh.
+      r.data_in.assign(36, 0);
+      r.data_in[0] = 0x7F;
+      r.data_in[2] = 0x06;
+      r.data_in[3] = 0x02;
+      r.data_in[4] = 31;
+    } else {
+      r.status = scsi::Status::kCheckCondition;
+      r.sense =
+          scsi::build_sense({scsi::Reason::kLunNotSupported, std::nullopt, std::nullopt}, false);
+    }
+    return complete(itt, std::move(r));
+  }
+  t.port->submit(nexus_, itt, t.cdb, t.data,
+                 [this, itt](scsi::ScsiResult r) { complete(itt, std::move(r)); });
+}
+
+void Session::complete(std::uint32_t itt, scsi::ScsiResult result) {
+  auto it = tasks_.find(itt);
+  if (it == tasks_.end()) return;
+  const std::unique_ptr<Task> task = std::move(it->second);
+  tasks_.erase(it);
+  if (aborted_.erase(itt) > 0 || logged_out_) return;
+  const ScsiCommandPdu& cmd = task->cmd;
+  const std::uint32_t edtl = cmd.expected_data_transfer_length;
+  const bool good = result.status == scsi::Status::kGood;
+
+  // Residuals (RFC 7143 §11.4.5): what the command moved against what the
+  // initiator expected.
+  std::vector<std::uint8_t>& in = result.data_in;
+  bool overflow = false, underflow = false;
+  std::uint32_t residual = 0;
+  if (cmd.read && good) {
+    if (in.size() > edtl) {
+      overflow = true;
+      residual = static_cast<std::uint32_t>(in.size() - edtl);
+      in.resize(edtl);
+    } else if (in.size() < edtl) {
+      underflow = true;
+      residual = static_cast<std::uint32_t>(edtl - in.size());
+    }
+  } else if (!cmd.read && !cmd.write && edtl > 0 && good) {
+    underflow = true;
+    residual = edtl;
+  } else if (!cmd.read) {
+    in.clear();
+  }
+
+  // Data-In, cut to the initiator's MaxRecvDataSegmentLength; sequences end
+  // at MaxBurstLength boundaries. Status rides in the last one when there is
+  // no sense data (RFC 7143 §11.7.4).
+  const std::uint32_t seg =
+      std::max<std::uint32_t>(512, params_.initiator_max_recv_data_segment_length);
+  const bool status_in_data = good && !in.empty();
+  std::uint32_t data_sn = 0;
+  for (std::size_t off = 0; off < in.size();) {
+    const std::size_t n = std::min<std::size_t>(seg, in.size() - off);
+    const bool last = off + n == in.size();
+    DataInPdu d;
+    d.itt = itt;
+    d.lun = cmd.lun;
+    d.data_sn = data_sn++;
+    d.buffer_offset = static_cast<std::uint32_t>(off);
+    d.data_segment_length = static_cast<std::uint32_t>(n);
+    d.final = last || ((off + n) % std::max<std::uint32_t>(seg, params_.max_burst_length) == 0);
+    if (last && status_in_data) {
+      d.final = true;
+      d.has_status = true;
+      d.status = static_cast<std::uint8_t>(result.status);
+      d.overflow = overflow;
+      d.underflow = underflow;
+      d.residual_count = residual;
+      d.sn = next_status();
+    } else {
+      d.sn = peek_status();
+    }
+    send(encode(TargetPdu{d}), std::span<const std::uint8_t>(in).subspan(off, n));
+    off += n;
+  }
+  if (status_in_data) return;
+  ScsiResponsePdu r;
+  r.itt = itt;
+  r.status = static_cast<std::uint8_t>(result.status);
+  r.overflow = overflow;
+  r.underflow = underflow;
+  r.residual_count = residual;
+  r.exp_data_sn = data_sn;
+  r.sn = next_status();
+  std::vector<std::uint8_t> sense;
+  if (!result.sense.empty()) {
+    // Sense data: a 2-byte SenseLength, then the sense (RFC 7143 §11.4.7.2).
+    sense.push_back(static_cast<std::uint8_t>(result.sense.size() >> 8));
+    sense.push_back(static_cast<std::uint8_t>(result.sense.size()));
+    sense.insert(sense.end(), result.sense.begin(), result.sense.end());
+  }
+  r.data_segment_length = static_cast<std::uint32_t>(sense.size());
+  send(encode(TargetPdu{r}), sense);
+}
+
+// ---- NOP, Text, task management, logout ----
+
+void Session::on_nop_out(const NopOutPdu& pdu, std::vector<std::uint8_t> data) {
+  if (!accept_cmd_sn(pdu.immediate, pdu.cmd_sn)) return;
+  if (pdu.itt == kReservedTag) return;  // an answer to a NOP-In of ours
+  NopInPdu r;
+  r.itt = pdu.itt;
+  r.lun = pdu.lun;
+  r.data_segment_length = static_cast<std::uint32_t>(data.size());
+  r.sn = next_status();
+  send(encode(TargetPdu{r}), data);
+}
+
+void Session::on_text(const TextRequestPdu& pdu, std::vector<std::uint8_t> data) {
+  if (!accept_cmd_sn(pdu.immediate, pdu.cmd_sn)) return;
+  text_.insert(text_.end(), data.begin(), data.end());
+  TextResponsePdu r;
+  r.itt = pdu.itt;
+  r.lun = pdu.lun;
+  if (pdu.cont) {
+    r.final = false;
+    r.ttt = next_ttt_++;
+    r.sn = next_status();
+    return send(encode(TargetPdu{r}));
+  }
+  const auto parsed = parse_text(text_);
+  text_.clear();
+  KeyList keys;
+  if (const auto* pairs = std::get_if<std::vector<TextPair>>(&parsed)) {
+    const Negotiation::Result answer = negotiation_->respond(to_keys(*pairs), Phase::kFullFeature);
+    keys = answer.keys;
+  } else {
+    return reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
+  }
+  const std::vector<std::uint8_t> text = to_text(keys);
+  r.final = true;
+  r.data_segment_length = static_cast<std::uint32_t>(text.size());
+  r.sn = next_status();
+  send(encode(TargetPdu{r}), text);
+}
+
+void Session::on_task_mgmt(const TaskMgmtRequestPdu& pdu) {
+  if (!accept_cmd_sn(pdu.immediate, pdu.cmd_sn)) return;
+  TaskMgmtResponsePdu r;
+  r.itt = pdu.itt;
+  auto abort_where = [&](auto pred) {
+    for (auto it = tasks_.begin(); it != tasks_.end();) {
+      if (pred(*it->second)) {
+        // A command already in the model still runs there; its result is dropped.
+        if (it->second->submitted) aborted_.insert(it->first);
+        it = tasks_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  };
+  const auto lun = decode_lun(pdu.lun);
+  switch (pdu.function) {
+    case TmfFunction::kAbortTask: {
+      const bool found = tasks_.contains(pdu.referenced_task_tag);
+      abort_where([&](const Task& t) { return t.cmd.itt == pdu.referenced_task_tag; });
+      r.response = found ? TmfResponse::kComplete : TmfResponse::kTaskDoesNotExist;
+      break;
+    }
+    case TmfFunction::kAbortTaskSet:
+    case TmfFunction::kClearTaskSet:
+    case TmfFunction::kLogicalUnitReset:
+      if (!lun || target_ == nullptr || !target_->luns.contains(*lun)) {
+        r.response = TmfResponse::kLunDoesNotExist;
+        break;
+      }
+      abort_where([&](const Task& t) { return t.lun == *lun; });
+      r.response = TmfResponse::kComplete;
+      break;
+    case TmfFunction::kTargetWarmReset:
+    case TmfFunction::kTargetColdReset:
+      abort_where([](const Task&) { return true; });
+      r.response = TmfResponse::kComplete;
+      break;
+    case TmfFunction::kTaskReassign:
+      r.response = TmfResponse::kReassignmentNotSupported;
+      break;
+    default:
+      r.response = TmfResponse::kNotSupported;
+      break;
+  }
+  r.sn = next_status();
+  send(encode(TargetPdu{r}));
+  if (pdu.function == TmfFunction::kTargetColdReset) sink_.close();  // RFC 7143 §11.5.1
+}
+
+void Session::on_logout(const LogoutRequestPdu& pdu) {
+  accept_cmd_sn(pdu.immediate, pdu.cmd_sn);
+  LogoutResponsePdu r;
+  r.itt = pdu.itt;
+  r.response = pdu.reason == LogoutReason::kRemoveConnectionForRecovery
+                   ? LogoutResponse::kRecoveryNotSupported
+                   : LogoutResponse::kClosed;
+  r.time2wait = static_cast<std::uint16_t>(params_.default_time2wait);
+  r.time2retain = static_cast<std::uint16_t>(params_.default_time2retain);
+  r.sn = next_status();
+  send(encode(TargetPdu{r}));
+  logged_out_ = true;
+  sink_.close();
+}
+
+}  // namespace memstore::iscsi

@@ -1,0 +1,104 @@
+// One iSCSI session on one connection (MaxConnections = 1, ErrorRecoveryLevel
+// 0): login (RFC 7143 §6, §11.12-13), then the full feature phase: SCSI
+// commands with immediate, unsolicited and solicited (R2T) data, Data-In and
+// SCSI Response, NOP, Text (SendTargets), task management and logout.
+//
+// Transport-free: the connection feeds it whole PDUs (header digest and data
+// digest already checked) and it answers through a Sink with encoded PDUs.
+// Single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "target/iscsi/lun_port.h"
+#include "target/iscsi/negotiation.h"
+#include "target/iscsi/pdu.h"
+
+namespace memstore::iscsi {
+
+// What a session can reach: its target's LUNs and the login configuration.
+struct TargetContext {
+  std::string name;
+  LoginConfig login;                       // limits, security, SendTargets answers
+  std::map<std::uint16_t, LunPort*> luns;  // by LUN number
+};
+
+// Where targets are looked up by name during login (the server's registry).
+using TargetLookup = std::function<const TargetContext*(std::string_view target_name)>;
+
+class Session {
+ public:
+  struct Sink {
+    std::function<void(std::vector<std::uint8_t>)> send;  // one encoded PDU (no digests)
+    std::function<void()> close;                          // after the queued PDUs
+  };
+
+  // `discovery` answers SendTargets for discovery sessions; `nexus` is unique
+  // per session; `tsih` is given to the session when it is created.
+  Session(TargetLookup lookup, LoginConfig discovery, std::uint64_t nexus, std::uint16_t tsih,
+          Sink sink);
+  ~Session();
+
+  // One PDU: its BHS, its AHS and its data segment (unpadded).
+  void on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs, std::vector<std::uint8_t> data);
+
+  bool full_feature() const { return full_feature_; }
+  // Negotiated values; digests apply to every PDU after the final login response.
+  const SessionParams& params() const { return params_; }
+  // What the initiator may send in one data segment (checked by the connection).
+  std::uint32_t max_recv_data_segment_length() const;
+
+ private:
+  struct Task;
+  void on_login(const LoginRequestPdu& pdu, std::vector<std::uint8_t> data);
+  void login_reply(const LoginRequestPdu& req, LoginStatus status, const KeyList& keys,
+                   bool transit, std::uint8_t nsg);
+  void on_command(const ScsiCommandPdu& pdu, std::span<const std::uint8_t> ahs,
+                  std::vector<std::uint8_t> data);
+  void start_task(std::unique_ptr<Task> task);
+  void on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data);
+  void send_r2ts(Task& task);
+  void submit(Task& task);
+  void complete(std::uint32_t itt, scsi::ScsiResult result);
+  void on_nop_out(const NopOutPdu& pdu, std::vector<std::uint8_t> data);
+  void on_text(const TextRequestPdu& pdu, std::vector<std::uint8_t> data);
+  void on_task_mgmt(const TaskMgmtRequestPdu& pdu);
+  void on_logout(const LogoutRequestPdu& pdu);
+  void reject(const Bhs& bhs, RejectReason reason);
+  bool accept_cmd_sn(bool immediate, std::uint32_t cmd_sn);
+  StatusSns next_status();  // uses and advances StatSN
+  StatusSns peek_status() const;
+  void send(const Bhs& bhs, std::span<const std::uint8_t> data = {});
+
+  TargetLookup lookup_;
+  LoginConfig discovery_;
+  const TargetContext* target_ = nullptr;
+  std::unique_ptr<Negotiation> negotiation_;
+  std::uint64_t nexus_;
+  std::uint16_t tsih_;
+  Sink sink_;
+  SessionParams params_;
+  bool full_feature_ = false;
+  bool discovery_session_ = false;
+  bool logged_out_ = false;
+  std::vector<std::uint8_t> login_text_;  // continued (C bit) login text
+  std::vector<std::uint8_t> text_;        // continued text request
+
+  std::uint32_t stat_sn_ = 0;
+  std::uint32_t exp_cmd_sn_ = 0;
+  static constexpr std::uint32_t kCmdWindow = 64;
+  std::uint32_t next_ttt_ = 1;
+
+  std::map<std::uint32_t, std::unique_ptr<Task>> tasks_;  // by ITT, until completed
+  std::set<std::uint32_t> aborted_;                       // ITTs whose results are dropped
+};
+
+}  // namespace memstore::iscsi
