@@ -104,9 +104,13 @@ int main(int argc, char** argv) {
     std::cerr << "memstored: " << err << "\n";
     return 1;
   }
+  // Bound ports in portal order (port 0 in the configuration picks a free one).
+  const std::vector<std::uint16_t> ports = server.bound_ports();
+  std::size_t portal = 0;
   for (const daemon::TargetSpec& t : config.targets) {
-    for (const daemon::Portal& p : t.portals)
-      spdlog::info("serving {} on {}:{}", t.name, p.host, p.port);
+    for (const daemon::Portal& p : t.portals) {
+      spdlog::info("serving {} on {}:{}", t.name, p.host, ports.at(portal++));
+    }
   }
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code&, int sig) {

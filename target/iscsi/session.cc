@@ -213,9 +213,9 @@ void Session::on_login(const LoginRequestPdu& req, std::vector<std::uint8_t> dat
 
 bool Session::accept_cmd_sn(bool immediate, std::uint32_t cmd_sn) {
   if (immediate) return true;
-  // One connection over TCP delivers in order; anything behind ExpCmdSN is a
-  // duplicate and is dropped (RFC 7143 §3.2.2.1).
-  if (serial_lt(cmd_sn, exp_cmd_sn_)) return false;
+  // One connection over TCP delivers in order; anything outside the window
+  // [ExpCmdSN, MaxCmdSN] is dropped without a response (RFC 7143 §3.2.2.1).
+  if (!serial_in_window(cmd_sn, exp_cmd_sn_, exp_cmd_sn_ + kCmdWindow - 1)) return false;
   exp_cmd_sn_ = cmd_sn + 1;
   return true;
 }

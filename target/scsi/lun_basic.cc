@@ -102,7 +102,10 @@ Outcome Lun::report_supported_opcodes(const CommandContext& c) {
     if (match) found = &s;
   }
   // Option 1 names an opcode without service actions; option 2 one with.
-  if ((options == 1 && opcode_has_sa) || (options == 2 && found == nullptr && !opcode_has_sa)) {
+  // SPC-4 §6.35.1: option 1 names an opcode without service actions, option
+  // 2 one with them; a supported opcode of the other kind is an error.
+  const bool opcode_known = found != nullptr || opcode_has_sa;
+  if ((options == 1 && opcode_has_sa) || (options == 2 && opcode_known && !opcode_has_sa)) {
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2, 2));
   }
   o.data_in = {0, static_cast<std::uint8_t>((timeouts ? 0x80 : 0) | (found ? 0x03 : 0x01))};

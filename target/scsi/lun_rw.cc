@@ -217,10 +217,13 @@ Outcome Lun::compare_and_write(const CommandContext& c) {
   if (n > kMaxCompareAndWriteBlocks)
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 13));
   if (Outcome o = check_range(lba, n, 2); o.sense) return o;
-  if (n == 0) return {};
   const std::size_t bytes = static_cast<std::size_t>(n * block_size());
-  if (c.data_out.size() < 2 * bytes)
+  // The data-out is exactly the verify and the write data (SBC-3 §5.2); a
+  // host sending another amount disagrees with NUMBER OF LOGICAL BLOCKS.
+  if (c.data_out.size() != 2 * bytes) {
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 13));
+  }
+  if (n == 0) return {};
   // The Lun runs one command at a time, so compare and write together are
   // atomic with respect to every other command (SBC-3 §5.2).
   Bytes medium(bytes);

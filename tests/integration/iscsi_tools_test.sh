@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Integration test: memstored on an ephemeral loopback port, driven by real
+# libiscsi clients (iscsi-ls discovery, iscsi-inq, iscsi-readcapacity16) and
+# a selection of libiscsi's iscsi-test-cu conformance suites.
+# Usage: iscsi_tools_test.sh MEMSTORED
+set -euo pipefail
+memstored=$1
+work=$(mktemp -d /tmp/memstore-iscsi-test-XXXXXX)
+log=$work/memstored.log
+"$memstored" --listen 127.0.0.1:0 --backing memory --timing off >"$log" 2>&1 &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+port=""
+for _ in $(seq 1 100); do
+  port=$(sed -n 's/.*serving .* on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log" | head -1)
+  [ -n "$port" ] && break
+  sleep 0.05
+done
+[ -n "$port" ] || { echo "memstored did not start:"; cat "$log"; exit 1; }
+portal=iscsi://127.0.0.1:$port
+lun=$portal/iqn.2026-11.org.memstore:g2/0
+fail() { echo "FAIL: $*"; cat "$log"; exit 1; }
+
+# Discovery (SendTargets) and a login to the LUN.
+out=$(iscsi-ls -s "$portal") || fail "iscsi-ls"
+grep -q "Target:iqn.2026-11.org.memstore:g2 Portal:127.0.0.1:$port,1" <<<"$out" || fail "discovery: $out"
+grep -q "Lun:0 *Type:DIRECT_ACCESS" <<<"$out" || fail "LUN listing: $out"
+
+# Standard INQUIRY and the Block Limits page.
+out=$(iscsi-inq "$lun") || fail "iscsi-inq"
+grep -q "Peripheral Device Type:DIRECT_ACCESS" <<<"$out" || fail "inquiry: $out"
+out=$(iscsi-inq -e 1 -c 0 "$lun") || fail "iscsi-inq VPD 00h"
+grep -q "Page:0xb0 BLOCK_LIMITS" <<<"$out" || fail "supported VPD pages: $out"
+
+# Capacity: G2 has 6,750,000 blocks of 512 bytes.
+out=$(iscsi-readcapacity16 "$lun") || fail "iscsi-readcapacity16"
+grep -q "RETURNED LOGICAL BLOCK ADDRESS:6749999" <<<"$out" || fail "capacity: $out"
+grep -q "LOGICAL BLOCK LENGTH IN BYTES:512" <<<"$out" || fail "block size: $out"
+
+# Conformance suites that must pass in full.
+for suite in Inquiry ReadCapacity16 Read10 Write10 Write16 ModeSense6 ReportSupportedOpcodes \
+             CompareAndWrite WriteSame16 Unmap Verify16 TestUnitReady iSCSIcmdsn iSCSITMF; do
+  out=$(timeout 120 iscsi-test-cu --dataloss -t "ALL.$suite.*" "$lun" 2>&1) || true
+  summary=$(grep -E '^ +tests ' <<<"$out" | tr -s ' ')
+  read -r _ total ran passed failed _ <<<"$summary"
+  [ "${failed:-1}" = "0" ] && [ "${ran:-0}" = "$total" ] || fail "iscsi-test-cu $suite: $summary
+$out"
+  echo "iscsi-test-cu $suite: $passed/$total passed"
+done
+echo "ok"
