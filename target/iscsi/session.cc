@@ -375,7 +375,19 @@ void Session::complete(std::uint32_t itt, scsi::ScsiResult result) {
       underflow = true;
       residual = static_cast<std::uint32_t>(edtl - in.size());
     }
-  } else if (!cmd.read && !cmd.write && edtl > 0 && good) {
+  } else if (cmd.write && good) {
+    // The CDB's transfer length against what the initiator expected to send:
+    // more expected than needed is an underflow, less an overflow.
+    const std::uint64_t need = result.transfer_bytes;
+    if (need < edtl) {
+      underflow = true;
+      residual = static_cast<std::uint32_t>(edtl - need);
+    } else if (need > edtl) {
+      overflow = true;
+      residual = static_cast<std::uint32_t>(std::min<std::uint64_t>(need - edtl, 0xFFFFFFFFu));
+    }
+    in.clear();
+  } else if (!cmd.read && edtl > 0 && good) {
     underflow = true;
     residual = edtl;
   } else if (!cmd.read) {

@@ -93,6 +93,10 @@ void Lun::finish(ScsiResult& r, const Outcome& o, const CommandContext& c) const
   }
   r.status = Status::kGood;
   r.data_in = o.data_in;
+  // Commands that do not say otherwise consumed all the data-out they got.
+  r.transfer_bytes = o.transfer_bytes != 0 || c.spec.direction != DataDirection::kOut
+                         ? o.transfer_bytes
+                         : c.data_out.size();
   // The allocation length is applied here and nowhere else (SPC-4 §4.2.5.6).
   if (c.spec.allocation_length) {
     const std::uint64_t alloc = cdb_field(c.cdb, *c.spec.allocation_length);

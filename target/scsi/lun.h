@@ -65,6 +65,9 @@ struct ScsiResult {
   Status status = Status::kGood;
   Bytes sense;    // empty unless CHECK CONDITION
   Bytes data_in;  // already cut to the allocation length
+  // For commands with data-out: the bytes the CDB describes (the transport
+  // compares them with what the initiator expected to send).
+  std::uint64_t transfer_bytes = 0;
   Ns complete_ns = 0;
   model::Breakdown breakdown;  // for media commands
 };
@@ -77,6 +80,9 @@ struct Outcome {
   std::unique_ptr<std::vector<model::BatchExtent>> batch;
   std::uint16_t batch_descriptors = 0;
   Bytes batch_read_data;
+  // Bytes the CDB asks to move out, for the transport's residual; data-in
+  // commands are measured by their data.
+  std::uint64_t transfer_bytes = 0;
   static Outcome fail(Sense s) {
     Outcome o;
     o.sense = s;

@@ -65,19 +65,22 @@ Outcome Lun::write(const CommandContext& c) {
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
   }
   if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
-  const std::size_t bytes = static_cast<std::size_t>(rw.blocks * block_size());
-  if (c.data_out.size() < bytes) {
-    // The transport delivered less data than the CDB describes.
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
-  }
-  if (store_->write(rw.lba, rw.blocks, c.data_out.first(bytes))) {
+  // A transport may deliver less data than the CDB describes (iSCSI: an
+  // ExpectedDataTransferLength below the transfer length). Only the whole
+  // blocks received are written; the transport reports the residual
+  // (RFC 7143 §11.4.5) from `transfer_bytes`.
+  const std::uint64_t blocks = std::min<std::uint64_t>(rw.blocks, c.data_out.size() / block_size());
+  const std::size_t bytes = static_cast<std::size_t>(blocks * block_size());
+  if (blocks > 0 && store_->write(rw.lba, blocks, c.data_out.first(bytes))) {
     return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
   }
   // FUA, or a write-through cache (WCE = 0): durable before GOOD (SBC-3 §4.14).
   if ((rw.fua || !mode_.wce()) && store_->flush()) {
     return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
   }
-  return media_outcome(model::Op::kWrite, rw.lba, rw.blocks);
+  Outcome o = media_outcome(model::Op::kWrite, rw.lba, blocks);
+  o.transfer_bytes = rw.blocks * block_size();
+  return o;
 }
 
 Outcome Lun::write_and_verify(const CommandContext& c) {

@@ -40,7 +40,8 @@ grep -q "LOGICAL BLOCK LENGTH IN BYTES:512" <<<"$out" || fail "block size: $out"
 
 # Conformance suites that must pass in full.
 for suite in Inquiry ReadCapacity16 Read10 Write10 Write16 ModeSense6 ReportSupportedOpcodes \
-             CompareAndWrite WriteSame16 Unmap Verify16 TestUnitReady iSCSIcmdsn iSCSITMF; do
+             CompareAndWrite WriteSame16 Unmap Verify16 TestUnitReady iSCSIcmdsn iSCSITMF \
+             iSCSIResiduals; do
   out=$(timeout 120 iscsi-test-cu --dataloss -t "ALL.$suite.*" "$lun" 2>&1) || true
   summary=$(grep -E '^ +tests ' <<<"$out" | tr -s ' ')
   read -r _ total ran passed failed _ <<<"$summary"
