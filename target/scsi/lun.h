@@ -136,6 +136,7 @@ class Lun {
   Outcome write_and_verify(const CommandContext& c);
   Outcome verify(const CommandContext& c);
   Outcome synchronize_cache(const CommandContext& c);
+  Outcome pre_fetch(const CommandContext& c);
   Outcome write_same(const CommandContext& c);
   Outcome unmap(const CommandContext& c);
   Outcome compare_and_write(const CommandContext& c);

@@ -137,6 +137,15 @@ Outcome Lun::synchronize_cache(const CommandContext& c) {
   return {};
 }
 
+Outcome Lun::pre_fetch(const CommandContext& c) {
+  // SBC-3 §5.11: the device has no cache to fill, so after the range check
+  // the answer is GOOD (not CONDITION MET) and no media is touched.
+  const bool ten = c.cdb.size() == 10;
+  const std::uint64_t lba = ten ? get_be(c.cdb, 2, 4) : get_be(c.cdb, 2, 8);
+  const std::uint64_t n = ten ? get_be(c.cdb, 7, 2) : get_be(c.cdb, 10, 4);
+  return check_range(lba, n, 2);
+}
+
 Outcome Lun::write_same(const CommandContext& c) {
   const bool ten = c.cdb.size() == 10;
   const std::uint64_t lba = ten ? get_be(c.cdb, 2, 4) : get_be(c.cdb, 2, 8);
