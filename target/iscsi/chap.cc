@@ -1,5 +1,7 @@
 #include "target/iscsi/chap.h"
 
+#include "target/iscsi/text_keys.h"
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <sys/random.h>
@@ -12,67 +14,6 @@ namespace memstore::iscsi {
 namespace {
 
 constexpr std::uint64_t kChapMd5 = 5;  // RFC 1994 §2 / IANA PPP CHAP algorithm 5
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-int base64_digit(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-std::optional<std::vector<std::uint8_t>> decode_hex(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  std::vector<std::uint8_t> out;
-  std::size_t i = 0;
-  if (s.size() % 2 == 1) {  // implied leading zero nibble
-    const int d = hex_digit(s[0]);
-    if (d < 0) return std::nullopt;
-    out.push_back(static_cast<std::uint8_t>(d));
-    i = 1;
-  }
-  for (; i < s.size(); i += 2) {
-    const int hi = hex_digit(s[i]);
-    const int lo = hex_digit(s[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out.push_back(static_cast<std::uint8_t>(hi << 4 | lo));
-  }
-  return out;
-}
-
-// RFC 4648 §4 with mandatory padding.
-std::optional<std::vector<std::uint8_t>> decode_base64(std::string_view s) {
-  if (s.empty() || s.size() % 4 != 0) return std::nullopt;
-  std::size_t pad = 0;
-  while (pad < 2 && s[s.size() - 1 - pad] == '=') ++pad;
-  std::vector<std::uint8_t> out;
-  std::uint32_t acc = 0;
-  for (std::size_t i = 0; i < s.size() - pad; ++i) {
-    const int d = base64_digit(s[i]);
-    if (d < 0) return std::nullopt;
-    acc = acc << 6 | static_cast<std::uint32_t>(d);
-    if (i % 4 == 3) {
-      out.push_back(static_cast<std::uint8_t>(acc >> 16));
-      out.push_back(static_cast<std::uint8_t>(acc >> 8));
-      out.push_back(static_cast<std::uint8_t>(acc));
-      acc = 0;
-    }
-  }
-  if (pad == 2) out.push_back(static_cast<std::uint8_t>(acc >> 4));
-  if (pad == 1) {
-    out.push_back(static_cast<std::uint8_t>(acc >> 10));
-    out.push_back(static_cast<std::uint8_t>(acc >> 2));
-  }
-  return out;
-}
 
 ChapStep fail(std::string reason) {
   return {{}, ChapStatus::kFailure, std::move(reason)};
@@ -109,24 +50,13 @@ void system_random(std::span<std::uint8_t> out) {
   }
 }
 
+// CHAP values are iSCSI large-numericals: 0x hex or 0b base64 (RFC 7143 §6.1),
+// decoded and formatted by the text codec.
 std::optional<std::vector<std::uint8_t>> decode_binary(std::string_view value) {
-  if (value.size() < 3 || value[0] != '0') return std::nullopt;
-  const char form = value[1];
-  value.remove_prefix(2);
-  if (form == 'x' || form == 'X') return decode_hex(value);
-  if (form == 'b' || form == 'B') return decode_base64(value);
-  return std::nullopt;
+  return parse_large_numerical(value);
 }
 
-std::string encode_hex(std::span<const std::uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s = "0x";
-  for (std::uint8_t b : bytes) {
-    s += kDigits[b >> 4];
-    s += kDigits[b & 0xF];
-  }
-  return s;
-}
+std::string encode_hex(std::span<const std::uint8_t> bytes) { return format_hex(bytes); }
 
 std::vector<std::uint8_t> chap_md5_response(std::uint8_t id, std::string_view secret,
                                             std::span<const std::uint8_t> challenge) {

@@ -3,8 +3,7 @@
 # libiscsi's tools as the initiator.
 # Usage: chap_test.sh MEMSTORED
 set -euo pipefail
-memstored=$1
-work=$(mktemp -d /tmp/memstore-chap-test-XXXXXX)
+source "$(dirname "$0")/lib.sh"
 cat >"$work/memstored.toml" <<TOML
 [[target]]
 name = "iqn.2026-11.org.memstore:oneway"
@@ -36,19 +35,7 @@ acl = ["iqn.2026-11.org.example:allowed"]
 backing = "memory"
 timing = "off"
 TOML
-log=$work/memstored.log
-"$memstored" --config "$work/memstored.toml" >"$log" 2>&1 &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-ports=()
-for _ in $(seq 1 100); do
-  mapfile -t ports < <(sed -n 's/.*serving .* on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")
-  [ "${#ports[@]}" = 3 ] && break
-  sleep 0.05
-done
-[ "${#ports[@]}" = 3 ] || { echo "memstored did not start:"; cat "$log"; exit 1; }
-fail() { echo "FAIL: $*"; cat "$log"; exit 1; }
+start_memstored "$1" 3 --config "$work/memstored.toml"
 ok() { iscsi-inq "$@" >/dev/null 2>&1; }
 
 oneway=iscsi://alice%alice-secret-123@127.0.0.1:${ports[0]}/iqn.2026-11.org.memstore:oneway/0

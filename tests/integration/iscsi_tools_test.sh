@@ -4,23 +4,11 @@
 # a selection of libiscsi's iscsi-test-cu conformance suites.
 # Usage: iscsi_tools_test.sh MEMSTORED
 set -euo pipefail
-memstored=$1
-work=$(mktemp -d /tmp/memstore-iscsi-test-XXXXXX)
-log=$work/memstored.log
-"$memstored" --listen 127.0.0.1:0 --backing memory --timing off >"$log" 2>&1 &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -n 's/.*serving .* on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log" | head -1)
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { echo "memstored did not start:"; cat "$log"; exit 1; }
+source "$(dirname "$0")/lib.sh"
+start_memstored "$1" 1 --listen 127.0.0.1:0 --backing memory --timing off
+port=${ports[0]}
 portal=iscsi://127.0.0.1:$port
 lun=$portal/iqn.2026-11.org.memstore:g2/0
-fail() { echo "FAIL: $*"; cat "$log"; exit 1; }
 
 # Discovery (SendTargets) and a login to the LUN.
 out=$(iscsi-ls -s "$portal") || fail "iscsi-ls"

@@ -4,8 +4,7 @@
 # qemu-io writes and verifies patterns.
 # Usage: qemu_img_test.sh MEMSTORED
 set -euo pipefail
-memstored=$1
-work=$(mktemp -d /tmp/memstore-qemu-test-XXXXXX)
+source "$(dirname "$0")/lib.sh"
 # A small G2-like device (100 cylinders: 270,000 blocks, 138 MB) keeps the
 # full read-back short.
 cat >"$work/memstored.toml" <<TOML
@@ -17,20 +16,9 @@ backing = "memory"
 timing = "off"
 set = ["region_bits_x = 100"]
 TOML
-log=$work/memstored.log
-"$memstored" --config "$work/memstored.toml" >"$log" 2>&1 &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -n 's/.*serving .* on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log" | head -1)
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { echo "memstored did not start:"; cat "$log"; exit 1; }
+start_memstored "$1" 1 --config "$work/memstored.toml"
+port=${ports[0]}
 lun=iscsi://127.0.0.1:$port/iqn.2026-11.org.memstore:qemu/0
-fail() { echo "FAIL: $*"; cat "$log"; exit 1; }
 
 size=$((270000 * 512))
 head -c 16M /dev/urandom >"$work/in.raw"
