@@ -1,7 +1,5 @@
 #include "target/iscsi/chap.h"
 
-#include "target/iscsi/text_keys.h"
-
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <sys/random.h>
@@ -9,6 +7,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <map>
+
+#include "target/iscsi/text_keys.h"
 
 namespace memstore::iscsi {
 namespace {
@@ -56,7 +56,9 @@ std::optional<std::vector<std::uint8_t>> decode_binary(std::string_view value) {
   return parse_large_numerical(value);
 }
 
-std::string encode_hex(std::span<const std::uint8_t> bytes) { return format_hex(bytes); }
+std::string encode_hex(std::span<const std::uint8_t> bytes) {
+  return format_hex(bytes);
+}
 
 std::vector<std::uint8_t> chap_md5_response(std::uint8_t id, std::string_view secret,
                                             std::span<const std::uint8_t> challenge) {

@@ -203,37 +203,9 @@ void Server::add_target(TargetSetup target) {
 
 std::string Server::start() {
   Impl& s = *impl_;
-  s.contexts.clear();
-  s.contexts.reserve(s.setups.size());
-  std::vector<DiscoveryEntry> entries;
-  std::uint16_t tpgt = 1;
-  for (TargetSetup& t : s.setups) {
-    TargetContext c;
-    c.name = t.name;
-    c.login.limits.target_name = t.name;
-    if (!t.alias.empty()) c.login.limits.target_alias = t.alias;
-    c.login.limits.target_portal_group_tag = tpgt;
-    c.login.security = t.security;
-    for (auto& [id, lun] : t.luns) c.luns[id] = lun.get();
-    DiscoveryEntry e;
-    e.target_name = t.name;
-    for (const auto& [host, port] : t.portals) {
-      const bool v6 = host.find(':') != std::string::npos;
-      e.addresses.push_back((v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "," +
-                            std::to_string(tpgt));
-    }
-    entries.push_back(e);
-    s.contexts.push_back(std::move(c));
-  }
-  for (TargetContext& c : s.contexts) c.login.send_targets = {};
-  s.discovery.limits.target_name = "";
-  s.discovery.send_targets = entries;
-  for (TargetContext& c : s.contexts) {
-    // A normal session's SendTargets answers for its own target only (§13.3).
-    for (const DiscoveryEntry& e : entries) {
-      if (e.target_name == c.name) c.login.send_targets.push_back(e);
-    }
-  }
+  // Bind every portal first: port 0 resolves here, and discovery answers
+  // carry the real ports. The accept loops only run once the io_context
+  // runs, after the targets below are in place.
   for (TargetSetup& t : s.setups) {
     for (auto& [host, port] : t.portals) {
       boost::system::error_code ec;
@@ -246,24 +218,37 @@ std::string Server::start() {
       if (!ec) acceptor->bind(endpoint, ec);
       if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
       if (ec) return "portal " + host + ":" + std::to_string(port) + ": " + ec.message();
-      port = acceptor->local_endpoint().port();  // resolves port 0
+      port = acceptor->local_endpoint().port();
       tcp::acceptor& ref = *acceptor;
       s.acceptors.push_back(std::move(acceptor));
       asio::co_spawn(s.io, s.accept_loop(ref), asio::detached);
     }
   }
-  // Discovery answers carry the resolved ports.
-  std::size_t i = 0;
+  s.contexts.clear();
+  s.contexts.reserve(s.setups.size());
+  s.discovery.limits.target_name = "";
+  s.discovery.send_targets.clear();
+  std::uint16_t tpgt = 1;  // one portal group per target
   for (TargetSetup& t : s.setups) {
-    for (std::size_t k = 0; k < t.portals.size(); ++k) {
-      const auto& [host, port] = t.portals[k];
+    DiscoveryEntry e;
+    e.target_name = t.name;
+    for (const auto& [host, port] : t.portals) {
       const bool v6 = host.find(':') != std::string::npos;
-      const std::string addr =
-          (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "," + std::to_string(i + 1);
-      s.discovery.send_targets[i].addresses[k] = addr;
-      s.contexts[i].login.send_targets.front().addresses[k] = addr;
+      e.addresses.push_back((v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "," +
+                            std::to_string(tpgt));
     }
-    ++i;
+    TargetContext c;
+    c.name = t.name;
+    c.login.limits.target_name = t.name;
+    if (!t.alias.empty()) c.login.limits.target_alias = t.alias;
+    c.login.limits.target_portal_group_tag = tpgt;
+    c.login.security = t.security;
+    // A normal session's SendTargets answers for its own target (RFC 7143 §13.3).
+    c.login.send_targets = {e};
+    for (auto& [id, lun] : t.luns) c.luns[id] = lun.get();
+    s.discovery.send_targets.push_back(std::move(e));
+    s.contexts.push_back(std::move(c));
+    ++tpgt;
   }
   return "";
 }
