@@ -40,6 +40,10 @@ struct Session::Task {
   std::uint32_t r2t_sn = 0;
   std::uint32_t outstanding_r2ts = 0;
   bool unsolicited_done = true;  // the unsolicited Data-Out sequence has ended
+  // The next DataSN of each output sequence: the unsolicited one, and one per
+  // R2T by its Target Transfer Tag (RFC 7143 §11.7.5).
+  std::uint32_t unsolicited_data_sn = 0;
+  std::map<std::uint32_t, std::uint32_t> r2t_data_sn;
   bool submitted = false;
 };
 
@@ -277,6 +281,7 @@ void Session::send_r2ts(Task& t) {
     r.itt = t.cmd.itt;
     r.ttt = next_ttt_++;
     if (next_ttt_ == kReservedTag) next_ttt_ = 1;
+    t.r2t_data_sn[r.ttt] = 0;
     r.sn = peek_status();  // R2T does not advance StatSN
     r.r2t_sn = t.r2t_sn++;
     r.buffer_offset = t.next_r2t_offset;
@@ -294,6 +299,20 @@ void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data)
     return;
   }
   Task& t = *it->second;
+  // DataSN counts 0, 1, 2... within each sequence. With ErrorRecoveryLevel 0
+  // a gap cannot be recovered: reject the PDU and end the connection
+  // (RFC 7143 §7.1.4, §7.2).
+  std::uint32_t* expected = nullptr;
+  if (pdu.ttt == kReservedTag) {
+    expected = &t.unsolicited_data_sn;
+  } else if (auto r = t.r2t_data_sn.find(pdu.ttt); r != t.r2t_data_sn.end()) {
+    expected = &r->second;
+  }
+  if (expected == nullptr || pdu.data_sn != *expected) {
+    reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
+    return sink_.close();
+  }
+  ++*expected;
   const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
   if (end > t.data.size()) return reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
   std::copy(data.begin(), data.end(), t.data.begin() + pdu.buffer_offset);
@@ -304,6 +323,7 @@ void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data)
       t.next_r2t_offset = std::max(t.next_r2t_offset, t.received);
     } else if (t.outstanding_r2ts > 0) {
       --t.outstanding_r2ts;
+      t.r2t_data_sn.erase(pdu.ttt);
     }
   }
   if (t.received >= t.data.size()) return submit(t);
