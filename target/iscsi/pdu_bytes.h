@@ -69,4 +69,14 @@ inline PduError error(RejectReason reason, std::uint16_t byte, std::string what)
 std::optional<PduError> check_common(const Bhs& b, Opcode expected, bool ahs_allowed,
                                      bool data_allowed);
 
+// A flag bit when `set`, else 0.
+constexpr std::uint8_t flag(bool set, std::uint8_t bit) {
+  return set ? bit : std::uint8_t{0};
+}
+
+// The LUN field, bytes 8-15 of every BHS that has one.
+inline LunBytes lun_of(const Bhs& b) {
+  return get_bytes<8>(b, 8);
+}
+
 }  // namespace memstore::iscsi::detail

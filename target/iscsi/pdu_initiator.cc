@@ -6,22 +6,12 @@ namespace memstore::iscsi {
 
 using detail::check_common;
 using detail::error;
+using detail::flag;
 using detail::get16;
 using detail::get32;
+using detail::lun_of;
 using detail::put16;
 using detail::put32;
-
-namespace {
-
-constexpr std::uint8_t flag(bool set, std::uint8_t bit) {
-  return set ? bit : std::uint8_t{0};
-}
-
-LunBytes lun_of(const Bhs& b) {
-  return detail::get_bytes<8>(b, 8);
-}
-
-}  // namespace
 
 // ---- NOP-Out (RFC 7143 §11.18) ----
 

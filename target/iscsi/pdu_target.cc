@@ -6,20 +6,14 @@ namespace memstore::iscsi {
 
 using detail::check_common;
 using detail::error;
+using detail::flag;
 using detail::get16;
 using detail::get32;
+using detail::lun_of;
 using detail::put16;
 using detail::put32;
 
 namespace {
-
-constexpr std::uint8_t flag(bool set, std::uint8_t bit) {
-  return set ? bit : std::uint8_t{0};
-}
-
-LunBytes lun_of(const Bhs& b) {
-  return detail::get_bytes<8>(b, 8);
-}
 
 // StatSN, ExpCmdSN, MaxCmdSN sit at bytes 24-35 in every target PDU that has them.
 void put_sns(Bhs& b, const StatusSns& sn) {

@@ -20,6 +20,7 @@
 #include "target/scsi/file_store.h"
 #include "target/scsi/lun_identity.h"
 #include "target/scsi/memory_store.h"
+#include "tests/scsi/temp_dir.h"
 
 namespace memstore::scsi {
 
@@ -35,26 +36,7 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// A fresh directory under /tmp, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = "/tmp/memstore-store-test-XXXXXX";
-    if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using testing::TempDir;
 
 // The success value, or a test failure with the error's message.
 template <typename T>
@@ -214,7 +196,7 @@ TEST_P(StoreContract, OutOfRangeIsAnErrorAndTouchesNothing) {
   };
   for (const Range r : {Range{kBlocks, 1}, Range{kBlocks - 1, 2}, Range{0, kBlocks + 1},
                         Range{max, 2}, Range{2, max}}) {
-    SCOPED_TRACE(testing::Message() << "lba " << r.lba << " count " << r.count);
+    SCOPED_TRACE(::testing::Message() << "lba " << r.lba << " count " << r.count);
     // Buffers sized for one block: the range check comes first and must not
     // read or write them (count * block_size may overflow).
     std::vector<std::uint8_t> buf(bs_, 0xAB);

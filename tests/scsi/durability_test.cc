@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "target/scsi/file_store.h"
+#include "tests/scsi/temp_dir.h"
 
 namespace memstore::scsi {
 namespace {
@@ -37,24 +38,7 @@ constexpr std::uint64_t kBlocks = 1024;
 constexpr std::uint64_t kAckedBlocks = 64;  // the first test's acknowledged region
 constexpr int kTimeoutMs = 30'000;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = "/tmp/memstore-durability-test-XXXXXX";
-    if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using testing::TempDir;
 
 // Block content for `lba` in write `generation`; never all zeros.
 std::vector<std::uint8_t> block_data(std::uint64_t lba, std::uint64_t generation) {

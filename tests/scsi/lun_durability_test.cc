@@ -15,6 +15,7 @@
 
 #include "target/scsi/file_store.h"
 #include "target/scsi/lun.h"
+#include "tests/scsi/temp_dir.h"
 
 namespace memstore::scsi {
 namespace {
@@ -66,9 +67,8 @@ std::vector<std::uint8_t> cdb10(std::uint8_t opcode, std::uint8_t flags, std::ui
 }
 
 TEST(LunDurability, AcknowledgedDataSurvivesSigkill) {
-  std::string dir_template = "/tmp/memstore-lun-durability-XXXXXX";
-  ASSERT_NE(::mkdtemp(dir_template.data()), nullptr);
-  const std::string image = dir_template + "/g2.img";
+  const testing::TempDir dir;
+  const std::string image = dir.file("g2.img");
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   const pid_t pid = ::fork();
@@ -96,7 +96,6 @@ TEST(LunDurability, AcknowledgedDataSurvivesSigkill) {
   EXPECT_EQ(got, block(1));
   ASSERT_FALSE(store.read(2000, 1, got));
   EXPECT_EQ(got, block(2));
-  std::filesystem::remove_all(dir_template);
 }
 
 }  // namespace

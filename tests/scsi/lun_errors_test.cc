@@ -68,7 +68,9 @@ TEST_P(MalformedCdb, GivesTheRightSense) {
   EXPECT_THAT(field(r), ElementsAreArray(row.field)) << row.what;
 }
 
-void PrintTo(const Row& r, std::ostream* os) { *os << r.what; }
+void PrintTo(const Row& r, std::ostream* os) {
+  *os << r.what;
+}
 
 std::string row_name(const ::testing::TestParamInfo<Row>& info) {
   std::string name;
