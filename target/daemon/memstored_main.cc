@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <functional>
 #include <iostream>
 
 #include "target/daemon/config.h"
@@ -113,10 +115,33 @@ int main(int argc, char** argv) {
     }
   }
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  boost::asio::steady_timer deadline(io);
+  boost::asio::steady_timer poll(io);
+  std::function<void()> poll_closed = [&] {
+    if (server.connections() == 0) {
+      deadline.cancel();
+      return;
+    }
+    poll.expires_after(std::chrono::milliseconds(10));
+    poll.async_wait([&](const boost::system::error_code& ec) {
+      if (!ec) poll_closed();
+    });
+  };
   signals.async_wait([&](const boost::system::error_code&, int sig) {
     spdlog::info("signal {}: shutting down", sig);
+    // Closing every connection lets io.run() return by itself once their
+    // coroutines have ended and the commands still in the models have been
+    // accounted; they must end while the LUNs they point at still exist.
+    // The deadline only guards against a peer that never lets go.
     server.stop();
-    io.stop();
+    deadline.expires_after(std::chrono::seconds(5));
+    deadline.async_wait([&](const boost::system::error_code& ec) {
+      if (!ec) {
+        spdlog::warn("shutdown: {} connections still open after 5 s", server.connections());
+        io.stop();
+      }
+    });
+    poll_closed();
   });
   io.run();
   int status = 0;

@@ -91,8 +91,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
         // ErrorRecoveryLevel 0 the connection ends (RFC 7143 §7.8).
         if (!check_digest(covered, d)) break;
       }
-      // The initiator must respect our MaxRecvDataSegmentLength (§13.12).
-      if (data_len > std::max<std::uint32_t>(session_->max_recv_data_segment_length(), 8192)) break;
+      // The initiator must respect our MaxRecvDataSegmentLength (§13.12). A
+      // longer segment is a protocol error; at ErrorRecoveryLevel 0 the
+      // connection ends after the Reject (§7.1.4).
+      if (data_len > std::max<std::uint32_t>(session_->max_recv_data_segment_length(), 8192)) {
+        session_->reject(bhs, RejectReason::kProtocolError);
+        break;
+      }
       std::vector<std::uint8_t> data(padded_length(data_len));
       if (!data.empty()) co_await asio::async_read(socket_, asio::buffer(data), use);
       if (ec) break;
@@ -102,13 +107,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         if (ec) break;
         if (!check_digest(data, d)) {
           // The PDU is discarded and rejected; the initiator retries (§7.8).
-          RejectPdu r;
-          r.reason = RejectReason::kDataDigestError;
-          std::vector<std::uint8_t> pdu(kBhsSize);
-          const Bhs rb = encode(TargetPdu{r});
-          std::copy(rb.begin(), rb.end(), pdu.begin());
-          pdu.insert(pdu.end(), bhs.begin(), bhs.end());
-          enqueue(std::move(pdu));
+          session_->reject(bhs, RejectReason::kDataDigestError);
           continue;
         }
       }

@@ -94,7 +94,12 @@ void Session::on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
                      std::vector<std::uint8_t> data) {
   if (logged_out_) return;
   const auto decoded = decode_initiator_pdu(bhs);
-  if (const auto* e = std::get_if<PduError>(&decoded)) return reject(bhs, e->reason);
+  if (const auto* e = std::get_if<PduError>(&decoded)) {
+    // Before the full feature phase only Login Requests are valid: anything
+    // else ends the login (RFC 7143 §6.3).
+    if (!full_feature_) return sink_.close();
+    return reject(bhs, e->reason);
+  }
   const InitiatorPdu& pdu = std::get<InitiatorPdu>(decoded);
   if (!full_feature_) {
     // Only Login Requests until the full feature phase (RFC 7143 §6.3).
@@ -255,7 +260,11 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
       std::copy(data.begin(), data.end(), task->data.begin());
       task->received = static_cast<std::uint32_t>(data.size());
     }
-    // Unsolicited Data-Out PDUs follow unless F is set (InitialR2T = No).
+    // Unsolicited Data-Out PDUs follow unless F is set; they are allowed only
+    // with InitialR2T=No (RFC 7143 §13.10). With InitialR2T=Yes, F=0 announces
+    // data the initiator may not send: waiting for it would hang the task.
+    if (!cmd.final && (params_.initial_r2t || task->received >= edtl))
+      return reject(encode(InitiatorPdu{cmd}), RejectReason::kProtocolError);
     task->unsolicited_done = cmd.final;
   }
   start_task(std::move(task));
@@ -299,12 +308,16 @@ void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data)
     return;
   }
   Task& t = *it->second;
-  // DataSN counts 0, 1, 2... within each sequence. With ErrorRecoveryLevel 0
-  // a gap cannot be recovered: reject the PDU and end the connection
-  // (RFC 7143 §7.1.4, §7.2).
+  // Data nobody asked for (an unknown Target Transfer Tag, unsolicited data
+  // that is not allowed) and DataSN gaps (DataSN counts 0, 1, 2... within
+  // each sequence) cannot be recovered at ErrorRecoveryLevel 0: reject the
+  // PDU and end the connection (RFC 7143 §7.1.4, §7.2).
   std::uint32_t* expected = nullptr;
   if (pdu.ttt == kReservedTag) {
-    expected = &t.unsolicited_data_sn;
+    // Unsolicited data: only in the sequence the command announced (F=0),
+    // and immediate plus unsolicited data within FirstBurstLength (§13.14).
+    const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
+    if (!t.unsolicited_done && end <= params_.first_burst_length) expected = &t.unsolicited_data_sn;
   } else if (auto r = t.r2t_data_sn.find(pdu.ttt); r != t.r2t_data_sn.end()) {
     expected = &r->second;
   }
@@ -314,7 +327,10 @@ void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data)
   }
   ++*expected;
   const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
-  if (end > t.data.size()) return reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
+  if (end > t.data.size()) {
+    reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
+    return sink_.close();
+  }
   std::copy(data.begin(), data.end(), t.data.begin() + pdu.buffer_offset);
   t.received += static_cast<std::uint32_t>(data.size());
   if (pdu.final) {

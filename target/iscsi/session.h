@@ -55,6 +55,9 @@ class Session {
   const SessionParams& params() const { return params_; }
   // What the initiator may send in one data segment (checked by the connection).
   std::uint32_t max_recv_data_segment_length() const;
+  // Rejects a PDU the connection could not accept (a data digest error, an
+  // oversized data segment), with the session's StatSN (RFC 7143 §11.17).
+  void reject(const Bhs& bhs, RejectReason reason);
 
  private:
   struct Task;
@@ -72,7 +75,6 @@ class Session {
   void on_text(const TextRequestPdu& pdu, std::vector<std::uint8_t> data);
   void on_task_mgmt(const TaskMgmtRequestPdu& pdu);
   void on_logout(const LogoutRequestPdu& pdu);
-  void reject(const Bhs& bhs, RejectReason reason);
   bool accept_cmd_sn(bool immediate, std::uint32_t cmd_sn);
   StatusSns next_status();  // uses and advances StatSN
   StatusSns peek_status() const;

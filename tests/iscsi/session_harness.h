@@ -1,0 +1,186 @@
+// A Session driven PDU by PDU, as a test initiator would: a real G2 Lun on
+// an in-memory store behind a LunPort that answers at once (or holds the
+// results until released), and a sink that decodes what the target sends.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "target/iscsi/pdu.h"
+#include "target/iscsi/session.h"
+#include "target/iscsi/text_keys.h"
+#include "target/scsi/lun.h"
+#include "target/scsi/memory_store.h"
+
+namespace memstore::iscsi::testing {
+
+inline constexpr char kTargetName[] = "iqn.2026-11.org.memstore.test:session";
+inline constexpr char kInitiatorName[] = "iqn.2026-11.org.memstore.test:initiator";
+
+// Runs every command on a real Lun when it is submitted; with `hold`, keeps
+// the results until release() (a command still "in the model").
+class ImmediatePort final : public LunPort {
+ public:
+  ImmediatePort() {
+    scsi::LunConfig config;
+    const model::Geometry g(config.device);
+    auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()),
+                                           static_cast<std::uint32_t>(config.device.block_bytes));
+    auto created = scsi::Lun::create(
+        std::move(config), std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)));
+    lun_ = std::move(std::get<std::unique_ptr<scsi::Lun>>(created));
+  }
+
+  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
+              std::span<const std::uint8_t> data_out, Done done) override {
+    scsi::ScsiCommand c;
+    c.nexus = nexus;
+    c.tag = tag;
+    c.cdb = cdb;
+    c.data_out = data_out;
+    now_ += 1'000'000;
+    c.arrival_ns = now_;
+    ++submitted;
+    scsi::ScsiResult r = lun_->execute(c);
+    if (hold) {
+      held_.emplace_back(std::move(r), std::move(done));
+    } else {
+      done(std::move(r));
+    }
+  }
+  void forget(std::uint64_t) override { held_.clear(); }
+
+  void release() {
+    auto held = std::move(held_);
+    held_.clear();
+    for (auto& [r, done] : held) done(std::move(r));
+  }
+
+  bool hold = false;
+  int submitted = 0;
+
+ private:
+  std::unique_ptr<scsi::Lun> lun_;
+  model::Ns now_ = 0;
+  std::vector<std::pair<scsi::ScsiResult, Done>> held_;
+};
+
+// One PDU the target sent: its decoded header and its data segment.
+struct Sent {
+  TargetPdu pdu;
+  std::vector<std::uint8_t> data;
+  // A copy, so that `take().as<T>()` outlives the Sent it came from.
+  template <typename T>
+  T as() const {
+    EXPECT_TRUE(std::holds_alternative<T>(pdu)) << "PDU type index " << pdu.index();
+    const T* p = std::get_if<T>(&pdu);
+    return p != nullptr ? *p : T{};
+  }
+};
+
+class SessionTest : public ::testing::Test {
+ protected:
+  SessionTest() {
+    context_.name = kTargetName;
+    context_.login.limits.target_name = kTargetName;
+    context_.login.send_targets = {{kTargetName, {"127.0.0.1:3260,1"}}};
+    context_.luns[0] = &port;
+    session_ = std::make_unique<Session>(
+        [this](std::string_view n) { return n == kTargetName ? &context_ : nullptr; },
+        LoginConfig{}, /*nexus=*/7, /*tsih=*/1,
+        Session::Sink{[this](std::vector<std::uint8_t> pdu) { receive(std::move(pdu)); },
+                      [this] { closed = true; }});
+  }
+
+  // Sends one PDU with its data segment.
+  void send(const InitiatorPdu& pdu, std::vector<std::uint8_t> data = {}) {
+    session_->on_pdu(encode(pdu), {}, std::move(data));
+  }
+  void send_raw(const Bhs& bhs) { session_->on_pdu(bhs, {}, {}); }
+
+  // Logs in from the operational stage straight to the full feature phase
+  // with these keys besides the initiator's and target's names.
+  LoginResponsePdu login(std::vector<TextPair> keys = {}) {
+    keys.insert(keys.begin(), {{"InitiatorName", kInitiatorName},
+                               {"TargetName", kTargetName},
+                               {"SessionType", "Normal"}});
+    LoginRequestPdu req;
+    req.transit = true;
+    req.csg = LoginStage::kOperationalNegotiation;
+    req.nsg = LoginStage::kFullFeaturePhase;
+    req.isid = {0x80, 0, 0, 1, 0, 0};
+    req.itt = 0x100;
+    req.cmd_sn = cmd_sn;
+    const std::vector<std::uint8_t> text = serialize_text(keys);
+    req.data_segment_length = static_cast<std::uint32_t>(text.size());
+    send(req, text);
+    if (sent.empty()) return {};
+    return take().as<LoginResponsePdu>();
+  }
+
+  // A SCSI Command on LUN 0 with the next CmdSN.
+  ScsiCommandPdu command(std::vector<std::uint8_t> cdb, std::uint32_t edtl, bool read,
+                         bool write) {
+    ScsiCommandPdu c;
+    c.read = read;
+    c.write = write;
+    c.lun = encode_lun(0);
+    c.itt = ++itt;
+    c.cmd_sn = cmd_sn++;
+    c.expected_data_transfer_length = edtl;
+    std::copy(cdb.begin(), cdb.end(), c.cdb.begin());
+    return c;
+  }
+  static std::vector<std::uint8_t> rw10(std::uint8_t opcode, std::uint32_t lba,
+                                        std::uint16_t blocks) {
+    return {opcode,
+            0,
+            static_cast<std::uint8_t>(lba >> 24),
+            static_cast<std::uint8_t>(lba >> 16),
+            static_cast<std::uint8_t>(lba >> 8),
+            static_cast<std::uint8_t>(lba),
+            0,
+            static_cast<std::uint8_t>(blocks >> 8),
+            static_cast<std::uint8_t>(blocks),
+            0};
+  }
+
+  Sent take() {
+    EXPECT_FALSE(sent.empty()) << "the target sent nothing";
+    if (sent.empty()) return {RejectPdu{}, {}};
+    Sent s = std::move(sent.front());
+    sent.erase(sent.begin());
+    return s;
+  }
+
+  ImmediatePort port;
+  std::vector<Sent> sent;
+  bool closed = false;
+  std::uint32_t cmd_sn = 1;
+  std::uint32_t itt = 0;
+
+ private:
+  void receive(std::vector<std::uint8_t> pdu) {
+    ASSERT_GE(pdu.size(), kBhsSize);
+    Bhs bhs;
+    std::copy_n(pdu.begin(), kBhsSize, bhs.begin());
+    auto decoded = decode_target_pdu(bhs);
+    ASSERT_TRUE(std::holds_alternative<TargetPdu>(decoded));
+    const std::uint32_t len = (std::uint32_t{bhs[5]} << 16) | (bhs[6] << 8) | bhs[7];
+    ASSERT_GE(pdu.size(), kBhsSize + len);
+    sent.push_back({std::get<TargetPdu>(decoded),
+                    std::vector<std::uint8_t>(pdu.begin() + kBhsSize,
+                                              pdu.begin() + kBhsSize + len)});
+  }
+
+  TargetContext context_;
+  std::unique_ptr<Session> session_;
+};
+
+}  // namespace memstore::iscsi::testing

@@ -1,0 +1,312 @@
+// The session against a well-behaved and a hostile initiator: every
+// violation gets the RFC 7143 answer (a Reject, a Login failure status, a
+// silent drop, or the end of the connection), never a hang.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "tests/iscsi/session_harness.h"
+
+namespace memstore::iscsi::testing {
+namespace {
+
+constexpr std::uint8_t kRead10 = 0x28;
+constexpr std::uint8_t kWrite10 = 0x2A;
+
+std::vector<std::uint8_t> pattern(std::size_t n, std::uint8_t seed) {
+  std::vector<std::uint8_t> v(n);
+  std::iota(v.begin(), v.end(), seed);
+  return v;
+}
+
+DataOutPdu data_out(std::uint32_t itt, std::uint32_t ttt, std::uint32_t data_sn,
+                    std::uint32_t offset, std::uint32_t length, bool final) {
+  DataOutPdu d;
+  d.lun = encode_lun(0);
+  d.itt = itt;
+  d.ttt = ttt;
+  d.data_sn = data_sn;
+  d.buffer_offset = offset;
+  d.data_segment_length = length;
+  d.final = final;
+  return d;
+}
+
+TEST_F(SessionTest, LoginEntersFullFeaturePhase) {
+  const LoginResponsePdu r = login();
+  EXPECT_EQ(r.status_class, 0);
+  EXPECT_TRUE(r.transit);
+  EXPECT_EQ(r.nsg, 3);
+  EXPECT_EQ(r.tsih, 1);
+  EXPECT_FALSE(closed);
+}
+
+TEST_F(SessionTest, UnknownTargetFailsLoginWithTargetNotFound) {
+  LoginRequestPdu req;
+  req.transit = true;
+  req.csg = LoginStage::kOperationalNegotiation;
+  req.nsg = LoginStage::kFullFeaturePhase;
+  const auto text = serialize_text(std::vector<TextPair>{
+      {"InitiatorName", kInitiatorName}, {"TargetName", "iqn.2026-11.org.memstore.test:nobody"}});
+  req.data_segment_length = static_cast<std::uint32_t>(text.size());
+  send(req, text);
+  const auto& r = take().as<LoginResponsePdu>();
+  EXPECT_EQ(r.status_class, 0x02);
+  EXPECT_EQ(r.status_detail, 0x03);  // RFC 7143 §11.13.5: Not found
+  EXPECT_TRUE(closed);
+}
+
+TEST_F(SessionTest, UnsupportedVersionFailsLogin) {
+  LoginRequestPdu req;
+  req.version_min = 1;
+  req.version_max = 1;
+  send(req);
+  const auto& r = take().as<LoginResponsePdu>();
+  EXPECT_EQ(r.status_class, 0x02);
+  EXPECT_EQ(r.status_detail, 0x05);  // Unsupported version
+  EXPECT_TRUE(closed);
+}
+
+TEST_F(SessionTest, CommandBeforeLoginEndsTheConnection) {
+  send(command(rw10(kRead10, 0, 1), 512, true, false));
+  EXPECT_TRUE(sent.empty());
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(port.submitted, 0);
+}
+
+TEST_F(SessionTest, ImmediateDataWriteThenReadReturnsTheData) {
+  login({{"ImmediateData", "Yes"}});
+  const auto data = pattern(512, 3);
+  ScsiCommandPdu w = command(rw10(kWrite10, 40, 1), 512, false, true);
+  w.data_segment_length = 512;
+  send(w, data);
+  const auto& wr = take().as<ScsiResponsePdu>();
+  EXPECT_EQ(wr.status, 0);
+  EXPECT_EQ(wr.itt, w.itt);
+
+  send(command(rw10(kRead10, 40, 1), 512, true, false));
+  const Sent in = take();
+  const auto& d = in.as<DataInPdu>();
+  EXPECT_TRUE(d.has_status);  // status rides in the last Data-In (§11.7.4)
+  EXPECT_EQ(d.status, 0);
+  EXPECT_EQ(in.data, data);
+  EXPECT_EQ(d.sn.stat_sn, wr.sn.stat_sn + 1);
+}
+
+TEST_F(SessionTest, UnsolicitedDataOutCompletesAWrite) {
+  login({{"InitialR2T", "No"}, {"ImmediateData", "No"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 8, 2), 1024, false, true);
+  w.final = false;  // unsolicited Data-Out follows
+  send(w);
+  EXPECT_TRUE(sent.empty());
+  send(data_out(w.itt, kReservedTag, 0, 0, 512, false), pattern(512, 1));
+  send(data_out(w.itt, kReservedTag, 1, 512, 512, true), pattern(512, 2));
+  EXPECT_EQ(take().as<ScsiResponsePdu>().status, 0);
+  EXPECT_FALSE(closed);
+}
+
+TEST_F(SessionTest, R2tSolicitsWhatImmediateDataLeftOut) {
+  login({{"InitialR2T", "Yes"}, {"ImmediateData", "Yes"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 16, 4), 2048, false, true);
+  w.data_segment_length = 512;
+  send(w, pattern(512, 0));
+  const auto& r2t = take().as<R2tPdu>();
+  EXPECT_EQ(r2t.itt, w.itt);
+  EXPECT_EQ(r2t.buffer_offset, 512U);
+  EXPECT_EQ(r2t.desired_data_transfer_length, 1536U);
+  EXPECT_EQ(r2t.r2t_sn, 0U);
+  send(data_out(w.itt, r2t.ttt, 0, 512, 1536, true), pattern(1536, 9));
+  EXPECT_EQ(take().as<ScsiResponsePdu>().status, 0);
+}
+
+TEST_F(SessionTest, DataOutWithoutR2tIsRejectedAndEndsTheConnection) {
+  login({{"InitialR2T", "Yes"}, {"ImmediateData", "No"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 0, 1), 512, false, true);
+  send(w);
+  (void)take().as<R2tPdu>();
+  // Unsolicited data while InitialR2T=Yes (RFC 7143 §13.10).
+  send(data_out(w.itt, kReservedTag, 0, 0, 512, true), pattern(512, 0));
+  EXPECT_EQ(take().as<RejectPdu>().reason, RejectReason::kProtocolError);
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(port.submitted, 0);
+}
+
+TEST_F(SessionTest, UnsolicitedDataAnnouncedDespiteInitialR2tIsRejected) {
+  login({{"InitialR2T", "Yes"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 0, 1), 512, false, true);
+  w.final = false;
+  send(w);
+  const Sent s = take();
+  EXPECT_EQ(s.as<RejectPdu>().reason, RejectReason::kProtocolError);
+  // The Reject carries the offending header (§11.17).
+  EXPECT_EQ(s.data.size(), kBhsSize);
+  // The session goes on: the next command is served.
+  send(command(rw10(kRead10, 0, 1), 512, true, false));
+  EXPECT_EQ(take().as<DataInPdu>().status, 0);
+}
+
+TEST_F(SessionTest, DataOutWithAnUnknownTransferTagIsRejected) {
+  login({{"InitialR2T", "Yes"}, {"ImmediateData", "No"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 0, 1), 512, false, true);
+  send(w);
+  const auto& r2t = take().as<R2tPdu>();
+  send(data_out(w.itt, r2t.ttt + 100, 0, 0, 512, true), pattern(512, 0));
+  EXPECT_EQ(take().as<RejectPdu>().reason, RejectReason::kProtocolError);
+  EXPECT_TRUE(closed);
+}
+
+TEST_F(SessionTest, DataSnGapIsRejected) {
+  login({{"InitialR2T", "No"}, {"ImmediateData", "No"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 0, 2), 1024, false, true);
+  w.final = false;
+  send(w);
+  send(data_out(w.itt, kReservedTag, 0, 0, 512, false), pattern(512, 0));
+  send(data_out(w.itt, kReservedTag, 2, 512, 512, true), pattern(512, 0));  // DataSN 1 missing
+  EXPECT_EQ(take().as<RejectPdu>().reason, RejectReason::kProtocolError);
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(port.submitted, 0);
+}
+
+TEST_F(SessionTest, UnsolicitedDataBeyondFirstBurstLengthIsRejected) {
+  login({{"InitialR2T", "No"}, {"ImmediateData", "No"}, {"FirstBurstLength", "512"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 0, 4), 2048, false, true);
+  w.final = false;
+  send(w);
+  send(data_out(w.itt, kReservedTag, 0, 0, 1024, true), pattern(1024, 0));
+  EXPECT_EQ(take().as<RejectPdu>().reason, RejectReason::kProtocolError);
+  EXPECT_TRUE(closed);
+}
+
+TEST_F(SessionTest, ImmediateDataBeyondFirstBurstLengthIsRejected) {
+  login({{"ImmediateData", "Yes"}, {"FirstBurstLength", "512"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 0, 2), 1024, false, true);
+  w.data_segment_length = 1024;
+  send(w, pattern(1024, 0));
+  EXPECT_EQ(take().as<RejectPdu>().reason, RejectReason::kProtocolError);
+  EXPECT_EQ(port.submitted, 0);
+}
+
+TEST_F(SessionTest, DataOutBeyondTheTransferLengthIsRejected) {
+  login({{"InitialR2T", "No"}, {"ImmediateData", "No"}});
+  ScsiCommandPdu w = command(rw10(kWrite10, 0, 1), 512, false, true);
+  w.final = false;
+  send(w);
+  send(data_out(w.itt, kReservedTag, 0, 256, 512, true), pattern(512, 0));
+  EXPECT_EQ(take().as<RejectPdu>().reason, RejectReason::kProtocolError);
+  EXPECT_TRUE(closed);
+}
+
+TEST_F(SessionTest, CmdSnOutsideTheWindowIsDroppedSilently) {
+  login();
+  ScsiCommandPdu far = command(rw10(kRead10, 0, 1), 512, true, false);
+  far.cmd_sn += 1000;  // beyond MaxCmdSN (RFC 7143 §3.2.2.1)
+  send(far);
+  ScsiCommandPdu old = command(rw10(kRead10, 0, 1), 512, true, false);
+  old.cmd_sn -= 5;  // already used
+  send(old);
+  EXPECT_TRUE(sent.empty());
+  EXPECT_FALSE(closed);
+  EXPECT_EQ(port.submitted, 0);
+  // ExpCmdSN did not move: the in-window command that follows is served.
+  cmd_sn -= 2;
+  send(command(rw10(kRead10, 0, 1), 512, true, false));
+  const auto& d = take().as<DataInPdu>();
+  EXPECT_EQ(d.status, 0);
+  EXPECT_EQ(d.sn.exp_cmd_sn, cmd_sn);
+  EXPECT_EQ(d.sn.max_cmd_sn - d.sn.exp_cmd_sn, 63U);
+}
+
+TEST_F(SessionTest, UndefinedOpcodeGetsCommandNotSupported) {
+  login();
+  Bhs bhs{};
+  bhs[0] = 0x1B;  // not an initiator opcode (RFC 7143 §11.2.1.2)
+  send_raw(bhs);
+  const Sent s = take();
+  EXPECT_EQ(s.as<RejectPdu>().reason, RejectReason::kCommandNotSupported);
+  EXPECT_EQ(s.data[0], 0x1B);
+  EXPECT_FALSE(closed);
+}
+
+TEST_F(SessionTest, MissingLunGetsLogicalUnitNotSupported) {
+  login();
+  ScsiCommandPdu c = command(rw10(kRead10, 0, 1), 512, true, false);
+  c.lun = encode_lun(5);
+  send(c);
+  const Sent s = take();
+  const auto& r = s.as<ScsiResponsePdu>();
+  EXPECT_EQ(r.status, 0x02);  // CHECK CONDITION
+  ASSERT_GE(s.data.size(), 2U + 14U);
+  EXPECT_EQ(s.data[2 + 2] & 0x0F, 0x05);  // ILLEGAL REQUEST
+  EXPECT_EQ(s.data[2 + 12], 0x25);        // LOGICAL UNIT NOT SUPPORTED
+}
+
+TEST_F(SessionTest, NopOutPingIsEchoed) {
+  login();
+  NopOutPdu ping;
+  ping.itt = 0x55;
+  ping.immediate = true;
+  ping.cmd_sn = cmd_sn;
+  ping.data_segment_length = 4;
+  send(ping, {'p', 'i', 'n', 'g'});
+  const Sent s = take();
+  const auto& r = s.as<NopInPdu>();
+  EXPECT_EQ(r.itt, 0x55U);
+  EXPECT_EQ(r.ttt, kReservedTag);
+  EXPECT_EQ(s.data, (std::vector<std::uint8_t>{'p', 'i', 'n', 'g'}));
+}
+
+TEST_F(SessionTest, AbortedTaskSendsNoResponse) {
+  login();
+  port.hold = true;
+  const ScsiCommandPdu c = command(rw10(kRead10, 0, 1), 512, true, false);
+  send(c);
+  TaskMgmtRequestPdu tmf;
+  tmf.immediate = true;
+  tmf.function = TmfFunction::kAbortTask;
+  tmf.itt = 0x900;
+  tmf.referenced_task_tag = c.itt;
+  tmf.cmd_sn = cmd_sn;
+  send(tmf);
+  EXPECT_EQ(take().as<TaskMgmtResponsePdu>().response, TmfResponse::kComplete);
+  port.release();  // the model finishes the command; the initiator hears nothing
+  EXPECT_TRUE(sent.empty());
+  // Aborting it again: it no longer exists.
+  send(tmf);
+  EXPECT_EQ(take().as<TaskMgmtResponsePdu>().response, TmfResponse::kTaskDoesNotExist);
+}
+
+TEST_F(SessionTest, SendTargetsInANormalSessionNamesItsTarget) {
+  login();
+  TextRequestPdu t;
+  t.itt = 0x77;
+  t.cmd_sn = cmd_sn++;
+  // An empty value asks for the session's own target; "All" is for discovery
+  // sessions only (RFC 7143 Appendix C).
+  const auto text = serialize_text(std::vector<TextPair>{{"SendTargets", ""}});
+  t.data_segment_length = static_cast<std::uint32_t>(text.size());
+  send(t, text);
+  const Sent s = take();
+  EXPECT_TRUE(s.as<TextResponsePdu>().final);
+  const auto pairs = parse_text(s.data);
+  ASSERT_TRUE(std::holds_alternative<std::vector<TextPair>>(pairs));
+  const auto& kv = std::get<std::vector<TextPair>>(pairs);
+  ASSERT_EQ(kv.size(), 2U);
+  EXPECT_EQ(kv[0].value, kTargetName);
+  EXPECT_EQ(kv[1].value, "127.0.0.1:3260,1");
+}
+
+TEST_F(SessionTest, LogoutAnswersAndEndsTheSession) {
+  login();
+  LogoutRequestPdu l;
+  l.itt = 0x31;
+  l.cmd_sn = cmd_sn++;
+  send(l);
+  const auto& r = take().as<LogoutResponsePdu>();
+  EXPECT_EQ(r.response, LogoutResponse::kClosed);
+  EXPECT_TRUE(closed);
+  send(command(rw10(kRead10, 0, 1), 512, true, false));
+  EXPECT_TRUE(sent.empty());
+}
+
+}  // namespace
+}  // namespace memstore::iscsi::testing
