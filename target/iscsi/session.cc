@@ -34,8 +34,12 @@ struct Session::Task {
   std::vector<std::uint8_t> cdb;
   std::uint16_t lun = 0;
   LunPort* port = nullptr;
-  std::vector<std::uint8_t> data;  // write data, ExpectedDataTransferLength bytes
-  std::uint32_t received = 0;      // data bytes received so far
+  // Write data as it arrives, in order (we negotiate DataPDUInOrder and
+  // DataSequenceInOrder = Yes), up to ExpectedDataTransferLength bytes. It
+  // grows with what the initiator really sent: a header announcing 4 GiB
+  // costs nothing until the bytes come.
+  std::vector<std::uint8_t> data;
+  std::uint32_t received = 0;  // data bytes received so far (data.size())
   std::uint32_t next_r2t_offset = 0;
   std::uint32_t r2t_sn = 0;
   std::uint32_t outstanding_r2ts = 0;
@@ -250,15 +254,14 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
   }
   if (cmd.write) {
     const std::uint32_t edtl = cmd.expected_data_transfer_length;
-    task->data.assign(edtl, 0);
     // Immediate data (RFC 7143 §3.2.4.2), at most FirstBurstLength.
     if (!data.empty()) {
       if (!params_.immediate_data || data.size() > edtl ||
           data.size() > params_.first_burst_length) {
         return reject(encode(InitiatorPdu{cmd}), RejectReason::kProtocolError);
       }
-      std::copy(data.begin(), data.end(), task->data.begin());
-      task->received = static_cast<std::uint32_t>(data.size());
+      task->data = std::move(data);
+      task->received = static_cast<std::uint32_t>(task->data.size());
     }
     // Unsolicited Data-Out PDUs follow unless F is set; they are allowed only
     // with InitialR2T=No (RFC 7143 §13.10). With InitialR2T=Yes, F=0 announces
@@ -326,12 +329,13 @@ void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data)
     return sink_.close();
   }
   ++*expected;
+  // In order and within the transfer length (RFC 7143 §13.19, §11.7.6).
   const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
-  if (end > t.data.size()) {
+  if (pdu.buffer_offset != t.received || end > t.cmd.expected_data_transfer_length) {
     reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
     return sink_.close();
   }
-  std::copy(data.begin(), data.end(), t.data.begin() + pdu.buffer_offset);
+  t.data.insert(t.data.end(), data.begin(), data.end());
   t.received += static_cast<std::uint32_t>(data.size());
   if (pdu.final) {
     if (pdu.ttt == kReservedTag) {
@@ -342,7 +346,7 @@ void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data)
       t.r2t_data_sn.erase(pdu.ttt);
     }
   }
-  if (t.received >= t.data.size()) return submit(t);
+  if (t.received >= t.cmd.expected_data_transfer_length) return submit(t);
   if (t.unsolicited_done) send_r2ts(t);
 }
 

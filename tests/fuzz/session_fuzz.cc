@@ -1,0 +1,135 @@
+// libFuzzer target for the iSCSI session: login and text key negotiation,
+// then the full feature phase, fed with PDUs a hostile initiator could send.
+// The first byte picks how the input is used:
+//   0: every PDU comes from the input (the login itself is fuzzed);
+//   1: the rest of the input is the text of one Login Request (the key
+//      parser and negotiation, with a valid header);
+//   2: a valid login first, then PDUs from the input (full feature phase).
+// PDUs are 48 header bytes followed by the data segment their header
+// announces (cut at the end of the input). Nothing may crash or leak; every
+// PDU the session sends must decode.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "target/iscsi/pdu.h"
+#include "target/iscsi/session.h"
+#include "target/iscsi/text_keys.h"
+#include "target/scsi/memory_store.h"
+
+namespace {
+
+using namespace memstore;
+using namespace memstore::iscsi;
+
+constexpr char kTarget[] = "iqn.2026-11.org.memstore.fuzz:t";
+
+// A small LUN answering at once; shared by all runs (the fuzzer checks the
+// session, not the device).
+class Port final : public LunPort {
+ public:
+  Port() {
+    scsi::LunConfig config;
+    const model::Geometry g(config.device);
+    auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
+    lun_ = std::move(std::get<std::unique_ptr<scsi::Lun>>(scsi::Lun::create(
+        std::move(config), std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)))));
+  }
+  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
+              std::span<const std::uint8_t> data_out, Done done) override {
+    scsi::ScsiCommand c{nexus, tag, cdb, data_out, now_ += 1000};
+    done(lun_->execute(c));
+  }
+  void forget(std::uint64_t) override {}
+
+ private:
+  std::unique_ptr<scsi::Lun> lun_;
+  model::Ns now_ = 0;
+};
+
+void check(bool ok) {
+  if (!ok) std::abort();
+}
+
+void check_sent(const std::vector<std::uint8_t>& pdu) {
+  check(pdu.size() >= kBhsSize);
+  Bhs bhs;
+  std::copy_n(pdu.begin(), kBhsSize, bhs.begin());
+  check(std::holds_alternative<TargetPdu>(decode_target_pdu(bhs)));
+}
+
+std::vector<std::uint8_t> login_pdu(std::span<const std::uint8_t> text) {
+  LoginRequestPdu req;
+  req.transit = true;
+  req.csg = LoginStage::kOperationalNegotiation;
+  req.nsg = LoginStage::kFullFeaturePhase;
+  req.isid = {0x80, 0, 0, 1, 0, 0};
+  req.data_segment_length = static_cast<std::uint32_t>(text.size());
+  const Bhs bhs = encode(InitiatorPdu{req});
+  std::vector<std::uint8_t> out(bhs.begin(), bhs.end());
+  out.insert(out.end(), text.begin(), text.end());
+  return out;
+}
+
+// Feeds the PDUs in `in` to the session until the input ends or it closes.
+void feed(Session& s, std::span<const std::uint8_t> in, const bool& closed) {
+  while (in.size() >= kBhsSize && !closed) {
+    Bhs bhs;
+    std::copy_n(in.begin(), kBhsSize, bhs.begin());
+    in = in.subspan(kBhsSize);
+    const std::size_t ahs_len = std::min<std::size_t>(std::size_t{bhs[4]} * 4, in.size());
+    const auto ahs = in.first(ahs_len);
+    in = in.subspan(ahs_len);
+    const std::size_t announced = (std::size_t{bhs[5]} << 16) | (bhs[6] << 8) | bhs[7];
+    const std::size_t len = std::min(announced, in.size());
+    s.on_pdu(bhs, ahs, std::vector<std::uint8_t>(in.begin(), in.begin() + len));
+    in = in.subspan(len);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // A fresh LUN now and then: written chunks of the in-memory store would
+  // otherwise pile up over millions of runs.
+  static std::unique_ptr<Port> port;
+  static int runs = 0;
+  static TargetContext context = [] {
+    TargetContext c;
+    c.name = kTarget;
+    c.login.limits.target_name = kTarget;
+    c.login.send_targets = {{kTarget, {"127.0.0.1:3260,1"}}};
+    return c;
+  }();
+  if (runs++ % 2000 == 0) {
+    port = std::make_unique<Port>();
+    context.luns[0] = port.get();
+  }
+  if (size < 1) return 0;
+  const std::uint8_t mode = data[0] % 3;
+  const std::span<const std::uint8_t> in(data + 1, size - 1);
+
+  bool closed = false;
+  Session session([](std::string_view n) { return n == kTarget ? &context : nullptr; },
+                  LoginConfig{}, 1, 1,
+                  Session::Sink{[](std::vector<std::uint8_t> pdu) { check_sent(pdu); },
+                                [&closed] { closed = true; }});
+  if (mode == 1) {
+    feed(session, login_pdu(in), closed);
+    return 0;
+  }
+  if (mode == 2) {
+    const std::vector<TextPair> keys{{"InitiatorName", "iqn.2026-11.org.memstore.fuzz:i"},
+                                     {"TargetName", kTarget},
+                                     {"InitialR2T", "No"},
+                                     {"ImmediateData", "Yes"},
+                                     {"MaxOutstandingR2T", "4"}};
+    feed(session, login_pdu(serialize_text(keys)), closed);
+    check(session.full_feature());
+  }
+  feed(session, in, closed);
+  return 0;
+}
