@@ -40,8 +40,11 @@ enum class PositioningMetric : std::uint8_t {
   kTurnaround = 3,  // turnarounds, ns
   kTransfer = 4,    // media transfer, ns
   kQueueDepth = 5,  // requests queued at arrival: mean in 1/1000 request, max in requests
+  // How late the transport delivered completions after their modeled time,
+  // ns (realtime and scaled timing; never negative: delivery is never early).
+  kDeliveryLateness = 6,
 };
-inline constexpr int kPositioningMetrics = 6;
+inline constexpr int kPositioningMetrics = 7;
 struct MetricSummary {
   std::uint64_t count = 0;
   std::uint64_t mean = 0;  // ns (queue depth: thousandths of a request)

@@ -8,6 +8,9 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <functional>
+#include <fmt/ostream.h>
+
+#include <fstream>
 #include <iostream>
 
 #include "target/daemon/config.h"
@@ -51,6 +54,10 @@ int main(int argc, char** argv) {
   app.add_option("--target-name", cli.target_name,
                  "iSCSI target name (default iqn.2026-11.org.memstore:g2)");
   app.add_option("--log-level", cli.log_level, "trace, debug, info (default), warn, error");
+  std::string completion_log;
+  app.add_option("--completion-log", completion_log,
+                 "Write one CSV line per completion delivered in realtime or scaled timing: "
+                 "the model's prediction beside the actual delivery time");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -67,6 +74,20 @@ int main(int argc, char** argv) {
   // Precise completion timers: the default 50 us timer slack would delay
   // every modeled completion (DESIGN.md "Transports").
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+  std::ofstream completions;
+  if (!completion_log.empty()) {
+    completions.open(completion_log, std::ios::trunc);
+    if (!completions) {
+      std::cerr << "memstored: --completion-log " << completion_log
+                << ": cannot open for writing; give a writable path\n";
+      return 2;
+    }
+    // Model clock: arrival and modeled completion. Wall clock since the LUN
+    // driver's epoch: when the completion was due and when it was delivered.
+    completions << "target,lun,nexus,tag,arrival_ns,complete_ns,service_ns,due_ns,delivered_ns,"
+                   "late_ns\n";
+  }
 
   boost::asio::io_context io(1);
   iscsi::Server server(io);
@@ -95,6 +116,13 @@ int main(int argc, char** argv) {
       auto driver = std::make_unique<iscsi::LunDriver>(
           io, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
       drivers.push_back(driver.get());
+      if (completions.is_open()) {
+        driver->on_delivery([&completions, ti, id = spec.id](const iscsi::Delivery& d) {
+          fmt::print(completions, "{},{},{},{},{},{},{},{},{},{}\n", ti, id, d.nexus, d.tag,
+                     d.arrival_ns, d.complete_ns, d.complete_ns - d.arrival_ns, d.due_ns,
+                     d.delivered_ns, d.delivered_ns - d.due_ns);
+        });
+      }
       spdlog::info("LUN {} of {}: {} ({} blocks), backing {}, timing {}, scheduler {}", spec.id,
                    t.name, spec.params.name, driver->lun().blocks(), spec.backing,
                    scsi::timing_mode_name(spec.timing.mode), spec.scheduler);

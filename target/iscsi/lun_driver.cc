@@ -29,13 +29,13 @@ LunDriver::Clock::time_point LunDriver::wall_at(scsi::Ns virtual_ns) const {
 
 void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
                        std::span<const std::uint8_t> data_out, Done done) {
-  pending_[{nexus, tag}] = std::move(done);
   scsi::ScsiCommand c;
   c.nexus = nexus;
   c.tag = tag;
   c.cdb = cdb;
   c.data_out = data_out;
   c.arrival_ns = virtual_now();
+  pending_[{nexus, tag}] = Pending{std::move(done), c.arrival_ns};
   auto sink = [this](scsi::ScsiResult r) { on_result(std::move(r)); };
   lun_->submit(c, sink);
   if (lun_->timing().mode == scsi::TimingMode::kOff) {
@@ -60,7 +60,8 @@ void LunDriver::on_result(scsi::ScsiResult r) {
   const auto key = std::make_pair(r.nexus, r.tag);
   auto it = pending_.find(key);
   if (it == pending_.end()) return;  // the connection is gone
-  Done done = std::move(it->second);
+  Done done = std::move(it->second.done);
+  const scsi::Ns arrival_ns = it->second.arrival_ns;
   pending_.erase(it);
   if (lun_->timing().mode == scsi::TimingMode::kOff) {
     boost::asio::post(io_,
@@ -69,13 +70,21 @@ void LunDriver::on_result(scsi::ScsiResult r) {
   }
   const Clock::time_point due = wall_at(r.complete_ns);
   auto timer = std::make_shared<boost::asio::steady_timer>(io_, due);
-  timer->async_wait([this, timer, due, done = std::move(done),
+  timer->async_wait([this, timer, due, arrival_ns, done = std::move(done),
                      r = std::move(r)](const boost::system::error_code&) mutable {
-    const auto late =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - due).count();
+    const Clock::time_point now = Clock::now();
+    const auto late = std::chrono::duration_cast<std::chrono::nanoseconds>(now - due).count();
     ++lateness_.count;
     lateness_.sum_ns += static_cast<long double>(late);
     lateness_.max_ns = std::max<std::int64_t>(lateness_.max_ns, late);
+    lun_->record_delivery(static_cast<std::uint64_t>(std::max<std::int64_t>(0, late)));
+    if (delivery_log_) {
+      auto since_epoch = [&](Clock::time_point t) {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(t - epoch_).count();
+      };
+      delivery_log_(
+          Delivery{r.nexus, r.tag, arrival_ns, r.complete_ns, since_epoch(due), since_epoch(now)});
+    }
     done(std::move(r));
   });
 }

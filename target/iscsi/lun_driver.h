@@ -25,6 +25,19 @@
 
 namespace memstore::iscsi {
 
+// One delivered completion, for the daemon's completion log: what the model
+// predicted and when the result was really handed to the transport. Times
+// are ns on the LUN's model clock (arrival, modeled completion) and on the
+// wall clock since the driver's epoch (due, delivered).
+struct Delivery {
+  std::uint64_t nexus = 0;
+  std::uint64_t tag = 0;
+  scsi::Ns arrival_ns = 0;
+  scsi::Ns complete_ns = 0;
+  std::int64_t due_ns = 0;
+  std::int64_t delivered_ns = 0;
+};
+
 struct Lateness {
   std::uint64_t count = 0;
   std::int64_t max_ns = 0;
@@ -49,6 +62,8 @@ class LunDriver final : public LunPort {
 
   scsi::Lun& lun() { return *lun_; }
   const Lateness& lateness() const { return lateness_; }
+  // Called for every completion delivered in realtime or scaled timing.
+  void on_delivery(std::function<void(const Delivery&)> log) { delivery_log_ = std::move(log); }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -61,8 +76,13 @@ class LunDriver final : public LunPort {
   std::unique_ptr<scsi::Lun> lun_;
   Clock::time_point epoch_;
   boost::asio::steady_timer decision_timer_;
-  std::map<std::pair<std::uint64_t, std::uint64_t>, Done> pending_;
+  struct Pending {
+    Done done;
+    scsi::Ns arrival_ns = 0;  // on the model clock
+  };
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Pending> pending_;
   Lateness lateness_;
+  std::function<void(const Delivery&)> delivery_log_;
 };
 
 }  // namespace memstore::iscsi

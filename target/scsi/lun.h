@@ -122,6 +122,9 @@ class Lun {
   const LunConfig& config() const { return config_; }
   const Timing& timing() const { return config_.timing; }
   model::EnergyReport energy(Ns until) const { return device_->energy(until); }
+  // The transport delivered a completion `late_ns` after its modeled time
+  // (log page 31h, delivery lateness).
+  void record_delivery(std::uint64_t late_ns) { stats_.on_delivery(late_ns); }
   // Makes every acknowledged write durable (shutdown).
   StoreStatus flush() { return store_->flush(); }
 

@@ -28,6 +28,10 @@ void LunStats::on_completion(const model::Breakdown& b) {
   add(PositioningMetric::kTransfer, b.transfer_ns);
 }
 
+void LunStats::on_delivery(std::uint64_t late_ns) {
+  acc_[static_cast<int>(PositioningMetric::kDeliveryLateness)].add(late_ns);
+}
+
 modepages::PositioningLog LunStats::log() const {
   modepages::PositioningLog out;
   for (int i = 0; i < kMetrics; ++i) {

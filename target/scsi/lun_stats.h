@@ -1,6 +1,7 @@
 // Positioning statistics a LUN keeps for its vendor log page 31h: count,
 // mean and maximum of each breakdown component over the media commands
-// served, and of the queue depth seen by arriving media commands.
+// served, of the queue depth seen by arriving media commands, and of how
+// late the transport delivered completions.
 #pragma once
 
 #include <array>
@@ -15,6 +16,7 @@ class LunStats {
  public:
   void on_arrival(std::size_t queued_before);
   void on_completion(const model::Breakdown& b);
+  void on_delivery(std::uint64_t late_ns);
   modepages::PositioningLog log() const;
   void reset() { *this = LunStats{}; }
 
@@ -25,7 +27,7 @@ class LunStats {
     std::uint64_t max = 0;
     void add(std::uint64_t v);
   };
-  static constexpr int kMetrics = 6;
+  static constexpr int kMetrics = modepages::kPositioningMetrics;
   std::array<Acc, kMetrics> acc_;
 };
 
