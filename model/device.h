@@ -13,7 +13,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include "model/fifo.h"
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -68,7 +68,7 @@ class Device {
     std::unique_ptr<Mechanism> mechanism;
     std::unique_ptr<Scheduler> scheduler;
     Lbn first_lbn = 0;
-    std::deque<Request> incoming;  // submitted, arrival not yet admitted
+    Fifo<Request> incoming;  // submitted, arrival not yet admitted
     Ns free_at = 0;
     Ns next_start() const;
   };

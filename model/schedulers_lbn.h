@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include "model/fifo.h"
 #include <map>
 #include <set>
 #include <utility>
@@ -21,7 +21,7 @@ class FcfsScheduler final : public Scheduler {
   std::vector<Request> drain() override;
 
  private:
-  std::deque<Request> queue_;
+  Fifo<Request> queue_;
 };
 
 // Requests ordered by (LBN, arrival order) so equal LBNs keep FCFS order.

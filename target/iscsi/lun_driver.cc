@@ -1,12 +1,17 @@
 #include "target/iscsi/lun_driver.h"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <limits>
 
 namespace memstore::iscsi {
 
 LunDriver::LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun)
-    : io_(io), lun_(std::move(lun)), epoch_(Clock::now()), decision_timer_(io) {}
+    : io_(io),
+      lun_(std::move(lun)),
+      epoch_(Clock::now()),
+      decision_timer_(io),
+      delivery_timer_(io) {}
 
 // The model's clock: wall time since the epoch, slowed by the scale factor in
 // scaled mode. (Changing the scale at run time rescales the past too; the
@@ -35,7 +40,7 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
   c.cdb = cdb;
   c.data_out = data_out;
   c.arrival_ns = virtual_now();
-  pending_[{nexus, tag}] = Pending{std::move(done), c.arrival_ns};
+  pending_pool_.insert(pending_, {nexus, tag}).first->second = Pending{std::move(done), c.arrival_ns};
   auto sink = [this](scsi::ScsiResult r) { on_result(std::move(r)); };
   lun_->submit(c, sink);
   if (lun_->timing().mode == scsi::TimingMode::kOff) {
@@ -48,51 +53,105 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
 void LunDriver::arm_decision_timer() {
   const scsi::Ns next = lun_->next_decision_ns();
   if (next < 0) return;
-  decision_timer_.expires_at(wall_at(next));
-  decision_timer_.async_wait([this](const boost::system::error_code& ec) {
-    if (ec) return;  // re-armed or cancelled
-    lun_->advance(virtual_now(), [this](scsi::ScsiResult r) { on_result(std::move(r)); });
-    arm_decision_timer();
-  });
+  const Clock::time_point at = wall_at(next);
+  // An earlier or equal wait is pending: it re-arms when it fires.
+  if (decision_armed_for_ <= at) return;
+  decision_armed_for_ = at;
+  decision_timer_.expires_at(at);
+  decision_timer_.async_wait(
+      with_memory(decision_memory_, [this, at](const boost::system::error_code& ec) {
+        if (ec) return;  // re-armed earlier
+        if (decision_armed_for_ == at) decision_armed_for_ = Clock::time_point::max();
+        lun_->advance(virtual_now(), [this](scsi::ScsiResult r) { on_result(std::move(r)); });
+        arm_decision_timer();
+      }));
 }
+
+namespace {
+bool later(const auto& a, const auto& b) {
+  return a.due != b.due ? a.due > b.due : a.sequence > b.sequence;
+}
+}  // namespace
 
 void LunDriver::on_result(scsi::ScsiResult r) {
   const auto key = std::make_pair(r.nexus, r.tag);
   auto it = pending_.find(key);
   if (it == pending_.end()) return;  // the connection is gone
-  Done done = std::move(it->second.done);
-  const scsi::Ns arrival_ns = it->second.arrival_ns;
-  pending_.erase(it);
-  if (lun_->timing().mode == scsi::TimingMode::kOff) {
-    boost::asio::post(io_,
-                      [done = std::move(done), r = std::move(r)]() mutable { done(std::move(r)); });
+  Due d;
+  d.done = std::move(it->second.done);
+  d.arrival_ns = it->second.arrival_ns;
+  pending_pool_.erase(pending_, it);
+  const bool off = lun_->timing().mode == scsi::TimingMode::kOff;
+  d.due = off ? Clock::time_point::min() : wall_at(r.complete_ns);
+  d.sequence = due_sequence_++;
+  d.result = std::move(r);
+  due_.push_back(std::move(d));
+  std::push_heap(due_.begin(), due_.end(), [](const Due& a, const Due& b) { return later(a, b); });
+  if (off) {
+    // As soon as possible, but not from inside the LUN's callback: the
+    // session may submit the initiator's next command from its completion.
+    if (!drain_posted_) {
+      drain_posted_ = true;
+      boost::asio::post(io_, with_memory(drain_memory_, [this] {
+                          drain_posted_ = false;
+                          deliver_due(true);
+                        }));
+    }
     return;
   }
-  const Clock::time_point due = wall_at(r.complete_ns);
-  auto timer = std::make_shared<boost::asio::steady_timer>(io_, due);
-  timer->async_wait([this, timer, due, arrival_ns, done = std::move(done),
-                     r = std::move(r)](const boost::system::error_code&) mutable {
+  arm_delivery_timer();
+}
+
+void LunDriver::arm_delivery_timer() {
+  if (due_.empty()) return;
+  const Clock::time_point at = due_.front().due;
+  if (delivery_armed_for_ <= at) return;  // an earlier wait will re-arm
+  delivery_armed_for_ = at;
+  delivery_timer_.expires_at(at);
+  delivery_timer_.async_wait(
+      with_memory(delivery_memory_, [this, at](const boost::system::error_code& ec) {
+        if (ec) return;  // re-armed earlier
+        if (delivery_armed_for_ == at) delivery_armed_for_ = Clock::time_point::max();
+        deliver_due(false);
+        arm_delivery_timer();
+      }));
+}
+
+// Delivers every result whose instant has come (all of them with `all`).
+// A timer never fires early, so a delivery is never before its modeled time.
+void LunDriver::deliver_due(bool all) {
+  auto cmp = [](const Due& a, const Due& b) { return later(a, b); };
+  while (!due_.empty()) {
     const Clock::time_point now = Clock::now();
-    const auto late = std::chrono::duration_cast<std::chrono::nanoseconds>(now - due).count();
-    ++lateness_.count;
-    lateness_.sum_ns += static_cast<long double>(late);
-    lateness_.max_ns = std::max<std::int64_t>(lateness_.max_ns, late);
-    lun_->record_delivery(static_cast<std::uint64_t>(std::max<std::int64_t>(0, late)));
-    if (delivery_log_) {
-      auto since_epoch = [&](Clock::time_point t) {
-        return std::chrono::duration_cast<std::chrono::nanoseconds>(t - epoch_).count();
-      };
-      delivery_log_(
-          Delivery{r.nexus, r.tag, arrival_ns, r.complete_ns, since_epoch(due), since_epoch(now)});
+    if (!all && due_.front().due > now) break;
+    std::pop_heap(due_.begin(), due_.end(), cmp);
+    Due d = std::move(due_.back());
+    due_.pop_back();
+    if (!all) {
+      const auto late = std::chrono::duration_cast<std::chrono::nanoseconds>(now - d.due).count();
+      ++lateness_.count;
+      lateness_.sum_ns += static_cast<long double>(late);
+      lateness_.max_ns = std::max<std::int64_t>(lateness_.max_ns, late);
+      lun_->record_delivery(static_cast<std::uint64_t>(std::max<std::int64_t>(0, late)));
+      if (delivery_log_) {
+        auto since_epoch = [&](Clock::time_point t) {
+          return std::chrono::duration_cast<std::chrono::nanoseconds>(t - epoch_).count();
+        };
+        delivery_log_(Delivery{d.result.nexus, d.result.tag, d.arrival_ns, d.result.complete_ns,
+                               since_epoch(d.due), since_epoch(now)});
+      }
     }
-    done(std::move(r));
-  });
+    d.done(std::move(d.result));
+  }
 }
 
 void LunDriver::forget(std::uint64_t nexus) {
   for (auto it = pending_.begin(); it != pending_.end();) {
-    it = it->first.first == nexus ? pending_.erase(it) : std::next(it);
+    it = it->first.first == nexus ? pending_pool_.erase(pending_, it) : std::next(it);
   }
+  // Results already decided for that nexus are dropped too.
+  std::erase_if(due_, [&](const Due& d) { return d.result.nexus == nexus; });
+  std::make_heap(due_.begin(), due_.end(), [](const Due& a, const Due& b) { return later(a, b); });
 }
 
 }  // namespace memstore::iscsi

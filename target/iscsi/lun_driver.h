@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "target/iscsi/handler_memory.h"
 #include "target/iscsi/lun_port.h"
 #include "target/scsi/lun.h"
 
@@ -59,6 +60,7 @@ class LunDriver final : public LunPort {
   // Drops the pending callbacks of a nexus (its connection closed); the LUN
   // still serves the commands in the model.
   void forget(std::uint64_t nexus) override;
+  void recycle(scsi::Bytes buffer) override { lun_->recycle(std::move(buffer)); }
 
   scsi::Lun& lun() { return *lun_; }
   const Lateness& lateness() const { return lateness_; }
@@ -71,16 +73,38 @@ class LunDriver final : public LunPort {
   Clock::time_point wall_at(scsi::Ns virtual_ns) const;
   void on_result(scsi::ScsiResult r);
   void arm_decision_timer();
+  void arm_delivery_timer();
+  void deliver_due(bool all);
 
   boost::asio::io_context& io_;
   std::unique_ptr<scsi::Lun> lun_;
   Clock::time_point epoch_;
   boost::asio::steady_timer decision_timer_;
+  Clock::time_point decision_armed_for_ = Clock::time_point::max();
   struct Pending {
     Done done;
     scsi::Ns arrival_ns = 0;  // on the model clock
   };
-  std::map<std::pair<std::uint64_t, std::uint64_t>, Pending> pending_;
+  using PendingMap = std::map<std::pair<std::uint64_t, std::uint64_t>, Pending>;
+  PendingMap pending_;
+  scsi::NodePool<PendingMap> pending_pool_;
+
+  // Results decided by the model, waiting for their delivery instant: a
+  // min-heap on (due, sequence) served by one timer, so that a delivery
+  // costs no allocation (no timer object or handler per command).
+  struct Due {
+    Clock::time_point due;
+    std::uint64_t sequence = 0;
+    Done done;
+    scsi::ScsiResult result;
+    scsi::Ns arrival_ns = 0;
+  };
+  std::vector<Due> due_;
+  std::uint64_t due_sequence_ = 0;
+  boost::asio::steady_timer delivery_timer_;
+  Clock::time_point delivery_armed_for_ = Clock::time_point::max();
+  bool drain_posted_ = false;  // timing off: one posted drain at a time
+  HandlerMemory decision_memory_, delivery_memory_, drain_memory_;
   Lateness lateness_;
   std::function<void(const Delivery&)> delivery_log_;
 };

@@ -18,6 +18,8 @@ class LunPort {
   virtual void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
                       std::span<const std::uint8_t> data_out, Done done) = 0;
   virtual void forget(std::uint64_t nexus) = 0;
+  // The transport is done with a result's data-in buffer (for reuse).
+  virtual void recycle(scsi::Bytes /*buffer*/) {}
 };
 
 }  // namespace memstore::iscsi

@@ -1,7 +1,8 @@
-// The Asio side of the target: acceptors, and per connection a reader
-// coroutine (PDU framing and digests) and a writer coroutine draining a queue
-// (the Boost.Asio C++20 chat-server pattern). Everything protocol-level is in
-// Session.
+// The Asio side of the target: acceptors (a coroutine each), and per
+// connection a read loop (PDU framing and digests) and a gathered writer
+// draining a queue, as plain completion handlers with their own memory
+// (handler_memory.h) so the steady READ/WRITE path allocates nothing.
+// Everything protocol-level is in Session.
 #include "target/iscsi/server.h"
 
 #include <boost/asio.hpp>
@@ -9,10 +10,10 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <deque>
 #include <limits>
 
 #include "target/iscsi/digest.h"
+#include "target/iscsi/handler_memory.h"
 #include "target/iscsi/lun_driver.h"
 
 namespace memstore::iscsi {
@@ -27,126 +28,157 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(tcp::socket socket,
              std::function<std::unique_ptr<Session>(Session::Sink)> make_session)
-      : socket_(std::move(socket)), signal_(socket_.get_executor()) {
-    signal_.expires_at(asio::steady_timer::time_point::max());
+      : socket_(std::move(socket)) {
     session_ = make_session(Session::Sink{
         [this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); }, [this] { close(); }});
   }
 
-  void start() {
-    auto self = shared_from_this();
-    asio::co_spawn(
-        socket_.get_executor(), [self]() { return self->reader(); }, asio::detached);
-    asio::co_spawn(
-        socket_.get_executor(), [self]() { return self->writer(); }, asio::detached);
-  }
+  void start() { read_header(); }
 
+  // Ends the connection once the queued PDUs are written.
   void close() {
     closing_ = true;
-    signal_.cancel_one();
+    if (!writing_) finish();
   }
 
-  bool open() const { return !done_; }
+  bool open() const { return !finished_; }
 
  private:
-  // Adds digests when the session has negotiated them (RFC 7143 §12.1).
+  // ---- Reading: a BHS, then the rest of the PDU in one read ----
+
+  void read_header() {
+    asio::async_read(socket_, asio::buffer(bhs_),
+                     with_memory(read_memory_, [self = shared_from_this()](
+                                                   const boost::system::error_code& ec,
+                                                   std::size_t) { self->on_header(ec); }));
+  }
+
+  void on_header(const boost::system::error_code& ec) {
+    if (ec || closing_ || !session_) return close();
+    const bool ffp = session_->full_feature();
+    header_digest_ = ffp && session_->params().header_digest;
+    data_digest_ = ffp && session_->params().data_digest;
+    ahs_len_ = std::size_t{bhs_[4]} * 4;
+    data_len_ = (std::size_t{bhs_[5]} << 16) | (bhs_[6] << 8) | bhs_[7];
+    // The initiator must respect our MaxRecvDataSegmentLength (§13.12). A
+    // longer segment is a protocol error; at ErrorRecoveryLevel 0 the
+    // connection ends after the Reject (§7.1.4).
+    if (data_len_ > std::max<std::uint32_t>(session_->max_recv_data_segment_length(), 8192)) {
+      session_->reject(bhs_, RejectReason::kProtocolError);
+      return close();
+    }
+    // AHS, header digest, padded data, data digest: one read into a buffer
+    // the connection keeps PDU after PDU.
+    const std::size_t rest = ahs_len_ + (header_digest_ ? kDigestSize : 0) +
+                             padded_length(data_len_) +
+                             (data_digest_ && data_len_ > 0 ? kDigestSize : 0);
+    rest_.resize(rest);
+    if (rest == 0) return on_pdu();
+    asio::async_read(socket_, asio::buffer(rest_),
+                     with_memory(read_memory_, [self = shared_from_this()](
+                                                   const boost::system::error_code& e,
+                                                   std::size_t) {
+                       if (e || self->closing_ || !self->session_) return self->close();
+                       self->on_pdu();
+                     }));
+  }
+
+  void on_pdu() {
+    const auto rest = std::span<const std::uint8_t>(rest_);
+    const auto ahs = rest.first(ahs_len_);
+    std::size_t at = ahs_len_;
+    if (header_digest_) {
+      // A header digest error leaves the framing unknown: with
+      // ErrorRecoveryLevel 0 the connection ends (RFC 7143 §7.8).
+      const auto d = rest.subspan(at, kDigestSize);
+      if (digest_value(d.first<kDigestSize>()) != crc32c(ahs, crc32c(bhs_))) return close();
+      at += kDigestSize;
+    }
+    const auto padded = rest.subspan(at, padded_length(data_len_));
+    at += padded.size();
+    if (data_digest_ && data_len_ > 0) {
+      const auto d = rest.subspan(at, kDigestSize);
+      if (digest_value(d.first<kDigestSize>()) != crc32c(padded)) {
+        // The PDU is discarded and rejected; the initiator retries (§7.8).
+        session_->reject(bhs_, RejectReason::kDataDigestError);
+        return read_header();
+      }
+    }
+    session_->on_pdu(bhs_, ahs, padded.first(data_len_));
+    if (!closing_) read_header();
+  }
+
+  // ---- Writing: everything queued in one gathered write ----
+
+  // Adds digests when the session has negotiated them (RFC 7143 §12.1), in
+  // place: the buffer is a recycled one and usually has the room.
   void enqueue(std::vector<std::uint8_t> pdu) {
+    if (finished_) return;
     if (session_ && session_->full_feature()) {
       const SessionParams& p = session_->params();
-      if (p.header_digest || p.data_digest) {
-        std::vector<std::uint8_t> out(pdu.begin(), pdu.begin() + kBhsSize);
-        if (p.header_digest) append_digest(out, std::span(pdu).first(kBhsSize));
-        const auto data = std::span(pdu).subspan(kBhsSize);
-        out.insert(out.end(), data.begin(), data.end());
-        if (p.data_digest && !data.empty()) append_digest(out, data);
-        pdu = std::move(out);
+      if (p.data_digest && pdu.size() > kBhsSize) {
+        const DigestBytes d = digest_bytes(crc32c(std::span(pdu).subspan(kBhsSize)));
+        pdu.insert(pdu.end(), d.begin(), d.end());
+      }
+      if (p.header_digest) {
+        const DigestBytes d = digest_bytes(crc32c(std::span(pdu).first(kBhsSize)));
+        pdu.insert(pdu.begin() + kBhsSize, d.begin(), d.end());
       }
     }
     out_.push_back(std::move(pdu));
-    signal_.cancel_one();
+    if (!writing_) write_queued();
   }
 
-  awaitable<void> reader() {
-    boost::system::error_code ec;
-    auto use = asio::redirect_error(asio::use_awaitable, ec);
-    while (!closing_) {
-      Bhs bhs;
-      co_await asio::async_read(socket_, asio::buffer(bhs), use);
-      if (ec) break;
-      const std::size_t ahs_len = std::size_t{bhs[4]} * 4;
-      const std::size_t data_len = (std::size_t{bhs[5]} << 16) | (bhs[6] << 8) | bhs[7];
-      std::vector<std::uint8_t> ahs(ahs_len);
-      if (ahs_len > 0) co_await asio::async_read(socket_, asio::buffer(ahs), use);
-      if (ec) break;
-      const bool ffp = session_->full_feature();
-      const bool header_digest = ffp && session_->params().header_digest;
-      const bool data_digest = ffp && session_->params().data_digest;
-      if (header_digest) {
-        std::array<std::uint8_t, kDigestSize> d;
-        co_await asio::async_read(socket_, asio::buffer(d), use);
-        if (ec) break;
-        std::vector<std::uint8_t> covered(bhs.begin(), bhs.end());
-        covered.insert(covered.end(), ahs.begin(), ahs.end());
-        // A header digest error leaves the framing unknown: with
-        // ErrorRecoveryLevel 0 the connection ends (RFC 7143 §7.8).
-        if (!check_digest(covered, d)) break;
-      }
-      // The initiator must respect our MaxRecvDataSegmentLength (§13.12). A
-      // longer segment is a protocol error; at ErrorRecoveryLevel 0 the
-      // connection ends after the Reject (§7.1.4).
-      if (data_len > std::max<std::uint32_t>(session_->max_recv_data_segment_length(), 8192)) {
-        session_->reject(bhs, RejectReason::kProtocolError);
-        break;
-      }
-      std::vector<std::uint8_t> data(padded_length(data_len));
-      if (!data.empty()) co_await asio::async_read(socket_, asio::buffer(data), use);
-      if (ec) break;
-      if (data_digest && data_len > 0) {
-        std::array<std::uint8_t, kDigestSize> d;
-        co_await asio::async_read(socket_, asio::buffer(d), use);
-        if (ec) break;
-        if (!check_digest(data, d)) {
-          // The PDU is discarded and rejected; the initiator retries (§7.8).
-          session_->reject(bhs, RejectReason::kDataDigestError);
-          continue;
-        }
-      }
-      data.resize(data_len);
-      session_->on_pdu(bhs, ahs, std::move(data));
-    }
-    close();
+  void write_queued() {
+    std::swap(out_, in_flight_);
+    gather_.clear();
+    for (const auto& pdu : in_flight_) gather_.push_back(asio::buffer(pdu));
+    writing_ = true;
+    asio::async_write(
+        socket_, std::span<const asio::const_buffer>(gather_),
+        with_memory(write_memory_,
+                    [self = shared_from_this()](const boost::system::error_code& ec,
+                                                std::size_t) { self->on_written(ec); }));
   }
 
-  awaitable<void> writer() {
-    boost::system::error_code ec;
-    auto use = asio::redirect_error(asio::use_awaitable, ec);
-    for (;;) {
-      while (!out_.empty()) {
-        std::vector<std::uint8_t> pdu = std::move(out_.front());
-        out_.pop_front();
-        co_await asio::async_write(socket_, asio::buffer(pdu), use);
-        if (ec) {
-          closing_ = true;
-          break;
-        }
-      }
-      if (closing_) break;
-      co_await signal_.async_wait(use);
-      ec.clear();
+  void on_written(const boost::system::error_code& ec) {
+    writing_ = false;
+    // The buffers go back to the session for its next PDUs.
+    for (auto& pdu : in_flight_) {
+      if (session_) session_->recycle(std::move(pdu));
     }
+    in_flight_.clear();
+    if (ec) closing_ = true;
+    if (!closing_ || (!ec && !out_.empty())) {
+      if (!out_.empty()) write_queued();
+      return;
+    }
+    if (!out_.empty() && !ec) return write_queued();
+    finish();
+  }
+
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
     boost::system::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
     session_.reset();  // forgets pending results before the LUNs call back
-    done_ = true;
   }
 
   tcp::socket socket_;
-  asio::steady_timer signal_;
-  std::deque<std::vector<std::uint8_t>> out_;
   std::unique_ptr<Session> session_;
+  HandlerMemory read_memory_, write_memory_;
+  Bhs bhs_{};
+  std::size_t ahs_len_ = 0, data_len_ = 0;
+  bool header_digest_ = false, data_digest_ = false;
+  std::vector<std::uint8_t> rest_;                    // the PDU being read, after its BHS
+  std::vector<std::vector<std::uint8_t>> out_;        // queued PDUs
+  std::vector<std::vector<std::uint8_t>> in_flight_;  // PDUs being written
+  std::vector<asio::const_buffer> gather_;
+  bool writing_ = false;
   bool closing_ = false;
-  bool done_ = false;
+  bool finished_ = false;
 };
 
 }  // namespace

@@ -47,8 +47,33 @@ struct Session::Task {
   // The next DataSN of each output sequence: the unsolicited one, and one per
   // R2T by its Target Transfer Tag (RFC 7143 §11.7.5).
   std::uint32_t unsolicited_data_sn = 0;
-  std::map<std::uint32_t, std::uint32_t> r2t_data_sn;
+  // (TTT, next DataSN) of the outstanding R2Ts: a handful at most
+  // (MaxOutstandingR2T), so a flat list that keeps its capacity.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> r2t_data_sn;
+  std::uint32_t* r2t_sequence(std::uint32_t ttt) {
+    for (auto& [tag, sn] : r2t_data_sn) {
+      if (tag == ttt) return &sn;
+    }
+    return nullptr;
+  }
   bool submitted = false;
+
+  // For a recycled task: everything back to its initial state, buffers kept.
+  void reset() {
+    cmd = {};
+    cdb.clear();
+    lun = 0;
+    port = nullptr;
+    data.clear();
+    received = 0;
+    next_r2t_offset = 0;
+    r2t_sn = 0;
+    outstanding_r2ts = 0;
+    unsolicited_done = true;
+    unsolicited_data_sn = 0;
+    r2t_data_sn.clear();
+    submitted = false;
+  }
 };
 
 Session::Session(TargetLookup lookup, LoginConfig discovery, std::uint64_t nexus,
@@ -81,10 +106,20 @@ StatusSns Session::next_status() {
 }
 
 void Session::send(const Bhs& bhs, std::span<const std::uint8_t> data) {
-  std::vector<std::uint8_t> pdu(bhs.begin(), bhs.end());
+  std::vector<std::uint8_t> pdu;
+  if (!spare_pdus_.empty()) {
+    pdu = std::move(spare_pdus_.back());
+    spare_pdus_.pop_back();
+  }
+  pdu.assign(bhs.begin(), bhs.end());
   pdu.insert(pdu.end(), data.begin(), data.end());
   pdu.resize(kBhsSize + padded_length(data.size()), 0);
   sink_.send(std::move(pdu));
+}
+
+void Session::recycle(std::vector<std::uint8_t> pdu) {
+  // Enough for a window of Data-In sequences; beyond that, let go.
+  if (spare_pdus_.size() < 256) spare_pdus_.push_back(std::move(pdu));
 }
 
 void Session::reject(const Bhs& bhs, RejectReason reason) {
@@ -95,7 +130,7 @@ void Session::reject(const Bhs& bhs, RejectReason reason) {
 }
 
 void Session::on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
-                     std::vector<std::uint8_t> data) {
+                     std::span<const std::uint8_t> data) {
   if (logged_out_) return;
   const auto decoded = decode_initiator_pdu(bhs);
   if (const auto* e = std::get_if<PduError>(&decoded)) {
@@ -108,7 +143,7 @@ void Session::on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
   if (!full_feature_) {
     // Only Login Requests until the full feature phase (RFC 7143 §6.3).
     if (const auto* login = std::get_if<LoginRequestPdu>(&pdu))
-      return on_login(*login, std::move(data));
+      return on_login(*login, data);
     sink_.close();
     return;
   }
@@ -117,13 +152,13 @@ void Session::on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
         using T = std::decay_t<decltype(p)>;
         if constexpr (std::is_same_v<T, ScsiCommandPdu>) {
           if (discovery_session_) return reject(bhs, RejectReason::kProtocolError);
-          on_command(p, ahs, std::move(data));
+          on_command(p, ahs, data);
         } else if constexpr (std::is_same_v<T, DataOutPdu>) {
-          on_data_out(p, std::move(data));
+          on_data_out(p, data);
         } else if constexpr (std::is_same_v<T, NopOutPdu>) {
-          on_nop_out(p, std::move(data));
+          on_nop_out(p, data);
         } else if constexpr (std::is_same_v<T, TextRequestPdu>) {
-          on_text(p, std::move(data));
+          on_text(p, data);
         } else if constexpr (std::is_same_v<T, TaskMgmtRequestPdu>) {
           on_task_mgmt(p);
         } else if constexpr (std::is_same_v<T, LogoutRequestPdu>) {
@@ -157,7 +192,7 @@ void Session::login_reply(const LoginRequestPdu& req, LoginStatus status, const 
   send(encode(TargetPdu{r}), text);
 }
 
-void Session::on_login(const LoginRequestPdu& req, std::vector<std::uint8_t> data) {
+void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t> data) {
   if (!negotiation_) {
     // The first Login Request fixes the session's numbering (RFC 7143 §11.12.4:
     // its CmdSN is the first one; StatSN starts where the initiator expects).
@@ -234,14 +269,27 @@ bool Session::accept_cmd_sn(bool immediate, std::uint32_t cmd_sn) {
 }
 
 void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t> ahs,
-                         std::vector<std::uint8_t> data) {
+                         std::span<const std::uint8_t> data) {
   if (!accept_cmd_sn(cmd.immediate, cmd.cmd_sn)) return;
-  auto task = std::make_unique<Task>();
+  // An ITT names one outstanding task (RFC 7143 §11.2.1.8).
+  auto [slot, inserted] = task_pool_.insert(tasks_, cmd.itt);
+  if (!inserted) return reject(encode(InitiatorPdu{cmd}), RejectReason::kTaskInProgress);
+  std::unique_ptr<Task>& owned = slot->second;
+  if (owned) {
+    owned->reset();  // a recycled task: keep its buffers' capacity
+  } else {
+    owned = std::make_unique<Task>();
+  }
+  Task* task = owned.get();
+  // Until the command checks out, it is not a task.
+  auto drop = [&] { task_pool_.erase(tasks_, tasks_.find(cmd.itt)); };
   task->cmd = cmd;
   if (!ahs.empty()) {
     const auto extra = decode_ahs(ahs);
-    if (const auto* e = std::get_if<PduError>(&extra))
+    if (const auto* e = std::get_if<PduError>(&extra)) {
+      drop();
       return reject(encode(InitiatorPdu{cmd}), e->reason);
+    }
     task->cdb = full_cdb(cmd, std::get<ScsiCommandAhs>(extra));
   } else {
     task->cdb.assign(cmd.cdb.begin(), cmd.cdb.end());
@@ -258,25 +306,25 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
     if (!data.empty()) {
       if (!params_.immediate_data || data.size() > edtl ||
           data.size() > params_.first_burst_length) {
+        drop();
         return reject(encode(InitiatorPdu{cmd}), RejectReason::kProtocolError);
       }
-      task->data = std::move(data);
+      task->data.assign(data.begin(), data.end());
       task->received = static_cast<std::uint32_t>(task->data.size());
     }
     // Unsolicited Data-Out PDUs follow unless F is set; they are allowed only
     // with InitialR2T=No (RFC 7143 §13.10). With InitialR2T=Yes, F=0 announces
     // data the initiator may not send: waiting for it would hang the task.
-    if (!cmd.final && (params_.initial_r2t || task->received >= edtl))
+    if (!cmd.final && (params_.initial_r2t || task->received >= edtl)) {
+      drop();
       return reject(encode(InitiatorPdu{cmd}), RejectReason::kProtocolError);
+    }
     task->unsolicited_done = cmd.final;
   }
-  start_task(std::move(task));
+  start_task(*task);
 }
 
-void Session::start_task(std::unique_ptr<Task> task) {
-  Task& t = *task;
-  const std::uint32_t itt = t.cmd.itt;
-  tasks_[itt] = std::move(task);
+void Session::start_task(Task& t) {
   if (!t.cmd.write || t.received >= t.cmd.expected_data_transfer_length) return submit(t);
   if (t.unsolicited_done) {
     t.next_r2t_offset = t.received;
@@ -293,7 +341,7 @@ void Session::send_r2ts(Task& t) {
     r.itt = t.cmd.itt;
     r.ttt = next_ttt_++;
     if (next_ttt_ == kReservedTag) next_ttt_ = 1;
-    t.r2t_data_sn[r.ttt] = 0;
+    t.r2t_data_sn.emplace_back(r.ttt, 0);
     r.sn = peek_status();  // R2T does not advance StatSN
     r.r2t_sn = t.r2t_sn++;
     r.buffer_offset = t.next_r2t_offset;
@@ -304,7 +352,7 @@ void Session::send_r2ts(Task& t) {
   }
 }
 
-void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data) {
+void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data) {
   auto it = tasks_.find(pdu.itt);
   if (it == tasks_.end() || !it->second->cmd.write || it->second->submitted) {
     // Data for an unknown or finished task: ignore it (it may have been aborted).
@@ -321,8 +369,8 @@ void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data)
     // and immediate plus unsolicited data within FirstBurstLength (§13.14).
     const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
     if (!t.unsolicited_done && end <= params_.first_burst_length) expected = &t.unsolicited_data_sn;
-  } else if (auto r = t.r2t_data_sn.find(pdu.ttt); r != t.r2t_data_sn.end()) {
-    expected = &r->second;
+  } else {
+    expected = t.r2t_sequence(pdu.ttt);
   }
   if (expected == nullptr || pdu.data_sn != *expected) {
     reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
@@ -343,7 +391,7 @@ void Session::on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data)
       t.next_r2t_offset = std::max(t.next_r2t_offset, t.received);
     } else if (t.outstanding_r2ts > 0) {
       --t.outstanding_r2ts;
-      t.r2t_data_sn.erase(pdu.ttt);
+      std::erase_if(t.r2t_data_sn, [&](const auto& e) { return e.first == pdu.ttt; });
     }
   }
   if (t.received >= t.cmd.expected_data_transfer_length) return submit(t);
@@ -394,10 +442,18 @@ void Session::submit(Task& t) {
 void Session::complete(std::uint32_t itt, scsi::ScsiResult result) {
   auto it = tasks_.find(itt);
   if (it == tasks_.end()) return;
-  const std::unique_ptr<Task> task = std::move(it->second);
-  tasks_.erase(it);
+  const ScsiCommandPdu cmd = it->second->cmd;
+  LunPort* const port = it->second->port;
+  task_pool_.erase(tasks_, it);
+  // The data-in buffer goes back to the LUN once its PDUs are built.
+  struct Recycle {
+    LunPort* port;
+    scsi::Bytes& buffer;
+    ~Recycle() {
+      if (port != nullptr) port->recycle(std::move(buffer));
+    }
+  } recycle{port, result.data_in};
   if (aborted_.erase(itt) > 0 || logged_out_) return;
-  const ScsiCommandPdu& cmd = task->cmd;
   const std::uint32_t edtl = cmd.expected_data_transfer_length;
   const bool good = result.status == scsi::Status::kGood;
 
@@ -487,7 +543,7 @@ void Session::complete(std::uint32_t itt, scsi::ScsiResult result) {
 
 // ---- NOP, Text, task management, logout ----
 
-void Session::on_nop_out(const NopOutPdu& pdu, std::vector<std::uint8_t> data) {
+void Session::on_nop_out(const NopOutPdu& pdu, std::span<const std::uint8_t> data) {
   if (!accept_cmd_sn(pdu.immediate, pdu.cmd_sn)) return;
   if (pdu.itt == kReservedTag) return;  // an answer to a NOP-In of ours
   NopInPdu r;
@@ -498,7 +554,7 @@ void Session::on_nop_out(const NopOutPdu& pdu, std::vector<std::uint8_t> data) {
   send(encode(TargetPdu{r}), data);
 }
 
-void Session::on_text(const TextRequestPdu& pdu, std::vector<std::uint8_t> data) {
+void Session::on_text(const TextRequestPdu& pdu, std::span<const std::uint8_t> data) {
   if (!accept_cmd_sn(pdu.immediate, pdu.cmd_sn)) return;
   text_.insert(text_.end(), data.begin(), data.end());
   TextResponsePdu r;
@@ -535,7 +591,7 @@ void Session::on_task_mgmt(const TaskMgmtRequestPdu& pdu) {
       if (pred(*it->second)) {
         // A command already in the model still runs there; its result is dropped.
         if (it->second->submitted) aborted_.insert(it->first);
-        it = tasks_.erase(it);
+        it = task_pool_.erase(tasks_, it);
       } else {
         ++it;
       }

@@ -21,6 +21,7 @@
 #include "target/iscsi/lun_port.h"
 #include "target/iscsi/negotiation.h"
 #include "target/iscsi/pdu.h"
+#include "target/scsi/node_pool.h"
 
 namespace memstore::iscsi {
 
@@ -48,7 +49,11 @@ class Session {
   ~Session();
 
   // One PDU: its BHS, its AHS and its data segment (unpadded).
-  void on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs, std::vector<std::uint8_t> data);
+  void on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs, std::span<const std::uint8_t> data);
+
+  // Hands back a PDU buffer the connection has written, for reuse: the
+  // READ/WRITE path allocates nothing per command once warm.
+  void recycle(std::vector<std::uint8_t> pdu);
 
   bool full_feature() const { return full_feature_; }
   // Negotiated values; digests apply to every PDU after the final login response.
@@ -61,18 +66,18 @@ class Session {
 
  private:
   struct Task;
-  void on_login(const LoginRequestPdu& pdu, std::vector<std::uint8_t> data);
+  void on_login(const LoginRequestPdu& pdu, std::span<const std::uint8_t> data);
   void login_reply(const LoginRequestPdu& req, LoginStatus status, const KeyList& keys,
                    bool transit, std::uint8_t nsg);
   void on_command(const ScsiCommandPdu& pdu, std::span<const std::uint8_t> ahs,
-                  std::vector<std::uint8_t> data);
-  void start_task(std::unique_ptr<Task> task);
-  void on_data_out(const DataOutPdu& pdu, std::vector<std::uint8_t> data);
+                  std::span<const std::uint8_t> data);
+  void start_task(Task& task);
+  void on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data);
   void send_r2ts(Task& task);
   void submit(Task& task);
   void complete(std::uint32_t itt, scsi::ScsiResult result);
-  void on_nop_out(const NopOutPdu& pdu, std::vector<std::uint8_t> data);
-  void on_text(const TextRequestPdu& pdu, std::vector<std::uint8_t> data);
+  void on_nop_out(const NopOutPdu& pdu, std::span<const std::uint8_t> data);
+  void on_text(const TextRequestPdu& pdu, std::span<const std::uint8_t> data);
   void on_task_mgmt(const TaskMgmtRequestPdu& pdu);
   void on_logout(const LogoutRequestPdu& pdu);
   bool accept_cmd_sn(bool immediate, std::uint32_t cmd_sn);
@@ -99,7 +104,10 @@ class Session {
   static constexpr std::uint32_t kCmdWindow = 64;
   std::uint32_t next_ttt_ = 1;
 
-  std::map<std::uint32_t, std::unique_ptr<Task>> tasks_;  // by ITT, until completed
+  using TaskMap = std::map<std::uint32_t, std::unique_ptr<Task>>;
+  TaskMap tasks_;  // by ITT, until completed
+  scsi::NodePool<TaskMap> task_pool_;       // erased tasks, kept with their buffers
+  std::vector<std::vector<std::uint8_t>> spare_pdus_;  // written PDU buffers
   std::set<std::uint32_t> aborted_;                       // ITTs whose results are dropped
 };
 

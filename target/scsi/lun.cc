@@ -81,18 +81,36 @@ modepages::ModeOptions Lun::mode_options(const LunConfig& config, const BackingS
   return o;
 }
 
+Bytes Lun::buffer(std::size_t size) {
+  Bytes b;
+  if (!spare_buffers_.empty()) {
+    b = std::move(spare_buffers_.back());
+    spare_buffers_.pop_back();
+  }
+  b.resize(size);
+  return b;
+}
+
+void Lun::recycle(Bytes buffer) {
+  // Enough for the commands in flight on a busy LUN; beyond that, let go.
+  if (spare_buffers_.size() < 256 && buffer.capacity() > 0) {
+    buffer.clear();
+    spare_buffers_.push_back(std::move(buffer));
+  }
+}
+
 Outcome Lun::dispatch(const CommandContext& c) {
   return (this->*c.spec.handler)(c);
 }
 
-void Lun::finish(ScsiResult& r, const Outcome& o, const CommandContext& c) const {
+void Lun::finish(ScsiResult& r, Outcome& o, const CommandContext& c) const {
   if (o.sense) {
     r.status = Status::kCheckCondition;
     r.sense = build_sense(*o.sense, descriptor_sense());
     return;
   }
   r.status = Status::kGood;
-  r.data_in = o.data_in;
+  r.data_in = std::move(o.data_in);
   // Commands that do not say otherwise consumed all the data-out they got.
   r.transfer_bytes = o.transfer_bytes != 0 || c.spec.direction != DataDirection::kOut
                          ? o.transfer_bytes
@@ -151,7 +169,7 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
     p.batch_descriptors = outcome.batch_descriptors;
     p.batch_read_data = std::move(outcome.batch_read_data);
   }
-  pending_.emplace(req.id, std::move(p));
+  pending_pool_.insert(pending_, req.id).first->second = std::move(p);
   stats_.on_arrival(device_->pending());
   device_->submit(req);
   advance(arrival, sink);
@@ -165,7 +183,7 @@ void Lun::on_model_completion(const model::Completion& c, const Sink& sink) {
   auto it = pending_.find(c.request.id);
   if (it == pending_.end()) return;
   PendingMedia p = std::move(it->second);
-  pending_.erase(it);
+  pending_pool_.erase(pending_, it);
   p.result.complete_ns = c.done_ns;
   p.result.breakdown = c.breakdown;
   stats_.on_completion(c.breakdown);

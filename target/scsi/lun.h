@@ -33,6 +33,7 @@
 #include "target/scsi/backing_store.h"
 #include "target/scsi/command_table.h"
 #include "target/scsi/lun_stats.h"
+#include "target/scsi/node_pool.h"
 #include "target/scsi/sense.h"
 #include "target/scsi/timing.h"
 
@@ -125,6 +126,11 @@ class Lun {
   // The transport delivered a completion `late_ns` after its modeled time
   // (log page 31h, delivery lateness).
   void record_delivery(std::uint64_t late_ns) { stats_.on_delivery(late_ns); }
+  // A data-in buffer of `size` bytes, reusing one the transport handed back:
+  // the READ path allocates nothing per command once warm.
+  Bytes buffer(std::size_t size);
+  // The transport is done with a result's data-in buffer.
+  void recycle(Bytes buffer);
   // Makes every acknowledged write durable (shutdown).
   StoreStatus flush() { return store_->flush(); }
 
@@ -162,7 +168,7 @@ class Lun {
   Outcome check_range(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte) const;
   Outcome media_outcome(model::Op op, std::uint64_t lba, std::uint64_t blocks) const;
   bool descriptor_sense() const { return mode_.d_sense(); }
-  void finish(ScsiResult& r, const Outcome& o, const CommandContext& c) const;
+  void finish(ScsiResult& r, Outcome& o, const CommandContext& c) const;
 
   struct PendingMedia {
     ScsiResult result;
@@ -187,6 +193,8 @@ class Lun {
   modepages::ModeState mode_;
   std::uint64_t next_request_id_ = 1;
   std::unordered_map<std::uint64_t, PendingMedia> pending_;
+  NodePool<std::unordered_map<std::uint64_t, PendingMedia>> pending_pool_;
+  std::vector<Bytes> spare_buffers_;  // data-in buffers handed back by the transport
   // Per I_T nexus: batch id -> result (DESIGN.md: released when read to the
   // end, when the id is reused, and under a per-nexus cap).
   std::map<std::uint64_t, std::map<std::uint8_t, BatchResult>> batch_results_;

@@ -52,7 +52,7 @@ Outcome Lun::read(const CommandContext& c) {
   }
   if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
   Outcome o = media_outcome(model::Op::kRead, rw.lba, rw.blocks);
-  o.data_in.resize(static_cast<std::size_t>(rw.blocks * block_size()));
+  o.data_in = buffer(static_cast<std::size_t>(rw.blocks * block_size()));
   if (store_->read(rw.lba, rw.blocks, o.data_in)) {
     return Outcome::fail(store_failure(Reason::kReadError, rw.lba));
   }

@@ -72,8 +72,8 @@ TEST(LogPages, PowerParameterCodes) {
 }
 
 TEST(LogPages, PositioningPageExactBytes) {
-  Bytes expected = {0xB1, 0x00, 0x00, 18 * 12};
-  for (std::uint16_t m = 0; m < 6; ++m) {
+  Bytes expected = {0xB1, 0x00, 0x00, 21 * 12};
+  for (std::uint16_t m = 0; m < 7; ++m) {
     for (const Bytes& p :
          {param(static_cast<std::uint16_t>(m << 4), 100u + m),
           param(static_cast<std::uint16_t>((m << 4) | 1), std::uint64_t{1000} * (m + 1u)),
@@ -83,6 +83,7 @@ TEST(LogPages, PositioningPageExactBytes) {
   }
   EXPECT_EQ(log_page(0x31, inputs()), expected);
   EXPECT_EQ(positioning_code(PositioningMetric::kQueueDepth, Statistic::kMax), 0x52);
+  EXPECT_EQ(positioning_code(PositioningMetric::kDeliveryLateness, Statistic::kMax), 0x62);
   EXPECT_EQ(positioning_code(PositioningMetric::kSettle, Statistic::kMean), 0x21);
 }
 

@@ -1,0 +1,106 @@
+// The common READ/WRITE path allocates nothing per command once warm
+// (issue: "no heap allocation per command in steady state"). A counting
+// operator new sees every allocation the target's io thread makes while a
+// raw initiator on another thread runs WRITE(10) and READ(16) of 4 KB one at
+// a time: after a warm-up, a window of commands must allocate nothing.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <boost/asio.hpp>
+#include <cstdlib>
+#include <new>
+#include <thread>
+
+#include "target/iscsi/lun_driver.h"
+#include "target/iscsi/server.h"
+#include "tests/iscsi/raw_initiator.h"
+
+namespace {
+thread_local bool t_target_thread = false;
+std::atomic<bool> g_counting{false};
+std::atomic<std::uint64_t> g_allocations{0};
+
+void* counted_alloc(std::size_t n) {
+  if (t_target_thread && g_counting.load(std::memory_order_relaxed)) ++g_allocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+
+void* operator new(std::size_t n) { return counted_alloc(n); }
+void* operator new[](std::size_t n) { return counted_alloc(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace memstore::iscsi {
+namespace {
+
+namespace asio = boost::asio;
+
+class AllocTest : public ::testing::TestWithParam<scsi::TimingMode> {
+ protected:
+  void SetUp() override {
+    scsi::Timing timing;
+    timing.mode = GetParam();
+    timing.scale = 0.001;  // scaled: the realtime timer path, 1000x faster
+    auto lun = testing::memory_lun(timing);
+    TargetSetup t;
+    t.name = testing::kRawTarget;
+    t.portals = {{"127.0.0.1", 0}};
+    t.luns[0] = std::make_unique<LunDriver>(io_, std::move(lun));
+    server_.add_target(std::move(t));
+    ASSERT_EQ(server_.start(), "");
+    port_ = server_.bound_ports().at(0);
+    thread_ = std::thread([this] {
+      t_target_thread = true;
+      io_.run();
+    });
+  }
+  void TearDown() override {
+    asio::post(io_, [this] { server_.stop(); });
+    work_.reset();
+    thread_.join();
+  }
+
+  asio::io_context io_;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_{
+      asio::make_work_guard(io_)};
+  Server server_{io_};
+  std::uint16_t port_ = 0;
+  std::thread thread_;
+};
+
+TEST_P(AllocTest, ReadWritePathAllocatesNothingOnceWarm) {
+  testing::RawInitiator c(port_);
+  ASSERT_TRUE(c.login(false));
+  std::uint32_t itt = 1, cmd_sn = 1;
+  const std::vector<std::uint8_t> data(4096, 0x3C);
+  auto one_pair = [&](std::uint32_t i) {
+    const std::uint32_t lba = (i * 7919U % 4096U) * 8U;  // spread over 16 MiB
+    c.send(c.write10(itt++, cmd_sn++, 4096, lba), data);
+    auto w = c.receive();
+    ASSERT_TRUE(w && std::holds_alternative<ScsiResponsePdu>(w->first));
+    c.send(c.read16(itt++, cmd_sn++, lba, 4096));
+    auto r = c.receive();
+    ASSERT_TRUE(r && std::holds_alternative<DataInPdu>(r->first));
+    ASSERT_EQ(r->second, data);
+  };
+  for (std::uint32_t i = 0; i < 3000; ++i) one_pair(i);  // warm: pools, maps, buffers
+  g_allocations = 0;
+  g_counting = true;
+  constexpr std::uint32_t kPairs = 1000;
+  for (std::uint32_t i = 0; i < kPairs; ++i) one_pair(i);
+  g_counting = false;
+  const double per_command = static_cast<double>(g_allocations.load()) / (2 * kPairs);
+  std::printf("allocations on the target thread: %llu over %u commands (%.2f per command)\n",
+              static_cast<unsigned long long>(g_allocations.load()), 2 * kPairs, per_command);
+  EXPECT_EQ(g_allocations.load(), 0U);
+}
+
+INSTANTIATE_TEST_SUITE_P(Timing, AllocTest,
+                         ::testing::Values(scsi::TimingMode::kOff, scsi::TimingMode::kScaled));
+
+}  // namespace
+}  // namespace memstore::iscsi
