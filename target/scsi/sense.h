@@ -53,6 +53,11 @@ enum class Reason : std::uint8_t {
   kInternalFailure,          // 4/44/00 INTERNAL TARGET FAILURE
   kPowerOnReset,             // 6/29/00 POWER ON, RESET, OR BUS DEVICE RESET OCCURRED
   kModeParametersChanged,    // 6/2A/01 MODE PARAMETERS CHANGED
+  kInvalidRelease,           // 5/26/04 INVALID RELEASE OF PERSISTENT RESERVATION
+  kBusDeviceReset,           // 6/29/03 BUS DEVICE RESET FUNCTION OCCURRED (LUN reset)
+  kReservationsPreempted,    // 6/2A/03 RESERVATIONS PREEMPTED
+  kReservationsReleased,     // 6/2A/04 RESERVATIONS RELEASED
+  kRegistrationsPreempted,   // 6/2A/05 REGISTRATIONS PREEMPTED
 };
 
 struct SenseCode {
