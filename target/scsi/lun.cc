@@ -125,9 +125,9 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
     sink(std::move(result));
   };
   const Requester who = requester(cmd.nexus);
-  // SAM-5 §5.14: a pending unit attention ends any command but INQUIRY,
-  // REPORT LUNS and REQUEST SENSE, supported or not, and is cleared by being
-  // reported.
+  // SAM-5 "Unit attention conditions": a pending unit attention ends any
+  // command but INQUIRY, REPORT LUNS and REQUEST SENSE, supported or not, and
+  // is cleared by being reported.
   if (!cmd.cdb.empty() && !passes_unit_attention(cmd.cdb[0])) {
     if (const std::optional<Reason> ua = attentions_.take(who.port)) {
       return reject({*ua, std::nullopt, std::nullopt});

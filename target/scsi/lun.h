@@ -154,7 +154,7 @@ class Lun {
   // they survive I_T nexus loss).
   void nexus_lost(std::uint64_t nexus);
   // LOGICAL UNIT RESET (and, per logical unit, a target warm or cold reset),
-  // SAM-5 §6.3: releases any SPC-2 reservation and gives every known nexus a
+  // SAM-5 "LOGICAL UNIT RESET": releases any SPC-2 reservation and gives every known nexus a
   // BUS DEVICE RESET FUNCTION OCCURRED unit attention. Persistent
   // reservations stay. Aborting the tasks is the transport's business.
   void lun_reset();

@@ -16,7 +16,7 @@ Outcome Lun::test_unit_ready(const CommandContext&) {
 
 Outcome Lun::request_sense(const CommandContext& c) {
   // A pending unit attention is the sense data, and reporting it clears it
-  // (SAM-5 §5.14); otherwise NO SENSE. In the format the DESC bit asks for
+  // (SAM-5); otherwise NO SENSE. In the format the DESC bit asks for
   // (SPC-4 §6.29).
   Sense s;
   if (const std::optional<Reason> ua = attentions_.take(port_of(c.nexus))) s.reason = *ua;
@@ -65,8 +65,8 @@ Outcome Lun::get_lba_status(const CommandContext& c) {
   const std::uint64_t lba = modepages::get_be64(c.cdb, 2);
   if (Outcome o = check_range(lba, 1, 2); o.sense) return o;
   const std::uint64_t alloc = modepages::get_be32(c.cdb, 10);
-  const std::uint64_t wanted = std::clamp<std::uint64_t>(alloc < 8 ? 0 : (alloc - 8) / 16, 1,
-                                                         kMaxDescriptors);
+  const std::uint64_t wanted =
+      std::clamp<std::uint64_t>(alloc < 8 ? 0 : (alloc - 8) / 16, 1, kMaxDescriptors);
   Bytes list;
   for (std::uint64_t at = lba, n = 0; at < blocks() && n < wanted; ++n) {
     const BackingStore::Extent e = store_->provisioning(at, kMaxDescriptorBlocks);

@@ -1,5 +1,5 @@
 // PERSISTENT RESERVE IN/OUT (SPC-4 §6.15, §6.16), RESERVE/RELEASE(6/10)
-// (SPC-2 §7.21-7.24), and what the transport tells the Lun about I_T
+// (SPC-2), and what the transport tells the Lun about I_T
 // nexuses and resets. The state and its rules are in reservations.cc; this
 // file decodes CDBs and parameter lists.
 #include "modepages/bytes.h"

@@ -22,7 +22,7 @@ bool write_exclusive(PrType t) {
 }
 
 // START STOP UNIT and PREVENT ALLOW MEDIUM REMOVAL are allowed or not by
-// their CDB (SBC-3 Table 13; SPC-2 §5.5.1 for PREVENT = 0).
+// their CDB (SBC-3's reservation table; SPC-2 §5.5 for PREVENT = 0).
 Access resolve(Access a, std::span<const std::uint8_t> cdb) {
   if (a == Access::kStartStop) {
     const bool start = (cdb[4] & 0x01) != 0;
@@ -64,7 +64,8 @@ Reservations::Registration* Reservations::find(const InitiatorPort& port) {
 
 bool Reservations::holds(const InitiatorPort& port) const {
   if (!reservation_) return false;
-  // SPC-4 §5.13.10: with an All Registrants type every registrant is a holder.
+  // SPC-4 "Persistent reservation holder": with an All Registrants type every
+  // registrant is a holder.
   if (all_registrants(reservation_->type)) return find(port) != nullptr;
   return reservation_->holder == port;
 }
@@ -77,9 +78,10 @@ bool Reservations::key_matches(const InitiatorPort& port, std::uint64_t reservat
 bool Reservations::conflicts(const Requester& who, Access access,
                              std::span<const std::uint8_t> cdb) const {
   const Access a = resolve(access, cdb);
-  // SPC-2 §5.5.1, SBC-2 Table 4: a logical unit reserved by another I_T
-  // nexus lets through only the commands that never conflict, and RELEASE
-  // (which then does nothing; its handler answers, as for RESERVE).
+  // SPC-2 §5.5 and SBC-2's reservation table: a logical unit reserved by
+  // another I_T nexus lets through only the commands that never conflict,
+  // and RELEASE (which then does nothing; its handler answers, as for
+  // RESERVE).
   if (spc2_holder_ && *spc2_holder_ != who.nexus && a != Access::kAny &&
       a != Access::kReserveRelease) {
     return true;
@@ -87,9 +89,11 @@ bool Reservations::conflicts(const Requester& who, Access access,
   return persistent_conflict(who.port, a);
 }
 
-// SPC-4 Table 66 and SBC-3 Table 13, for an I_T nexus that does not hold
-// the persistent reservation. PERSISTENT RESERVE OUT is decided by its
-// service action (SPC-4 Table 67), RESERVE and RELEASE by SPC-4 §5.13.3.
+// The SPC-4 and SBC-3 tables "... commands that are allowed in the presence
+// of various reservations", for an I_T nexus that does not hold the
+// persistent reservation. PERSISTENT RESERVE OUT is decided by its service
+// action, RESERVE and RELEASE by "Exceptions to SPC-2 RESERVE and RELEASE
+// behavior" (both in their handlers).
 bool Reservations::persistent_conflict(const InitiatorPort& port, Access a) const {
   if (!reservation_ || holds(port)) return false;
   const PrType t = reservation_->type;
@@ -124,13 +128,13 @@ void Reservations::unregister(const InitiatorPort& port, UnitAttentions& ua) {
   if (!reservation_) return;
   const PrType t = reservation_->type;
   if (all_registrants(t)) {
-    // SPC-4 §5.13.11.3: released only with the last registration.
+    // SPC-4 "Unregistering": released only with the last registration.
     if (registrations_.empty()) reservation_.reset();
     return;
   }
   if (reservation_->holder != port) return;
   reservation_.reset();
-  // SPC-4 §5.13.11.3: the other registrants of a Registrants Only
+  // SPC-4 "Unregistering": the other registrants of a Registrants Only
   // reservation learn that it is gone.
   if (registrants_only(t)) to_registrants_except(port, Reason::kReservationsReleased, ua);
 }
@@ -150,8 +154,8 @@ std::size_t Reservations::preempt_key(const InitiatorPort& requester, std::uint6
 PrResult Reservations::register_key(const InitiatorPort& port, const PrOutParams& p,
                                     bool ignore_existing, UnitAttentions& ua) {
   Registration* reg = find(port);
-  // SPC-4 §5.13.7: REGISTER from an unregistered nexus must carry RESERVATION
-  // KEY 0, from a registered one its registered key.
+  // SPC-4 "Registering": REGISTER from an unregistered nexus must carry
+  // RESERVATION KEY 0, from a registered one its registered key.
   if (!ignore_existing && p.reservation_key != (reg != nullptr ? reg->key : 0)) {
     return PrResult::reservation_conflict();
   }
@@ -170,7 +174,7 @@ PrResult Reservations::register_key(const InitiatorPort& port, const PrOutParams
 }
 
 PrResult Reservations::reserve(const InitiatorPort& port, const PrOutParams& p) {
-  // SPC-4 §5.13.9.
+  // SPC-4 "Reserving".
   if (!key_matches(port, p.reservation_key)) return PrResult::reservation_conflict();
   if (!reservation_) {
     reservation_ = Reservation{p.type, port};
@@ -184,7 +188,7 @@ PrResult Reservations::reserve(const InitiatorPort& port, const PrOutParams& p) 
 
 PrResult Reservations::release(const InitiatorPort& port, const PrOutParams& p,
                                UnitAttentions& ua) {
-  // SPC-4 §5.13.11.2.
+  // SPC-4 "Releasing".
   if (!key_matches(port, p.reservation_key)) return PrResult::reservation_conflict();
   if (!reservation_ || !holds(port)) return PrResult::good();  // nothing of ours to release
   if (reservation_->type != p.type) {
@@ -198,10 +202,9 @@ PrResult Reservations::release(const InitiatorPort& port, const PrOutParams& p,
   return PrResult::good();
 }
 
-PrResult Reservations::clear(const InitiatorPort& port, const PrOutParams& p,
-                             UnitAttentions& ua) {
-  // SPC-4 §5.13.11.2.? (CLEAR): everyone else learns their registration and
-  // any reservation are gone.
+PrResult Reservations::clear(const InitiatorPort& port, const PrOutParams& p, UnitAttentions& ua) {
+  // SPC-4 "Clearing": everyone else learns their registration and any
+  // reservation are gone.
   if (!key_matches(port, p.reservation_key)) return PrResult::reservation_conflict();
   to_registrants_except(port, Reason::kReservationsPreempted, ua);
   registrations_.clear();
@@ -212,23 +215,25 @@ PrResult Reservations::clear(const InitiatorPort& port, const PrOutParams& p,
 
 PrResult Reservations::preempt(const InitiatorPort& port, const PrOutParams& p,
                                UnitAttentions& ua) {
-  // SPC-4 §5.13.12.
+  // SPC-4 "Preempting".
   if (!key_matches(port, p.reservation_key)) return PrResult::reservation_conflict();
   const std::uint64_t sark = p.service_action_key;
   const Sense bad_sark = Sense::param(Reason::kInvalidFieldInParamList, 8);
   const bool all_regs = reservation_ && all_registrants(reservation_->type);
 
   if (all_regs && sark == 0) {
-    // §5.13.12.2.3: everyone else loses their registration; the requester
-    // gets a new reservation of the requested type.
+    // "Preempting persistent reservations", All Registrants with key 0:
+    // everyone else loses their registration; the requester gets a new
+    // reservation of the requested type.
     for (const Registration& r : registrations_) {
       if (r.port != port) ua.establish(r.port, Reason::kRegistrationsPreempted);
     }
     std::erase_if(registrations_, [&](const Registration& r) { return r.port != port; });
     reservation_ = Reservation{p.type, port};
   } else if (!reservation_ || all_regs) {
-    // §5.13.12.2.2 (and an All Registrants reservation with a key): remove
-    // the registrations with that key; the reservation, if any, stays.
+    // "Removing registrations" (also under an All Registrants reservation
+    // when a key is given): remove the registrations with that key; the
+    // reservation, if any, stays.
     if (sark == 0) return PrResult::fail(bad_sark);
     if (preempt_key(port, sark, ua) == 0) return PrResult::reservation_conflict();
   } else {
@@ -236,7 +241,7 @@ PrResult Reservations::preempt(const InitiatorPort& port, const PrOutParams& p,
     const std::uint64_t holder_key = holder != nullptr ? holder->key : 0;
     if (sark == 0) return PrResult::fail(bad_sark);
     if (sark == holder_key) {
-      // §5.13.12.2.3: preempt the reservation. The holder's key goes (with
+      // "Preempting persistent reservations". The holder's key goes (with
       // every other registration under it), the requester holds a
       // reservation of the requested type, and when the type changed the
       // remaining registrants are told the old one is gone.
@@ -284,7 +289,8 @@ Bytes Reservations::report_capabilities() {
   constexpr std::uint8_t kTmv = 0x80;
   // ALLOW COMMANDS 011b: TEST UNIT READY passes Write Exclusive and Exclusive
   // Access reservations; MODE SENSE, READ BUFFER and REPORT SUPPORTED
-  // OPERATION CODES pass Write Exclusive ones (Table 66). PTPL_A = 0.
+  // OPERATION CODES pass Write Exclusive ones (see persistent_conflict).
+  // PTPL_A = 0.
   constexpr std::uint8_t kAllowCommands = 0x3 << 4;
   // PERSISTENT RESERVATION TYPE MASK: WR_EX_AR, EX_AC_RO, WR_EX_RO, EX_AC,
   // WR_EX in byte 4; EX_AC_AR in byte 5.
@@ -320,9 +326,10 @@ Bytes Reservations::read_full_status(
 
 PrResult Reservations::spc2_reserve(const Requester& who) {
   if (!registrations_.empty()) {
-    // SPC-4 §5.13.3 (CRH = 1): a persistent reservation holder, or a
+    // SPC-4 "Exceptions to SPC-2 RESERVE and RELEASE behavior" (CRH = 1): a
+    // persistent reservation holder, or a
     // registrant of a Registrants Only reservation, gets GOOD and nothing
-    // changes; SPC-2 §5.5.1: for everyone else registrations make RESERVE
+    // changes; SPC-2 §5.5: for everyone else registrations make RESERVE
     // conflict.
     const bool exempt = holds(who.port) || (reservation_ && registrants_only(reservation_->type) &&
                                             find(who.port) != nullptr);
@@ -335,12 +342,12 @@ PrResult Reservations::spc2_reserve(const Requester& who) {
 
 PrResult Reservations::spc2_release(const Requester& who) {
   if (!registrations_.empty()) {
-    // The same exceptions and conflicts as for RESERVE (SPC-4 §5.13.3).
+    // The same exceptions and conflicts as for RESERVE.
     const bool exempt = holds(who.port) || (reservation_ && registrants_only(reservation_->type) &&
                                             find(who.port) != nullptr);
     return exempt ? PrResult::good() : PrResult::reservation_conflict();
   }
-  // SPC-2 §7.23: releasing a reservation held by someone else, or none,
+  // SPC-2 RELEASE(6): releasing a reservation held by someone else, or none,
   // succeeds and changes nothing.
   if (spc2_holder_ == who.nexus) spc2_holder_.reset();
   return PrResult::good();

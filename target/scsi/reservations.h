@@ -1,7 +1,8 @@
-// Reservations of one logical unit: persistent reservations (SPC-4 §5.13,
-// PERSISTENT RESERVE IN/OUT §6.15-6.16) and SPC-2 reservations (RESERVE and
-// RELEASE, SPC-2 §5.5 and §7.21-7.24), with the rules for how they block
-// other commands and each other. State and rules only: the Lun decodes the
+// Reservations of one logical unit: persistent reservations (SPC-4
+// "Reservations", PERSISTENT RESERVE IN/OUT §6.15-6.16) and SPC-2
+// reservations (RESERVE and RELEASE, SPC-2 §5.5), with the rules for how
+// they block other commands and each other. Clauses are cited by title: their
+// numbers move between SPC-4 revisions. State and rules only: the Lun decodes the
 // CDB and parameter list and encodes the answers.
 //
 // What this device server offers (PERSISTENT RESERVE IN REPORT
@@ -14,16 +15,17 @@
 //   registration through every target port.
 // - CRH = 1: RESERVE and RELEASE from a persistent reservation holder (or a
 //   registrant of a Registrants Only / All Registrants reservation) succeed
-//   without effect (SPC-4 §5.13.3); with registrations present, any other
-//   RESERVE or RELEASE conflicts (SPC-2 §5.5.1).
+//   without effect (SPC-4 "Exceptions to SPC-2 RESERVE and RELEASE
+//   behavior"); with registrations present, any other RESERVE or RELEASE
+//   conflicts (SPC-2 §5.5).
 // - REGISTER AND MOVE is not offered (it is not in the command table).
 // - PREEMPT AND ABORT preempts like PREEMPT. The tasks it should abort have
 //   already had their effect on the data (a Lun applies a command when it
 //   arrives), so they complete normally.
 //
 // Registrations belong to an initiator port (unit_attention.h) and outlive
-// its I_T nexus (SPC-4 §5.13.7); an SPC-2 reservation belongs to the I_T
-// nexus and goes with it, and with a logical unit reset.
+// its I_T nexus (SPC-4 "Reservations overview"); an SPC-2 reservation
+// belongs to the I_T nexus and goes with it, and with a logical unit reset.
 #pragma once
 
 #include <cstdint>
@@ -83,7 +85,8 @@ class Reservations {
   // against an SPC-2 reservation; their handlers do the rest.
   bool conflicts(const Requester& who, Access access, std::span<const std::uint8_t> cdb) const;
 
-  // PERSISTENT RESERVE OUT service actions (SPC-4 §5.13.7-5.13.12). The
+  // PERSISTENT RESERVE OUT service actions (SPC-4 "Registering" to
+  // "Clearing"). The
   // caller has checked the CDB and the parameter list length and refused
   // SPEC_I_PT and APTPL. Unit attentions they cause go to `ua`.
   PrResult register_key(const InitiatorPort& port, const PrOutParams& p, bool ignore_existing,
@@ -106,7 +109,8 @@ class Reservations {
   PrResult spc2_release(const Requester& who);
   // The nexus is gone, or the logical unit was reset: its SPC-2 reservation
   // (any, for a reset) is released. Persistent reservations stay (SPC-4
-  // §5.13.1: they are not affected by I_T nexus loss or logical unit reset).
+  // "Reservations overview": I_T nexus loss and logical unit reset do not
+  // affect them).
   void nexus_lost(std::uint64_t nexus);
   void lun_reset() { spc2_holder_.reset(); }
 
@@ -129,7 +133,7 @@ class Reservations {
   // Key check common to every service action but REGISTER AND IGNORE
   // EXISTING KEY: registered, and RESERVATION KEY equal to the registered key.
   bool key_matches(const InitiatorPort& port, std::uint64_t reservation_key) const;
-  // Removes the port's registration; SPC-4 §5.13.11.3 for the reservation.
+  // Removes the port's registration; SPC-4 "Unregistering" for the reservation.
   void unregister(const InitiatorPort& port, UnitAttentions& ua);
   // Removes every registration with `key` except the requester's; each one
   // removed gets REGISTRATIONS PREEMPTED. How many were removed.
@@ -139,7 +143,7 @@ class Reservations {
 
   std::vector<Registration> registrations_;  // in registration order (READ KEYS)
   std::optional<Reservation> reservation_;
-  std::uint32_t generation_ = 0;             // PRGENERATION, wraps (SPC-4 §6.15.2)
+  std::uint32_t generation_ = 0;              // PRGENERATION, wraps (SPC-4 §6.15.2)
   std::optional<std::uint64_t> spc2_holder_;  // nexus holding the SPC-2 reservation
 };
 

@@ -1,5 +1,5 @@
 // Who an initiator is, for state that outlives one I_T nexus, and the unit
-// attention conditions queued for it (SAM-5 §5.14, SPC-4 §5.14).
+// attention conditions queued for it (SAM-5 "Unit attention conditions").
 //
 // A Lun has one target port, so an I_T nexus is named by its initiator port.
 // The transport picks a number per nexus (ScsiCommand::nexus) and may tell
@@ -10,12 +10,12 @@
 // transport never reuses.
 #pragma once
 
-#include <compare>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "target/scsi/sense.h"
@@ -28,13 +28,16 @@ struct InitiatorPort {
   static InitiatorPort named(std::string name) { return {std::move(name), 0}; }
   static InitiatorPort anonymous(std::uint64_t nexus) { return {{}, nexus}; }
   bool described() const { return !name.empty(); }
-  auto operator<=>(const InitiatorPort&) const = default;
+  bool operator==(const InitiatorPort&) const = default;
+  bool operator<(const InitiatorPort& o) const {
+    return std::tie(name, nexus) < std::tie(o.name, o.nexus);
+  }
 };
 
 // Per initiator port, oldest first. A command other than INQUIRY, REPORT
 // LUNS and REQUEST SENSE from a port with a pending condition gets CHECK
 // CONDITION with the oldest one, which is then cleared; REQUEST SENSE returns
-// it as its parameter data and clears it (SAM-5 §5.14, SPC-4 §6.29).
+// it as its parameter data and clears it (SAM-5, SPC-4 §6.29).
 class UnitAttentions {
  public:
   // A condition already queued for the port is not queued twice; past
@@ -52,8 +55,8 @@ class UnitAttentions {
   std::map<InitiatorPort, std::deque<Reason>> queues_;
 };
 
-// SAM-5 §5.14: these report nothing and clear nothing (REQUEST SENSE reports
-// the condition as its data instead of failing).
+// SAM-5 "Unit attention conditions": these report nothing and clear nothing
+// (REQUEST SENSE reports the condition as its data instead of failing).
 bool passes_unit_attention(std::uint8_t opcode);
 
 }  // namespace memstore::scsi

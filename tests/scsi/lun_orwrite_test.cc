@@ -166,8 +166,8 @@ TEST_F(LunTest, GetLbaStatusFollowsWritesAndUnmap) {
   EXPECT_THAT(descriptors(run(get_lba_status(0, 0x1000))),
               ElementsAre(Descriptor{0, 384, 0}, Descriptor{384, kG2Blocks - 384, 1}));
   // UNMAP a whole chunk.
-  std::vector<std::uint8_t> list = {0, 22, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0,
-                                    0, 0, 0, 128, 0, 0, 0, 128, 0, 0, 0, 0};
+  std::vector<std::uint8_t> list = {0, 22, 0, 16,  0, 0, 0, 0,   0, 0, 0, 0,
+                                    0, 0,  0, 128, 0, 0, 0, 128, 0, 0, 0, 0};
   ASSERT_EQ(run({0x42, 0, 0, 0, 0, 0, 0, 0, 24}, list).status, Status::kGood);
   EXPECT_THAT(descriptors(run(get_lba_status(0, 0x1000))),
               ElementsAre(Descriptor{0, 128, 0}, Descriptor{128, 128, 1}, Descriptor{256, 128, 0},

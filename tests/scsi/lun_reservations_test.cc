@@ -33,9 +33,8 @@ constexpr std::uint64_t kKeyA = 0xA1A2A3A4A5A6A7A8, kKeyB = 0xB0B1, kKeyC = 0xC0
 class ReservationTest : public LunTest {
  protected:
   // PERSISTENT RESERVE OUT with the 24-byte basic parameter list.
-  ScsiResult prout(std::uint64_t nexus, std::uint8_t action, std::uint8_t type,
-                   std::uint64_t key, std::uint64_t sa_key, std::uint8_t flags = 0,
-                   std::uint8_t length = 24) {
+  ScsiResult prout(std::uint64_t nexus, std::uint8_t action, std::uint8_t type, std::uint64_t key,
+                   std::uint64_t sa_key, std::uint8_t flags = 0, std::uint8_t length = 24) {
     std::vector<std::uint8_t> list(24, 0);
     modepages::put_be(list, 0, 8, key);
     modepages::put_be(list, 8, 8, sa_key);
@@ -210,9 +209,7 @@ TEST_P(AccessRules, ForHolderRegistrantAndOthers) {
   ASSERT_EQ(prout(kA, kReserve, row.type, kKeyA, 0).status, Status::kGood);
   const bool all_registrants = row.type == kWEAR || row.type == kEAAR;
   EXPECT_EQ(reservation(), (Held{all_registrants ? 0 : kKeyA, row.type}));
-  auto expect = [](bool allowed) {
-    return allowed ? Status::kGood : Status::kReservationConflict;
-  };
+  auto expect = [](bool allowed) { return allowed ? Status::kGood : Status::kReservationConflict; };
   // The holder does everything.
   EXPECT_EQ(read1(kA).status, Status::kGood);
   EXPECT_EQ(write1(kA).status, Status::kGood);
@@ -470,7 +467,7 @@ TEST_F(ReservationTest, ReadFullStatusNamesEachRegistrant) {
   const std::string port_a = "iqn.2026-01.org.example:a,i,0x00023d000001";
   lun->describe_nexus(kA, port_a);
   ASSERT_EQ(prout(kA, kRegister, 0, 0, kKeyA, 0x04).status, Status::kGood);  // ALL_TG_PT
-  ASSERT_EQ(register_key(kB, kKeyB).status, Status::kGood);                   // never described
+  ASSERT_EQ(register_key(kB, kKeyB).status, Status::kGood);                  // never described
   ASSERT_EQ(prout(kA, kReserve, kEA, kKeyA, 0).status, Status::kGood);
   const ScsiResult r = prin(kA, kReadFullStatus);
   ASSERT_EQ(r.status, Status::kGood);
@@ -482,8 +479,8 @@ TEST_F(ReservationTest, ReadFullStatusNamesEachRegistrant) {
   EXPECT_EQ(modepages::get_be32(r.data_in, 4), len_a + len_b);
   const std::uint8_t* a = r.data_in.data() + 8;
   EXPECT_EQ(modepages::get_be64(r.data_in, 8), kKeyA);
-  EXPECT_EQ(a[12], 0x03);  // ALL_TG_PT, R_HOLDER
-  EXPECT_EQ(a[13], kEA);   // LU_SCOPE, type
+  EXPECT_EQ(a[12], 0x03);              // ALL_TG_PT, R_HOLDER
+  EXPECT_EQ(a[13], kEA);               // LU_SCOPE, type
   EXPECT_EQ((a[18] << 8) | a[19], 1);  // relative target port
   EXPECT_EQ(modepages::get_be32(r.data_in, 8 + 20), id_a.size());
   EXPECT_EQ(Bytes(a + 24, a + 24 + id_a.size()), id_a);
@@ -564,7 +561,7 @@ TEST_F(ReservationTest, UnitAttentionsQueueInOrder) {
   ASSERT_EQ(register_key(kB, kKeyB).status, Status::kGood);
   ASSERT_EQ(prout(kA, kReserve, kWERO, kKeyA, 0).status, Status::kGood);
   ASSERT_EQ(prout(kA, kRelease, kWERO, kKeyA, 0).status, Status::kGood);  // B: 2A/04
-  lun->lun_reset();                                                        // B: 29/03
+  lun->lun_reset();                                                       // B: 29/03
   ASSERT_EQ(prout(kA, kClear, 0, kKeyA, 0).status, Status::kCheckCondition)
       << "A has the reset's unit attention first";
   ASSERT_EQ(prout(kA, kClear, 0, kKeyA, 0).status, Status::kGood);  // B: 2A/03
