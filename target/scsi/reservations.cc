@@ -163,6 +163,9 @@ PrResult Reservations::register_key(const InitiatorPort& port, const PrOutParams
     // Registering key 0 registers nothing: GOOD, and nothing changed, so
     // PRGENERATION stays.
     if (p.service_action_key == 0) return PrResult::good();
+    if (registrations_.size() >= kMaxRegistrations) {
+      return PrResult::fail({Reason::kNoRegistrationResources, std::nullopt, std::nullopt});
+    }
     registrations_.push_back({port, p.service_action_key, p.all_tg_pt});
   } else if (p.service_action_key == 0) {
     unregister(port, ua);

@@ -116,6 +116,12 @@ class Reservations {
 
   std::uint32_t generation() const { return generation_; }
 
+  // Registrations kept at most; one more gets INSUFFICIENT REGISTRATION
+  // RESOURCES (SPC-4 "Registering"). Each initiator port has at most one, so
+  // this bounds what reconnecting initiators that never describe their port
+  // can pile up.
+  static constexpr std::size_t kMaxRegistrations = 1024;
+
  private:
   struct Registration {
     InitiatorPort port;

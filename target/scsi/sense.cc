@@ -20,6 +20,7 @@ constexpr Row kSenseTable[] = {
     {Reason::kSavingNotSupported, {SenseKey::kIllegalRequest, 0x39, 0x00}},
     {Reason::kNotParallelAccessible, {SenseKey::kIllegalRequest, 0x26, 0x80}},
     {Reason::kInsufficientResources, {SenseKey::kIllegalRequest, 0x55, 0x03}},
+    {Reason::kNoRegistrationResources, {SenseKey::kIllegalRequest, 0x55, 0x04}},
     {Reason::kMiscompare, {SenseKey::kMiscompare, 0x1D, 0x00}},
     {Reason::kWriteError, {SenseKey::kMediumError, 0x0C, 0x00}},
     {Reason::kReadError, {SenseKey::kMediumError, 0x11, 0x00}},

@@ -47,6 +47,7 @@ enum class Reason : std::uint8_t {
   kSavingNotSupported,       // 5/39/00 SAVING PARAMETERS NOT SUPPORTED
   kNotParallelAccessible,    // 5/26/80 vendor: STRICT batch needs more than one media step
   kInsufficientResources,    // 5/55/03 INSUFFICIENT RESOURCES
+  kNoRegistrationResources,  // 5/55/04 INSUFFICIENT REGISTRATION RESOURCES
   kMiscompare,               // E/1D/00 MISCOMPARE DURING VERIFY OPERATION
   kWriteError,               // 3/0C/00 WRITE ERROR
   kReadError,                // 3/11/00 UNRECOVERED READ ERROR

@@ -141,6 +141,19 @@ TEST_F(ReservationTest, RegisterReplaceUnregisterAndGeneration) {
   EXPECT_EQ(generation(), 4u);
 }
 
+TEST_F(ReservationTest, RegistrationsAreBounded) {
+  for (std::uint64_t n = 1; n <= Reservations::kMaxRegistrations; ++n) {
+    ASSERT_EQ(register_key(100 + n, n).status, Status::kGood) << n;
+  }
+  const ScsiResult full = register_key(99, 0x5555);
+  ASSERT_EQ(full.status, Status::kCheckCondition);
+  EXPECT_THAT(kcq(full), ElementsAre(5, 0x55, 0x04));
+  // A registrant may still change or drop its key.
+  EXPECT_EQ(prout(101, kRegister, 0, 1, 0x77).status, Status::kGood);
+  EXPECT_EQ(prout(101, kRegister, 0, 0x77, 0).status, Status::kGood);
+  EXPECT_EQ(register_key(99, 0x5555).status, Status::kGood);
+}
+
 TEST_F(ReservationTest, KeysAreListedInRegistrationOrder) {
   ASSERT_EQ(register_key(kB, kKeyB).status, Status::kGood);
   ASSERT_EQ(register_key(kA, kKeyA).status, Status::kGood);
