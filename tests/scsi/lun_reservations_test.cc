@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "modepages/bytes.h"
@@ -212,6 +213,10 @@ struct AccessRow {
   bool registered_read, registered_write, other_read, other_write;
   bool other_mode_sense;  // MODE SENSE passes Write Exclusive types only
 };
+
+void PrintTo(const AccessRow& r, std::ostream* os) {
+  *os << r.name;
+}
 
 class AccessRules : public ReservationTest, public ::testing::WithParamInterface<AccessRow> {};
 
