@@ -153,10 +153,10 @@ class Lun {
   // BATCH results) dropped; persistent reservation registrations stay (SPC-4:
   // they survive I_T nexus loss).
   void nexus_lost(std::uint64_t nexus);
-  // LOGICAL UNIT RESET (and, per logical unit, a target warm or cold reset),
-  // SAM-5 "LOGICAL UNIT RESET": releases any SPC-2 reservation and gives every known nexus a
-  // BUS DEVICE RESET FUNCTION OCCURRED unit attention. Persistent
-  // reservations stay. Aborting the tasks is the transport's business.
+  // LOGICAL UNIT RESET (SAM-5), and per logical unit a target warm or cold
+  // reset: releases any SPC-2 reservation and gives every known nexus a BUS
+  // DEVICE RESET FUNCTION OCCURRED unit attention. Persistent reservations
+  // stay. Aborting the tasks is the transport's business.
   void lun_reset();
 
   // Handlers (one per command family; see command_table.cc).
