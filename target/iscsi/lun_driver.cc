@@ -146,6 +146,7 @@ void LunDriver::deliver_due(bool all) {
 }
 
 void LunDriver::forget(std::uint64_t nexus) {
+  lun_->nexus_lost(nexus);
   for (auto it = pending_.begin(); it != pending_.end();) {
     it = it->first.first == nexus ? pending_pool_.erase(pending_, it) : std::next(it);
   }

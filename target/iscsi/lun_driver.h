@@ -61,6 +61,10 @@ class LunDriver final : public LunPort {
   // still serves the commands in the model.
   void forget(std::uint64_t nexus) override;
   void recycle(scsi::Bytes buffer) override { lun_->recycle(std::move(buffer)); }
+  void describe_nexus(std::uint64_t nexus, std::string initiator_port) override {
+    lun_->describe_nexus(nexus, std::move(initiator_port));
+  }
+  void reset() override { lun_->lun_reset(); }
 
   scsi::Lun& lun() { return *lun_; }
   const Lateness& lateness() const { return lateness_; }

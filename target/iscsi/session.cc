@@ -227,6 +227,14 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
         return sink_.close();
       }
       config = target_->login;
+      // The initiator port this session is, for persistent reservations.
+      std::string port = find("InitiatorName") + ",i,0x";
+      static constexpr char kHex[] = "0123456789abcdef";
+      for (const std::uint8_t b : req.isid) {
+        port += kHex[b >> 4];
+        port += kHex[b & 0x0F];
+      }
+      for (const auto& [id, lun] : target_->luns) lun->describe_nexus(nexus_, port);
     }
     negotiation_ = std::make_unique<Negotiation>(std::move(config));
   }
@@ -613,11 +621,15 @@ void Session::on_task_mgmt(const TaskMgmtRequestPdu& pdu) {
         break;
       }
       abort_where([&](const Task& t) { return t.lun == *lun; });
+      if (pdu.function == TmfFunction::kLogicalUnitReset) target_->luns.at(*lun)->reset();
       r.response = TmfResponse::kComplete;
       break;
     case TmfFunction::kTargetWarmReset:
     case TmfFunction::kTargetColdReset:
       abort_where([](const Task&) { return true; });
+      if (target_ != nullptr) {
+        for (const auto& [id, port] : target_->luns) port->reset();
+      }
       r.response = TmfResponse::kComplete;
       break;
     case TmfFunction::kTaskReassign:

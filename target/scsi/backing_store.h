@@ -62,6 +62,21 @@ class BackingStore {
   // Makes every completed write() and unmap() durable.
   [[nodiscard]] virtual StoreStatus flush() = 0;
 
+  // Whether the blocks from `lba` on hold storage (mapped) or not
+  // (deallocated: never written, or unmapped), and for how many blocks from
+  // `lba` that stays so, looking at no more than `max_blocks` of them — GET
+  // LBA STATUS (SBC-3 §5.20). "Mapped" is always a true answer (SBC-3:
+  // "mapped or unknown"), so a store that cannot tell, or a block that is
+  // only partly deallocated, says mapped; this default says it for all.
+  // REQUIRES: lba < blocks(), max_blocks >= 1. Result: 1 <= blocks <= max_blocks.
+  struct Extent {
+    bool mapped = true;
+    std::uint64_t blocks = 0;
+  };
+  virtual Extent provisioning(std::uint64_t lba, std::uint64_t max_blocks) const {
+    return {true, max_blocks < blocks() - lba ? max_blocks : blocks() - lba};
+  }
+
   // True when write() leaves data in a volatile cache until flush(): the
   // Caching mode page reports WCE = volatile_cache().
   virtual bool volatile_cache() const = 0;

@@ -18,6 +18,28 @@ struct Outcome;
 
 enum class DataDirection : std::uint8_t { kNone, kIn, kOut };
 
+// How a command fares when a reservation is held by another I_T nexus.
+// Persistent reservations: the SPC-4 and SBC-3 tables "SPC (SBC) commands
+// that are allowed in the presence of various reservations"; SPC-2
+// reservations (RESERVE/RELEASE): SPC-2 §5.5 and SBC-2's table of the same
+// name. The rules themselves are in reservations.cc.
+enum class Access : std::uint8_t {
+  kAny,             // never conflicts: INQUIRY, REPORT LUNS, REQUEST SENSE, LOG SENSE,
+                    // READ CAPACITY
+  kAnyPersistent,   // passes every persistent reservation, not an SPC-2 one: TEST UNIT
+                    // READY, PERSISTENT RESERVE IN
+  kRead,            // reads medium or state: passes Write Exclusive types
+  kWrite,           // changes medium or state: only holders and, for the registrants
+                    // types, registrants
+  kStartStop,       // kAny with START = 1 and POWER CONDITION = 0, else kWrite
+  kPreventAllow,    // kAny with PREVENT = 0, else kWrite
+  kPersistentOut,   // the service action decides (SPC-4 "PERSISTENT RESERVE OUT service
+                    // actions that are allowed in the presence of various reservations");
+                    // conflicts with an SPC-2 reservation
+  kReserveRelease,  // RESERVE/RELEASE: the handler decides (SPC-2; SPC-4 "Exceptions to
+                    // SPC-2 RESERVE and RELEASE behavior")
+};
+
 // A field in the CDB: byte offset and size in bytes (big-endian).
 struct CdbField {
   std::uint8_t offset = 0;
@@ -34,6 +56,7 @@ struct CommandSpec {
   bool media;                          // timed by the device model
   std::optional<CdbField> allocation_length;
   Outcome (Lun::*handler)(const CommandContext&);
+  Access access;
 };
 
 std::span<const CommandSpec> command_table();

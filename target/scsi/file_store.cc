@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -218,6 +219,26 @@ StoreStatus FileStore::flush() {
   } while (rc != 0 && errno == EINTR);
   if (rc != 0) flush_error_ = error(errno, "fdatasync (data written since may be lost)");
   return flush_error_;
+}
+
+BackingStore::Extent FileStore::provisioning(std::uint64_t lba, std::uint64_t max_blocks) const {
+  const std::uint64_t limit = std::min(max_blocks, blocks_ - lba);
+  const Extent unknown{true, limit};
+  const auto start = static_cast<off_t>(lba * block_size_);
+  const off_t data = ::lseek(fd_, start, SEEK_DATA);
+  if (data < 0) {
+    // ENXIO: no data from `start` to the end of the file.
+    return errno == ENXIO ? Extent{false, limit} : unknown;
+  }
+  const auto bs = static_cast<off_t>(block_size_);
+  if (data >= start + bs) {
+    // Whole blocks of hole before the data (a block the data starts in is mapped).
+    return {false, std::min<std::uint64_t>(limit, static_cast<std::uint64_t>((data - start) / bs))};
+  }
+  const off_t hole = ::lseek(fd_, data, SEEK_HOLE);  // the end of the file is a hole
+  if (hole < 0) return unknown;
+  const auto mapped = static_cast<std::uint64_t>((hole - start + bs - 1) / bs);
+  return {true, std::clamp<std::uint64_t>(mapped, 1, limit)};
 }
 
 std::string FileStore::describe() const {

@@ -61,6 +61,9 @@ class FileStore final : public BackingStore {
                     std::span<const std::uint8_t> in) override;
   StoreStatus unmap(std::uint64_t lba, std::uint64_t count) override;
   StoreStatus flush() override;
+  // From the file's holes (lseek SEEK_DATA/SEEK_HOLE): a block holding any
+  // data is mapped; a file system that does not track holes says mapped.
+  Extent provisioning(std::uint64_t lba, std::uint64_t max_blocks) const override;
   bool volatile_cache() const override { return mode_ == DurabilityMode::kWriteBack; }
   std::string describe() const override;
 

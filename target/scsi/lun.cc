@@ -104,6 +104,10 @@ Outcome Lun::dispatch(const CommandContext& c) {
 }
 
 void Lun::finish(ScsiResult& r, Outcome& o, const CommandContext& c) const {
+  if (o.conflict) {
+    r.status = Status::kReservationConflict;
+    return;
+  }
   if (o.sense) {
     r.status = Status::kCheckCondition;
     r.sense = build_sense(*o.sense, descriptor_sense());
@@ -125,6 +129,7 @@ void Lun::finish(ScsiResult& r, Outcome& o, const CommandContext& c) const {
 void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
   const Ns arrival = std::max(cmd.arrival_ns, last_arrival_ns_);
   last_arrival_ns_ = arrival;
+  nexuses_.insert(cmd.nexus);
   ScsiResult result;
   result.nexus = cmd.nexus;
   result.tag = cmd.tag;
@@ -137,12 +142,28 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
     result.sense = build_sense(s, descriptor_sense());
     sink(std::move(result));
   };
+  const Requester who = requester(cmd.nexus);
+  // SAM-5 "Unit attention conditions": a pending unit attention ends any
+  // command but INQUIRY, REPORT LUNS and REQUEST SENSE, supported or not, and
+  // is cleared by being reported.
+  if (!cmd.cdb.empty() && !passes_unit_attention(cmd.cdb[0])) {
+    if (const std::optional<Reason> ua = attentions_.take(who.port)) {
+      return reject({*ua, std::nullopt, std::nullopt});
+    }
+  }
   if (spec == nullptr) {
     // SPC-4 §4.5.2.4.2: point at the OPERATION CODE or SERVICE ACTION field.
     return reject(bad_sa ? Sense::cdb(Reason::kInvalidFieldInCdb, 1, 4)
                          : Sense::cdb(Reason::kInvalidOpcode, 0, 7));
   }
   if (cmd.cdb.size() < spec->cdb_length) return reject(Sense::cdb(Reason::kInvalidOpcode, 0, 7));
+  // A reservation decides by the command, before its fields are looked at
+  // (the order SPC-4's reservation tables assume).
+  if (reservations_.conflicts(who, spec->access, cmd.cdb)) {
+    result.status = Status::kReservationConflict;
+    sink(std::move(result));
+    return;
+  }
   if (const auto bad = reserved_bit_set(*spec, cmd.cdb)) {
     return reject(Sense::cdb(Reason::kInvalidFieldInCdb, bad->byte, bad->bit));
   }
@@ -150,7 +171,7 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
                            arrival};
   Outcome outcome = dispatch(ctx);
   finish(result, outcome, ctx);
-  if (!outcome.media || outcome.sense) {
+  if (!outcome.media || outcome.sense || outcome.conflict) {
     sink(std::move(result));
     return;
   }
@@ -169,9 +190,22 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
     p.batch_descriptors = outcome.batch_descriptors;
     p.batch_read_data = std::move(outcome.batch_read_data);
   }
+  std::optional<model::Request> then = outcome.media_then;
+  if (then) {
+    then->id = next_request_id_++;
+    then->arrival_ns = arrival;
+    second_parts_.emplace(then->id, req.id);
+    p.parts_left = 2;
+  }
   pending_pool_.insert(pending_, req.id).first->second = std::move(p);
   stats_.on_arrival(device_->pending());
   device_->submit(req);
+  if (then) {
+    // Queued right behind the first access: FCFS serves it next; other
+    // schedulers may put other requests between the two.
+    stats_.on_arrival(device_->pending());
+    device_->submit(*then);
+  }
   advance(arrival, sink);
 }
 
@@ -179,14 +213,39 @@ void Lun::advance(Ns now, const Sink& sink) {
   device_->run_until(now, [&](const model::Completion& c) { on_model_completion(c, sink); });
 }
 
+namespace {
+
+// Where the time of a two-access command went: both services.
+void add(model::Breakdown& to, const model::Breakdown& b) {
+  to.startup_ns += b.startup_ns;
+  to.seek_x_ns += b.seek_x_ns;
+  to.settle_ns += b.settle_ns;
+  to.seek_y_ns += b.seek_y_ns;
+  to.turnaround_ns += b.turnaround_ns;
+  to.transfer_ns += b.transfer_ns;
+  to.seek_ns += b.seek_ns;
+  to.switch_ns += b.switch_ns;
+  to.turnarounds += b.turnarounds;
+  to.media_steps += b.media_steps;
+}
+
+}  // namespace
+
 void Lun::on_model_completion(const model::Completion& c, const Sink& sink) {
-  auto it = pending_.find(c.request.id);
+  std::uint64_t id = c.request.id;
+  if (const auto second = second_parts_.find(id); second != second_parts_.end()) {
+    id = second->second;
+    second_parts_.erase(second);
+  }
+  auto it = pending_.find(id);
   if (it == pending_.end()) return;
-  PendingMedia p = std::move(it->second);
-  pending_pool_.erase(pending_, it);
-  p.result.complete_ns = c.done_ns;
-  p.result.breakdown = c.breakdown;
   stats_.on_completion(c.breakdown);
+  PendingMedia& pending = it->second;
+  pending.result.complete_ns = std::max(pending.result.complete_ns, c.done_ns);
+  add(pending.result.breakdown, c.breakdown);
+  if (--pending.parts_left > 0) return;
+  PendingMedia p = std::move(pending);
+  pending_pool_.erase(pending_, it);
   if (p.is_batch) store_batch_result(p, c);
   sink(std::move(p.result));
 }
@@ -201,6 +260,12 @@ ScsiResult Lun::execute(const ScsiCommand& cmd) {
     device_->drain([&](const model::Completion& c) { on_model_completion(c, sink); });
   }
   return std::move(*mine);
+}
+
+const InitiatorPort& Lun::port_of(std::uint64_t nexus) const {
+  auto it = ports_.find(nexus);
+  if (it == ports_.end()) it = ports_.emplace(nexus, InitiatorPort::anonymous(nexus)).first;
+  return it->second;
 }
 
 Outcome Lun::check_range(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte) const {

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -34,8 +35,10 @@
 #include "target/scsi/command_table.h"
 #include "target/scsi/lun_stats.h"
 #include "target/scsi/node_pool.h"
+#include "target/scsi/reservations.h"
 #include "target/scsi/sense.h"
 #include "target/scsi/timing.h"
+#include "target/scsi/unit_attention.h"
 
 namespace memstore::scsi {
 
@@ -76,8 +79,13 @@ struct ScsiResult {
 // What a handler produces; the Lun turns it into a ScsiResult.
 struct Outcome {
   std::optional<Sense> sense;  // set: CHECK CONDITION
+  bool conflict = false;       // set: RESERVATION CONFLICT
   Bytes data_in;
   std::optional<model::Request> media;  // timed by the model when set
+  // A second media access of the same command, queued right behind `media`
+  // (ORWRITE: the write after the read). The command completes when both
+  // have been served.
+  std::optional<model::Request> media_then;
   std::unique_ptr<std::vector<model::BatchExtent>> batch;
   std::uint16_t batch_descriptors = 0;
   Bytes batch_read_data;
@@ -87,6 +95,11 @@ struct Outcome {
   static Outcome fail(Sense s) {
     Outcome o;
     o.sense = s;
+    return o;
+  }
+  static Outcome reservation_conflict() {
+    Outcome o;
+    o.conflict = true;
     return o;
   }
 };
@@ -134,6 +147,27 @@ class Lun {
   // Makes every acknowledged write durable (shutdown).
   StoreStatus flush() { return store_->flush(); }
 
+  // What the transport tells the Lun about I_T nexuses and task management.
+  //
+  // The initiator port behind a nexus, for persistent reservations: iSCSI
+  // "<initiator name>,i,0x<ISID in hex>" (SPC-4 §7.6.4.6). Call it when the
+  // nexus is formed (iSCSI: at login), before its first command; a new nexus
+  // with the same name is the same initiator port, and finds its
+  // registrations and pending unit attentions. Without it a nexus is known
+  // only by its number and READ FULL STATUS shows an empty name. Names past
+  // 255 bytes are cut there.
+  void describe_nexus(std::uint64_t nexus, std::string iscsi_initiator_port);
+  // The nexus is gone (iSCSI: logout, connection closed, session ended). Its
+  // SPC-2 reservation is released and its per-nexus state (echo buffer, MEMS
+  // BATCH results) dropped; persistent reservation registrations stay (SPC-4:
+  // they survive I_T nexus loss).
+  void nexus_lost(std::uint64_t nexus);
+  // LOGICAL UNIT RESET (SAM-5), and per logical unit a target warm or cold
+  // reset: releases any SPC-2 reservation and gives every known nexus a BUS
+  // DEVICE RESET FUNCTION OCCURRED unit attention. Persistent reservations
+  // stay. Aborting the tasks is the transport's business.
+  void lun_reset();
+
   // Handlers (one per command family; see command_table.cc).
   Outcome test_unit_ready(const CommandContext& c);
   Outcome request_sense(const CommandContext& c);
@@ -158,6 +192,12 @@ class Lun {
   Outcome prevent_allow_removal(const CommandContext& c);
   Outcome write_buffer(const CommandContext& c);
   Outcome read_buffer(const CommandContext& c);
+  Outcome orwrite(const CommandContext& c);
+  Outcome get_lba_status(const CommandContext& c);
+  Outcome persistent_reserve_in(const CommandContext& c);
+  Outcome persistent_reserve_out(const CommandContext& c);
+  Outcome reserve(const CommandContext& c);  // RESERVE(6/10)
+  Outcome release(const CommandContext& c);  // RELEASE(6/10)
 
  private:
   Lun(LunConfig config, std::unique_ptr<BackingStore> store);
@@ -168,6 +208,8 @@ class Lun {
   Outcome check_range(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte) const;
   Outcome media_outcome(model::Op op, std::uint64_t lba, std::uint64_t blocks) const;
   bool descriptor_sense() const { return mode_.d_sense(); }
+  const InitiatorPort& port_of(std::uint64_t nexus) const;
+  Requester requester(std::uint64_t nexus) const { return {nexus, port_of(nexus)}; }
   void finish(ScsiResult& r, Outcome& o, const CommandContext& c) const;
 
   struct PendingMedia {
@@ -177,6 +219,7 @@ class Lun {
     bool is_batch = false;
     std::uint16_t batch_descriptors = 0;
     Bytes batch_read_data;  // read as of arrival, kept for MEMS BATCH RESULTS
+    int parts_left = 1;     // media accesses still to be served (Outcome::media_then)
   };
   void on_model_completion(const model::Completion& c, const Sink& sink);
   void store_batch_result(PendingMedia& p, const model::Completion& c);
@@ -195,6 +238,8 @@ class Lun {
   std::unordered_map<std::uint64_t, PendingMedia> pending_;
   NodePool<std::unordered_map<std::uint64_t, PendingMedia>> pending_pool_;
   std::vector<Bytes> spare_buffers_;  // data-in buffers handed back by the transport
+  // Request id of a command's second media access -> the id it is pending under.
+  std::unordered_map<std::uint64_t, std::uint64_t> second_parts_;
   // Per I_T nexus: batch id -> result (DESIGN.md: released when read to the
   // end, when the id is reused, and under a per-nexus cap).
   std::map<std::uint64_t, std::map<std::uint8_t, BatchResult>> batch_results_;
@@ -202,6 +247,13 @@ class Lun {
   LunStats stats_;
   std::map<std::uint64_t, Bytes> echo_;  // per I_T nexus (SPC-4 echo buffer)
   Ns last_arrival_ns_ = 0;
+  Reservations reservations_;
+  UnitAttentions attentions_;
+  // Each nexus's initiator port: described (describe_nexus) or anonymous,
+  // made on first use and kept until the nexus is lost, so a command's
+  // reservation check copies nothing.
+  mutable std::map<std::uint64_t, InitiatorPort> ports_;
+  std::set<std::uint64_t> nexuses_;                  // seen and not lost (lun_reset's UA)
 };
 
 }  // namespace memstore::scsi

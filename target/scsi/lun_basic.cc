@@ -1,6 +1,8 @@
 // Commands that do not move data: TEST UNIT READY, REQUEST SENSE, READ
-// CAPACITY, REPORT LUNS, REPORT SUPPORTED OPERATION CODES, START STOP UNIT,
-// PREVENT ALLOW MEDIUM REMOVAL.
+// CAPACITY, GET LBA STATUS, REPORT LUNS, REPORT SUPPORTED OPERATION CODES,
+// START STOP UNIT, PREVENT ALLOW MEDIUM REMOVAL.
+#include <algorithm>
+
 #include "modepages/bytes.h"
 #include "target/scsi/lun.h"
 
@@ -13,10 +15,13 @@ Outcome Lun::test_unit_ready(const CommandContext&) {
 }
 
 Outcome Lun::request_sense(const CommandContext& c) {
-  // No deferred errors or pending conditions are kept: NO SENSE, in the
-  // format the DESC bit asks for (SPC-4 §6.29).
+  // A pending unit attention is the sense data, and reporting it clears it
+  // (SAM-5); otherwise NO SENSE. In the format the DESC bit asks for
+  // (SPC-4 §6.29).
+  Sense s;
+  if (const std::optional<Reason> ua = attentions_.take(port_of(c.nexus))) s.reason = *ua;
   Outcome o;
-  o.data_in = build_sense(Sense{}, (c.cdb[1] & 0x01) != 0);
+  o.data_in = build_sense(s, (c.cdb[1] & 0x01) != 0);
   return o;
 }
 
@@ -43,6 +48,38 @@ Outcome Lun::read_capacity16(const CommandContext& c) {
   // Byte 14: LBPME (thin provisioning: UNMAP works) and LBPRZ (unmapped
   // blocks read as zeros), SBC-3 §5.16.
   o.data_in[14] = 0xC0;
+  return o;
+}
+
+Outcome Lun::get_lba_status(const CommandContext& c) {
+  // SBC-3 §5.20: LBA status descriptors from the STARTING LOGICAL BLOCK
+  // ADDRESS on, as many as the allocation length holds (at least one, at
+  // most kMaxDescriptors, so one command does bounded work in the store).
+  // PROVISIONING STATUS 0h is "mapped or unknown", 1h deallocated; anchored
+  // (2h) is never reported (VPD B2h: ANC_SUP = 0). READ CAPACITY(16) LBPME =
+  // 1 and VPD B2h (thin provisioned, LBPRZ) describe the same store.
+  constexpr std::uint64_t kMaxDescriptors = 64;
+  constexpr std::uint64_t kMaxDescriptorBlocks = 0xFFFFFFFF;  // NUMBER OF LOGICAL BLOCKS is 4 bytes
+  constexpr std::uint8_t kMapped = 0x0;
+  constexpr std::uint8_t kDeallocated = 0x1;
+  const std::uint64_t lba = modepages::get_be64(c.cdb, 2);
+  if (Outcome o = check_range(lba, 1, 2); o.sense) return o;
+  const std::uint64_t alloc = modepages::get_be32(c.cdb, 10);
+  const std::uint64_t wanted =
+      std::clamp<std::uint64_t>(alloc < 8 ? 0 : (alloc - 8) / 16, 1, kMaxDescriptors);
+  Bytes list;
+  for (std::uint64_t at = lba, n = 0; at < blocks() && n < wanted; ++n) {
+    const BackingStore::Extent e = store_->provisioning(at, kMaxDescriptorBlocks);
+    append_be(list, 8, at);
+    append_be(list, 4, e.blocks);
+    list.push_back(e.mapped ? kMapped : kDeallocated);
+    list.insert(list.end(), 3, 0);
+    at += e.blocks;
+  }
+  Outcome o;
+  append_be(o.data_in, 4, 4 + list.size());  // PARAMETER DATA LENGTH: the bytes after it
+  append_be(o.data_in, 4, 0);
+  o.data_in.insert(o.data_in.end(), list.begin(), list.end());
   return o;
 }
 

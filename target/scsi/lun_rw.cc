@@ -1,6 +1,6 @@
 // Commands that move or check data: READ/WRITE (6/10/12/16), WRITE AND
-// VERIFY, VERIFY, SYNCHRONIZE CACHE, WRITE SAME, UNMAP, COMPARE AND WRITE
-// (SBC-3 §5).
+// VERIFY, VERIFY, SYNCHRONIZE CACHE, WRITE SAME, UNMAP, COMPARE AND WRITE,
+// ORWRITE (SBC-3 §5).
 #include <algorithm>
 
 #include "modepages/bytes.h"
@@ -255,6 +255,44 @@ Outcome Lun::compare_and_write(const CommandContext& c) {
   // The model times the write pass; the compare reads the same blocks in the
   // same positioning (docs/vendor-interface.md).
   return media_outcome(model::Op::kWrite, lba, n);
+}
+
+Outcome Lun::orwrite(const CommandContext& c) {
+  // SBC-3 §5.9, ORWRITE(16): each block becomes the medium's block OR the
+  // data-out's. ORPROTECT is outside the usage mask (no protection
+  // information); BMOP and the ORWRITE generation fields are SBC-4.
+  const Rw rw = decode_rw(c.cdb);
+  if (rw.blocks > kMaxTransferBlocks) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
+  }
+  if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
+  // Like WRITE: only the whole blocks the transport delivered are written.
+  const std::uint64_t blocks = std::min<std::uint64_t>(rw.blocks, c.data_out.size() / block_size());
+  const std::size_t bytes = static_cast<std::size_t>(blocks * block_size());
+  if (blocks > 0) {
+    // The Lun runs one command at a time, so the read-modify-write is atomic
+    // with respect to every other command.
+    Bytes medium(bytes);
+    if (store_->read(rw.lba, blocks, medium)) {
+      return Outcome::fail(store_failure(Reason::kReadError, rw.lba));
+    }
+    for (std::size_t i = 0; i < bytes; ++i) medium[i] |= c.data_out[i];
+    if (store_->write(rw.lba, blocks, medium)) {
+      return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
+    }
+  }
+  if ((rw.fua || !mode_.wce()) && store_->flush()) {
+    return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
+  }
+  // Timed as what the device does: a read of the blocks, then a write of
+  // the same blocks (docs/vendor-interface.md).
+  Outcome o = media_outcome(model::Op::kRead, rw.lba, blocks);
+  if (o.media) {
+    o.media_then = *o.media;
+    o.media_then->op = model::Op::kWrite;
+  }
+  o.transfer_bytes = rw.blocks * block_size();
+  return o;
 }
 
 }  // namespace memstore::scsi

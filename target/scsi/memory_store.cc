@@ -109,6 +109,26 @@ StoreStatus MemoryStore::unmap(std::uint64_t lba, std::uint64_t count) {
       });
 }
 
+BackingStore::Extent MemoryStore::provisioning(std::uint64_t lba, std::uint64_t max_blocks) const {
+  const std::uint64_t end = lba + std::min(max_blocks, blocks_ - lba);
+  const std::uint64_t first = lba / chunk_blocks_;
+  const bool mapped = chunks_.contains(first);
+  // The first chunk past `first` whose allocation differs: for a mapped run,
+  // step through the allocated chunks; for a hole, the nearest allocated
+  // chunk above. Either way no more work than there are chunks.
+  std::uint64_t next = first + 1;
+  if (mapped) {
+    while (chunks_.contains(next) && next * chunk_blocks_ < end) ++next;
+  } else {
+    next = std::numeric_limits<std::uint64_t>::max();
+    for (const auto& [chunk, data] : chunks_) {
+      if (chunk > first && chunk < next) next = chunk;
+    }
+  }
+  const std::uint64_t change = next > (end - 1) / chunk_blocks_ ? end : next * chunk_blocks_;
+  return {mapped, change - lba};
+}
+
 std::string MemoryStore::describe() const {
   return "memory store (" + std::to_string(blocks_) + " blocks of " + std::to_string(block_size_) +
          " bytes)";

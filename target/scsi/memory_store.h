@@ -32,6 +32,8 @@ class MemoryStore final : public BackingStore {
                     std::span<const std::uint8_t> in) override;
   StoreStatus unmap(std::uint64_t lba, std::uint64_t count) override;
   StoreStatus flush() override { return std::nullopt; }
+  // Mapped = its chunk is allocated (64 KiB granularity). O(allocated chunks).
+  Extent provisioning(std::uint64_t lba, std::uint64_t max_blocks) const override;
   bool volatile_cache() const override { return false; }
   std::string describe() const override;
 

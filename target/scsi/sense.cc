@@ -20,12 +20,18 @@ constexpr Row kSenseTable[] = {
     {Reason::kSavingNotSupported, {SenseKey::kIllegalRequest, 0x39, 0x00}},
     {Reason::kNotParallelAccessible, {SenseKey::kIllegalRequest, 0x26, 0x80}},
     {Reason::kInsufficientResources, {SenseKey::kIllegalRequest, 0x55, 0x03}},
+    {Reason::kNoRegistrationResources, {SenseKey::kIllegalRequest, 0x55, 0x04}},
     {Reason::kMiscompare, {SenseKey::kMiscompare, 0x1D, 0x00}},
     {Reason::kWriteError, {SenseKey::kMediumError, 0x0C, 0x00}},
     {Reason::kReadError, {SenseKey::kMediumError, 0x11, 0x00}},
     {Reason::kInternalFailure, {SenseKey::kHardwareError, 0x44, 0x00}},
     {Reason::kPowerOnReset, {SenseKey::kUnitAttention, 0x29, 0x00}},
     {Reason::kModeParametersChanged, {SenseKey::kUnitAttention, 0x2A, 0x01}},
+    {Reason::kInvalidRelease, {SenseKey::kIllegalRequest, 0x26, 0x04}},
+    {Reason::kBusDeviceReset, {SenseKey::kUnitAttention, 0x29, 0x03}},
+    {Reason::kReservationsPreempted, {SenseKey::kUnitAttention, 0x2A, 0x03}},
+    {Reason::kReservationsReleased, {SenseKey::kUnitAttention, 0x2A, 0x04}},
+    {Reason::kRegistrationsPreempted, {SenseKey::kUnitAttention, 0x2A, 0x05}},
 };
 
 // Bytes 15-17 of fixed sense / 4-6 of the sense-key specific descriptor.

@@ -47,12 +47,18 @@ enum class Reason : std::uint8_t {
   kSavingNotSupported,       // 5/39/00 SAVING PARAMETERS NOT SUPPORTED
   kNotParallelAccessible,    // 5/26/80 vendor: STRICT batch needs more than one media step
   kInsufficientResources,    // 5/55/03 INSUFFICIENT RESOURCES
+  kNoRegistrationResources,  // 5/55/04 INSUFFICIENT REGISTRATION RESOURCES
   kMiscompare,               // E/1D/00 MISCOMPARE DURING VERIFY OPERATION
   kWriteError,               // 3/0C/00 WRITE ERROR
   kReadError,                // 3/11/00 UNRECOVERED READ ERROR
   kInternalFailure,          // 4/44/00 INTERNAL TARGET FAILURE
   kPowerOnReset,             // 6/29/00 POWER ON, RESET, OR BUS DEVICE RESET OCCURRED
   kModeParametersChanged,    // 6/2A/01 MODE PARAMETERS CHANGED
+  kInvalidRelease,           // 5/26/04 INVALID RELEASE OF PERSISTENT RESERVATION
+  kBusDeviceReset,           // 6/29/03 BUS DEVICE RESET FUNCTION OCCURRED (LUN reset)
+  kReservationsPreempted,    // 6/2A/03 RESERVATIONS PREEMPTED
+  kReservationsReleased,     // 6/2A/04 RESERVATIONS RELEASED
+  kRegistrationsPreempted,   // 6/2A/05 REGISTRATIONS PREEMPTED
 };
 
 struct SenseCode {

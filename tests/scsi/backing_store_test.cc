@@ -15,6 +15,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "target/scsi/file_store.h"
@@ -241,6 +242,23 @@ TEST_P(StoreContract, FlushSucceeds) {
   EXPECT_EQ(read_blocks(*store_, 3, 4), pattern(3, 4, bs_));
 }
 
+// GET LBA STATUS: written blocks are never reported deallocated, and the
+// answer stays inside the asked range.
+TEST_P(StoreContract, ProvisioningNeverCallsWrittenBlocksDeallocated) {
+  write(100, 10);
+  for (std::uint64_t lba = 100; lba < 110; ++lba) {
+    const BackingStore::Extent e = store_->provisioning(lba, kBlocks);
+    EXPECT_TRUE(e.mapped) << "LBA " << lba;
+    EXPECT_GE(e.blocks, 1U);
+    EXPECT_LE(lba + e.blocks, kBlocks);
+  }
+  const BackingStore::Extent capped = store_->provisioning(100, 3);
+  EXPECT_TRUE(capped.mapped);
+  EXPECT_EQ(capped.blocks, 3U);
+  const BackingStore::Extent last = store_->provisioning(kBlocks - 1, kBlocks);
+  EXPECT_EQ(last.blocks, 1U);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllStores, StoreContract, ::testing::ValuesIn(store_kinds()),
                          [](const auto& param_info) { return param_info.param.name; });
 
@@ -373,6 +391,31 @@ TEST_F(FileStoreTest, PunchingAHoleGivesSpaceBack) {
   EXPECT_EQ(read_blocks(*store, 3072, 1024), pattern(3072, 1024, 512));
 }
 
+TEST_F(FileStoreTest, ProvisioningFollowsTheFilesHoles) {
+  constexpr std::uint64_t kBlocks = 4096;  // 2 MiB
+  const auto store = open(kBlocks);
+  ASSERT_NE(store, nullptr);
+  ASSERT_FALSE(store->write(1024, 2048, pattern(1024, 2048, 512)));
+  ASSERT_FALSE(store->flush());
+  const BackingStore::Extent head = store->provisioning(0, kBlocks);
+  if (head.mapped) GTEST_SKIP() << "this file system does not report holes (SEEK_HOLE)";
+  EXPECT_EQ(head.blocks, 1024U);
+  EXPECT_EQ(store->provisioning(10, kBlocks).blocks, 1014U);
+  const BackingStore::Extent data = store->provisioning(1024, kBlocks);
+  EXPECT_TRUE(data.mapped);
+  EXPECT_EQ(data.blocks, 2048U);
+  const BackingStore::Extent tail = store->provisioning(3072, kBlocks);
+  EXPECT_FALSE(tail.mapped);
+  EXPECT_EQ(tail.blocks, 1024U);
+  // Unmapping whole file system blocks makes them deallocated again.
+  ASSERT_FALSE(store->unmap(1024, 1024));
+  if (!store->punches_holes()) GTEST_SKIP() << "this file system cannot punch holes";
+  const BackingStore::Extent punched = store->provisioning(0, kBlocks);
+  EXPECT_FALSE(punched.mapped);
+  EXPECT_EQ(punched.blocks, 2048U);
+  EXPECT_TRUE(store->provisioning(2048, kBlocks).mapped);
+}
+
 TEST_F(FileStoreTest, VolatileCacheFollowsTheDurabilityMode) {
   EXPECT_TRUE(open(8, 512, DurabilityMode::kWriteBack)->volatile_cache());
   EXPECT_FALSE(open(8, 512, DurabilityMode::kWriteThrough)->volatile_cache());
@@ -421,6 +464,29 @@ TEST(MemoryStore, UnmapFreesChunksThatBecomeEmpty) {
   EXPECT_EQ(store->resident_bytes(), 64U * 1024);
   ASSERT_FALSE(store->unmap(100, 28));  // the rest of it
   EXPECT_EQ(store->resident_bytes(), 0U);
+}
+
+TEST(MemoryStore, ProvisioningIsTheChunkMap) {
+  const auto store = value_or_fail(MemoryStore::create(1024, 512));  // 128 blocks per chunk
+  auto extent = [&](std::uint64_t lba, std::uint64_t max) {
+    const BackingStore::Extent e = store->provisioning(lba, max);
+    return std::make_pair(e.mapped, e.blocks);
+  };
+  EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{1024}));
+  ASSERT_FALSE(store->write(300, 1, pattern(300, 1, 512)));  // chunk 2: blocks 256..383
+  ASSERT_FALSE(store->write(600, 1, pattern(600, 1, 512)));  // chunk 4: blocks 512..639
+  EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{256}));
+  EXPECT_EQ(extent(10, 1024), std::make_pair(false, std::uint64_t{246}));
+  EXPECT_EQ(extent(256, 1024), std::make_pair(true, std::uint64_t{128}));
+  EXPECT_EQ(extent(384, 1024), std::make_pair(false, std::uint64_t{128}));
+  EXPECT_EQ(extent(512, 1024), std::make_pair(true, std::uint64_t{128}));
+  EXPECT_EQ(extent(640, 1024), std::make_pair(false, std::uint64_t{384}));
+  EXPECT_EQ(extent(0, 100), std::make_pair(false, std::uint64_t{100}));
+  EXPECT_EQ(extent(260, 10), std::make_pair(true, std::uint64_t{10}));
+  ASSERT_FALSE(store->write(384, 128, pattern(384, 128, 512)));  // fills chunk 3
+  EXPECT_EQ(extent(256, 1024), std::make_pair(true, std::uint64_t{384}));
+  ASSERT_FALSE(store->unmap(256, 384));  // all three chunks become empty
+  EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{1024}));
 }
 
 TEST(MemoryStore, ChunksHoldWholeBlocks) {
