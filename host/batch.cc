@@ -5,7 +5,9 @@
 namespace memstore::host {
 namespace {
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
+std::string num(std::uint64_t v) {
+  return std::to_string(v);
+}
 
 const char* op_name(modepages::BatchOp op) {
   return op == modepages::BatchOp::kRead ? "read" : "write";
@@ -32,13 +34,13 @@ Status Batch::check_add(modepages::BatchOp op, std::uint64_t lba, std::uint64_t 
                             num(limits_.capacity_blocks - 1));
   }
   if (read_blocks_ + write_blocks_ + blocks > limits_.max_blocks) {
-    return invalid_argument(which + ": the batch would hold " +
-                            num(read_blocks_ + write_blocks_ + blocks) +
-                            " blocks, above the device's maximum of " + num(limits_.max_blocks) +
-                            " (mode page 20h)");
+    return invalid_argument(
+        which + ": the batch would hold " + num(read_blocks_ + write_blocks_ + blocks) +
+        " blocks, above the device's maximum of " + num(limits_.max_blocks) + " (mode page 20h)");
   }
-  const std::uint64_t results = modepages::kBatchResultsHeaderBytes +
-                                (read_blocks_ + (op == modepages::BatchOp::kRead ? blocks : 0)) * limits_.block_size;
+  const std::uint64_t results =
+      modepages::kBatchResultsHeaderBytes +
+      (read_blocks_ + (op == modepages::BatchOp::kRead ? blocks : 0)) * limits_.block_size;
   if (results > modepages::kMaxBufferField) {
     return invalid_argument(which + ": the results would be " + num(results) +
                             " bytes, above READ BUFFER's 24-bit limit of " +
@@ -83,7 +85,9 @@ void Batch::clear() {
   read_blocks_ = write_blocks_ = 0;
 }
 
-Bytes Batch::parameter_list() const { return modepages::encode_batch_list(descriptors_, write_data_); }
+Bytes Batch::parameter_list() const {
+  return modepages::encode_batch_list(descriptors_, write_data_);
+}
 
 std::uint64_t Batch::results_size() const {
   return modepages::kBatchResultsHeaderBytes + read_blocks_ * limits_.block_size;
@@ -99,7 +103,10 @@ std::string Batch::describe_list_byte(std::uint32_t byte) const {
   if (k < descriptors_.size()) {
     const modepages::BatchDescriptor& d = descriptors_[k];
     const std::uint32_t off = (byte - kHeader) % kDescriptor;
-    const char* field = off == 0 ? "operation" : off < 4 ? "reserved" : off < 12 ? "LBA" : "number of blocks";
+    const char* field = off == 0   ? "operation"
+                        : off < 4  ? "reserved"
+                        : off < 12 ? "LBA"
+                                   : "number of blocks";
     return "descriptor " + num(k) + " (" + op_name(d.op) + " LBA " + num(d.lba) + ", " +
            num(d.blocks) + " blocks), " + field;
   }

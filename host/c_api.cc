@@ -38,12 +38,18 @@ thread_local LastError last_error;
 
 int code_of(Error::Code c) {
   switch (c) {
-    case Error::Code::kInvalidArgument: return MEMSTORE_ERR_INVALID_ARGUMENT;
-    case Error::Code::kTransport: return MEMSTORE_ERR_TRANSPORT;
-    case Error::Code::kCheckCondition: return MEMSTORE_ERR_CHECK_CONDITION;
-    case Error::Code::kScsiStatus: return MEMSTORE_ERR_SCSI_STATUS;
-    case Error::Code::kBadResponse: return MEMSTORE_ERR_BAD_RESPONSE;
-    case Error::Code::kNotMemstore: return MEMSTORE_ERR_NOT_MEMSTORE;
+    case Error::Code::kInvalidArgument:
+      return MEMSTORE_ERR_INVALID_ARGUMENT;
+    case Error::Code::kTransport:
+      return MEMSTORE_ERR_TRANSPORT;
+    case Error::Code::kCheckCondition:
+      return MEMSTORE_ERR_CHECK_CONDITION;
+    case Error::Code::kScsiStatus:
+      return MEMSTORE_ERR_SCSI_STATUS;
+    case Error::Code::kBadResponse:
+      return MEMSTORE_ERR_BAD_RESPONSE;
+    case Error::Code::kNotMemstore:
+      return MEMSTORE_ERR_NOT_MEMSTORE;
   }
   return MEMSTORE_ERR_INTERNAL;
 }
@@ -87,7 +93,9 @@ int guarded(F&& f) noexcept {
 
 extern "C" {
 
-const char* memstore_last_error(void) { return last_error.message.c_str(); }
+const char* memstore_last_error(void) {
+  return last_error.message.c_str();
+}
 
 int memstore_last_sense(uint8_t* key, uint8_t* asc, uint8_t* ascq) {
   if (!last_error.has_sense) return 0;
@@ -229,7 +237,9 @@ int memstore_batch_new(const memstore_device* dev, memstore_batch** out) {
   });
 }
 
-void memstore_batch_free(memstore_batch* batch) { delete batch; }
+void memstore_batch_free(memstore_batch* batch) {
+  delete batch;
+}
 
 int memstore_batch_add_read(memstore_batch* batch, uint64_t lba, uint32_t blocks, void* buf,
                             size_t len) {

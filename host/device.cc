@@ -15,7 +15,9 @@ constexpr std::uint32_t kInquiryAllocation = 96;
 // READ/WRITE(16) and MEMS BATCH RESULTS move at most this much per command.
 constexpr std::uint32_t kMaxTransferBytes = 1u << 20;
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
+std::string num(std::uint64_t v) {
+  return std::to_string(v);
+}
 
 // "20h".
 std::string hex_page(std::uint8_t code) {
@@ -76,7 +78,8 @@ Status Device::identify() {
   auto inq = command("INQUIRY", inq_cdb, DataDirection::kIn, {}, kInquiryAllocation);
   if (!inq.ok()) return inq.error();
   auto decoded = decode_inquiry(*inq);
-  if (!decoded) return bad_response("INQUIRY returned " + num(inq->size()) + " bytes, fewer than 36");
+  if (!decoded)
+    return bad_response("INQUIRY returned " + num(inq->size()) + " bytes, fewer than 36");
   if (decoded->peripheral_qualifier != 0) {
     return invalid_argument(name() + " has no logical unit there (peripheral qualifier " +
                             num(decoded->peripheral_qualifier) + ")");
@@ -148,8 +151,8 @@ Result<std::uint32_t> Device::get_parallelism() const {
   return geometry_->parallelism();
 }
 
-Result<std::vector<Lbn>> Device::get_equivalent(Lbn lbn,
-                                                std::optional<std::uint32_t> micropositioning) const {
+Result<std::vector<Lbn>> Device::get_equivalent(
+    Lbn lbn, std::optional<std::uint32_t> micropositioning) const {
   if (Status s = require_memstore(); !s.ok()) return s.error();
   if (Status s = check_lbn("LBN", lbn); !s.ok()) return s.error();
   return geometry_->equivalent(lbn, micropositioning);
@@ -201,8 +204,8 @@ Result<BatchResult> Device::submit(const Batch& batch, const SubmitOptions& opti
   Bytes results;
   results.reserve(static_cast<std::size_t>(total));
   while (results.size() < total) {
-    const auto chunk =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(total - results.size(), kMaxTransferBytes));
+    const auto chunk = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(total - results.size(), kMaxTransferBytes));
     const Bytes rcdb =
         modepages::make_results_cdb(id, static_cast<std::uint32_t>(results.size()), chunk);
     auto part = command("MEMS BATCH RESULTS", rcdb, DataDirection::kIn, {}, chunk);

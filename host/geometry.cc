@@ -11,15 +11,17 @@ Error inconsistent(const std::string& what) {
   return bad_response("mode page 20h is inconsistent: " + what);
 }
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
+std::string num(std::uint64_t v) {
+  return std::to_string(v);
+}
 
 }  // namespace
 
 Result<HostGeometry> HostGeometry::from_page(const modepages::GeometryPage& g) {
   if (g.p == 0 || g.n == 0 || g.sx == 0 || g.sy == 0 || g.sleds == 0) {
-    return inconsistent("p, N, Sx, Sy and the number of sleds must be at least 1 (p = " +
-                        num(g.p) + ", N = " + num(g.n) + ", Sx = " + num(g.sx) +
-                        ", Sy = " + num(g.sy) + ", sleds = " + num(g.sleds) + ")");
+    return inconsistent("p, N, Sx, Sy and the number of sleds must be at least 1 (p = " + num(g.p) +
+                        ", N = " + num(g.n) + ", Sx = " + num(g.sx) + ", Sy = " + num(g.sy) +
+                        ", sleds = " + num(g.sleds) + ")");
   }
   // Table 6.1: Nx = p, Ny = N / p, ST = Sy × Nx, SC = ST × Ny.
   if (g.n % g.p != 0) return inconsistent("p = " + num(g.p) + " does not divide N = " + num(g.n));
@@ -63,7 +65,7 @@ Result<HostGeometry> HostGeometry::from_page_bytes(std::span<const std::uint8_t>
 // Thesis §6.3.2, first step: l -> (x_l, y_l), on the sled-local LBN.
 Location HostGeometry::locate(Lbn lbn) const {
   const std::uint64_t l = lbn % g_.blocks_per_sled;
-  const std::uint64_t track = l / g_.st;               // within the sled
+  const std::uint64_t track = l / g_.st;  // within the sled
   const std::uint64_t row_in_track = (l / g_.nx) % g_.sy;
   Location at;
   at.sled = static_cast<std::uint32_t>(lbn / g_.blocks_per_sled);
@@ -87,7 +89,8 @@ Lbn HostGeometry::lbn_at(const Location& at) const {
          track_in_cylinder * g_.st + row * g_.nx + column;
 }
 
-std::vector<Lbn> HostGeometry::equivalent(Lbn lbn, std::optional<std::uint32_t> micropositioning) const {
+std::vector<Lbn> HostGeometry::equivalent(Lbn lbn,
+                                          std::optional<std::uint32_t> micropositioning) const {
   const std::uint64_t m = micropositioning.value_or(g_.m);
   const Location home = locate(lbn);
   // Cylinders x_l - M .. x_l + M, cut to 0 .. Sx - 1.
@@ -124,13 +127,11 @@ Ensemble HostGeometry::ensemble(Lbn lbn) const {
 }
 
 bool HostGeometry::parallel_accessible(std::span<const Lbn> blocks) const {
-  std::vector<Lbn> distinct(blocks.begin(), blocks.end());
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  if (distinct.size() > g_.p) return false;
-  for (std::size_t i = 0; i < distinct.size(); ++i) {
-    for (std::size_t j = i + 1; j < distinct.size(); ++j) {
-      if (conflicting(distinct[i], distinct[j])) return false;
+  if (blocks.size() > g_.p) return false;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    for (std::size_t j = i + 1; j < blocks.size(); ++j) {
+      // The same block twice needs its tip twice.
+      if (blocks[i] == blocks[j] || conflicting(blocks[i], blocks[j])) return false;
     }
   }
   return true;

@@ -86,7 +86,8 @@ class HostGeometry {
   Ensemble ensemble(Lbn lbn) const;
 
   // True when the blocks can be read or written in one media access: at
-  // most p distinct blocks, no two conflicting. (Conservative with M > 0:
+  // most p blocks, no two conflicting, none listed twice (a block read and
+  // written in one batch is two transfers by the same tip). (Conservative with M > 0:
   // the pairwise test positions the sled at each block in turn, so two
   // blocks 2M cylinders apart are refused though a sled centred between
   // them could reach both.) REQUIRES: every block < blocks().

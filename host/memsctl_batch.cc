@@ -55,11 +55,10 @@ int cmd_batch(const Common& c, const BatchArgs& a) {
       if (!data) return usage_error(c, it.arg + ": cannot read '" + it.spec.file + "'");
       const std::uint64_t want = std::uint64_t{it.spec.count} * dev->block_size();
       if (data->size() != want) {
-        return usage_error(c, it.arg + ": '" + it.spec.file + "' holds " +
-                                  std::to_string(data->size()) + " bytes; " +
-                                  std::to_string(it.spec.count) + " blocks of " +
-                                  std::to_string(dev->block_size()) + " bytes need " +
-                                  std::to_string(want));
+        return usage_error(
+            c, it.arg + ": '" + it.spec.file + "' holds " + std::to_string(data->size()) +
+                   " bytes; " + std::to_string(it.spec.count) + " blocks of " +
+                   std::to_string(dev->block_size()) + " bytes need " + std::to_string(want));
       }
       s = batch->add_write(it.spec.lbn, *data);
     } else {
@@ -70,7 +69,8 @@ int cmd_batch(const Common& c, const BatchArgs& a) {
       e.message = it.arg + ": " + e.message;
       return report(c, e);
     }
-    for (std::uint32_t k = 0; k < it.spec.count && lbns.size() <= dev->geometry()->parallelism(); ++k) {
+    for (std::uint32_t k = 0; k < it.spec.count && lbns.size() <= dev->geometry()->parallelism();
+         ++k) {
       lbns.push_back(it.spec.lbn + k);
     }
   }
@@ -118,15 +118,18 @@ int cmd_batch(const Common& c, const BatchArgs& a) {
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
-  std::printf("batch %u: %zu descriptors, %llu blocks: %u media step(s), modeled service time "
-              "%u us%s\n",
-              r->batch_id, items.size(), static_cast<unsigned long long>(batch->blocks()),
-              r->media_steps, r->service_us,
-              parallel ? "" : " (the host's geometry expected more than one step)");
+  std::printf(
+      "batch %u: %zu descriptors, %llu blocks: %u media step(s), modeled service time "
+      "%u us%s\n",
+      r->batch_id, items.size(), static_cast<unsigned long long>(batch->blocks()), r->media_steps,
+      r->service_us, parallel ? "" : " (the host's geometry expected more than one step)");
   for (const Item& it : items) {
     std::printf("  %-5s LBN %llu, %u block(s)%s%s\n", it.write ? "write" : "read",
                 static_cast<unsigned long long>(it.spec.lbn), it.spec.count,
-                it.spec.file.empty() ? "" : it.write ? " from " : " to ", it.spec.file.c_str());
+                it.spec.file.empty() ? ""
+                : it.write           ? " from "
+                                     : " to ",
+                it.spec.file.c_str());
   }
   if (!a.output.empty()) {
     std::printf("  %llu bytes of read data in %s\n", static_cast<unsigned long long>(read_bytes),

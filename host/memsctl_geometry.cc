@@ -34,9 +34,10 @@ int cmd_equiv(const Common& c, const EquivArgs& a) {
               static_cast<unsigned long long>(a.lbn), at.sled, at.x, at.y, at.square);
   std::printf("ensemble (track): %llu..%llu\n", static_cast<unsigned long long>(ens.first),
               static_cast<unsigned long long>(ens.last));
-  std::printf("equivalence class (%zu LBNs, M = %u; any %u of them without conflicts in one "
-              "access):",
-              e->size(), m.value_or(g.micropositioning()), g.parallelism());
+  std::printf(
+      "equivalence class (%zu LBNs, M = %u; any %u of them without conflicts in one "
+      "access):",
+      e->size(), m.value_or(g.micropositioning()), g.parallelism());
   for (std::size_t i = 0; i < e->size(); ++i) {
     std::printf("%s%llu", i % 10 == 0 ? "\n  " : " ", static_cast<unsigned long long>((*e)[i]));
   }
@@ -52,8 +53,9 @@ int cmd_ensemble(const Common& c, std::uint64_t lbn) {
   if (!e.ok()) return report(c, e.error());
   const std::uint64_t blocks = e->last - e->first + 1;
   if (c.json) {
-    std::cout << Json{{"lbn", lbn}, {"first", e->first}, {"last", e->last}, {"blocks", blocks}}.dump()
-              << "\n";
+    std::cout
+        << Json{{"lbn", lbn}, {"first", e->first}, {"last", e->last}, {"blocks", blocks}}.dump()
+        << "\n";
     return kExitOk;
   }
   std::printf("LBN %llu: ensemble (track) %llu..%llu, %llu blocks\n",

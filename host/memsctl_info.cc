@@ -10,9 +10,12 @@ namespace {
 
 const char* timing_name(modepages::TimingMode m) {
   switch (m) {
-    case modepages::TimingMode::kRealtime: return "realtime";
-    case modepages::TimingMode::kScaled: return "scaled";
-    case modepages::TimingMode::kOff: return "off";
+    case modepages::TimingMode::kRealtime:
+      return "realtime";
+    case modepages::TimingMode::kScaled:
+      return "scaled";
+    case modepages::TimingMode::kOff:
+      return "off";
   }
   return "unknown";
 }
@@ -37,34 +40,34 @@ Json geometry_json(const modepages::GeometryPage& g) {
 }
 
 Json physics_json(const modepages::PhysicsPage& p) {
-  return {{"bidirectional", p.bidirectional},
-          {"cylinder_switch", p.min_turnaround_cylinder_switch ? "min_turnaround" : "seek"},
-          {"servo_bits_per_sector", p.servo_bits_per_sector},
-          {"data_bits_per_sector", p.data_bits_per_sector},
-          {"bit_width_pm", p.bit_width_pm},
-          {"region_bits_x", p.region_bits_x},
-          {"region_bits_y", p.region_bits_y},
-          {"tips", p.tips},
-          {"active_tips", p.active_tips},
-          {"tips_per_block", p.tips_per_block},
-          {"sled_accel_um_s2", p.sled_accel_um_s2},
-          {"per_tip_rate_bit_s", p.per_tip_rate_bit_s},
-          {"access_velocity_um_s", p.access_velocity_um_s},
-          {"spring_factor_micro", p.spring_factor_micro},
-          {"resonant_frequency_mhz", p.resonant_frequency_mhz},
-          {"settle_time_constants_micro", p.settle_time_constants_micro},
-          {"row_ns", p.row_ns},
-          {"settle_ns", p.settle_ns},
-          {"turnaround_centre_ns", p.turnaround_centre_ns},
-          {"tip_active_uw", p.tip_active_uw},
-          {"sled_motion_uw", p.sled_motion_uw},
-          {"inactive_uw", p.inactive_uw},
-          {"startup_ns", p.startup_ns},
-          {"idle_timeout_ms", p.idle_timeout_ms == modepages::kNeverIdleTimeout
-                                  ? Json(nullptr)
-                                  : Json(p.idle_timeout_ms)},
-          {"startup_nj", p.startup_nj},
-          {"idle_tips", p.idle_tips}};
+  return {
+      {"bidirectional", p.bidirectional},
+      {"cylinder_switch", p.min_turnaround_cylinder_switch ? "min_turnaround" : "seek"},
+      {"servo_bits_per_sector", p.servo_bits_per_sector},
+      {"data_bits_per_sector", p.data_bits_per_sector},
+      {"bit_width_pm", p.bit_width_pm},
+      {"region_bits_x", p.region_bits_x},
+      {"region_bits_y", p.region_bits_y},
+      {"tips", p.tips},
+      {"active_tips", p.active_tips},
+      {"tips_per_block", p.tips_per_block},
+      {"sled_accel_um_s2", p.sled_accel_um_s2},
+      {"per_tip_rate_bit_s", p.per_tip_rate_bit_s},
+      {"access_velocity_um_s", p.access_velocity_um_s},
+      {"spring_factor_micro", p.spring_factor_micro},
+      {"resonant_frequency_mhz", p.resonant_frequency_mhz},
+      {"settle_time_constants_micro", p.settle_time_constants_micro},
+      {"row_ns", p.row_ns},
+      {"settle_ns", p.settle_ns},
+      {"turnaround_centre_ns", p.turnaround_centre_ns},
+      {"tip_active_uw", p.tip_active_uw},
+      {"sled_motion_uw", p.sled_motion_uw},
+      {"inactive_uw", p.inactive_uw},
+      {"startup_ns", p.startup_ns},
+      {"idle_timeout_ms",
+       p.idle_timeout_ms == modepages::kNeverIdleTimeout ? Json(nullptr) : Json(p.idle_timeout_ms)},
+      {"startup_nj", p.startup_nj},
+      {"idle_tips", p.idle_tips}};
 }
 
 }  // namespace
@@ -120,8 +123,8 @@ int cmd_info(const Common& c) {
   std::printf("  p  = %u (level of parallelism)\n  N  = %u (squares)\n", g.p, g.n);
   std::printf("  Sx = %u, Sy = %u (sectors per square in X, Y)\n  M  = %u (micropositioning)\n",
               g.sx, g.sy, g.m);
-  std::printf("  Nx = %u, Ny = %u\n  ST = %u (sectors per track)\n  SC = %u (per cylinder)\n",
-              g.nx, g.ny, g.st, g.sc);
+  std::printf("  Nx = %u, Ny = %u\n  ST = %u (sectors per track)\n  SC = %u (per cylinder)\n", g.nx,
+              g.ny, g.st, g.sc);
   std::printf("  G  = %u (conflict group size; 0 = none)\n  %u sled(s) of %llu blocks, %s access\n",
               g.conflict_group, g.sleds, static_cast<unsigned long long>(g.blocks_per_sled),
               g.bidirectional ? "bidirectional" : "unidirectional");
@@ -142,8 +145,8 @@ int cmd_info(const Common& c) {
               p["turnaround_centre_ns"].get<double>() / 1e3);
   const Json& ctl = j["control"];
   std::printf("control (mode page 22h):\n  scheduler %s, timing %s, scale %g\n",
-              ctl["scheduler"].get<std::string>().c_str(),
-              ctl["timing"].get<std::string>().c_str(), ctl["scale"].get<double>());
+              ctl["scheduler"].get<std::string>().c_str(), ctl["timing"].get<std::string>().c_str(),
+              ctl["scale"].get<double>());
   return kExitOk;
 }
 

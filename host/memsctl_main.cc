@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
   info->callback([&] { status = memstore::memsctl::cmd_info(common); });
 
   memstore::memsctl::EquivArgs equiv;
-  auto* e = app.add_subcommand("equiv", "An LBN's equivalence class (thesis §6.3.2, get_equivalent)");
+  auto* e =
+      app.add_subcommand("equiv", "An LBN's equivalence class (thesis §6.3.2, get_equivalent)");
   add_common(e, common);
   e->add_option("lbn", equiv.lbn, "Logical block number")->required();
   e->add_option("--micropositioning", equiv.micropositioning,

@@ -14,8 +14,8 @@ namespace {
 // Page 30h's state order (docs/vendor-interface.md, "Page 30h").
 constexpr const char* kPowerStates[] = {"inactive", "idle", "seek", "access", "startup"};
 // Page 31h's metric order (docs/vendor-interface.md, "Page 31h").
-constexpr const char* kMetrics[] = {"seek_x", "seek_y", "settle", "turnaround", "transfer",
-                                    "queue_depth"};
+constexpr const char* kMetrics[] = {"seek_x",     "seek_y",   "settle",
+                                    "turnaround", "transfer", "queue_depth"};
 constexpr int kQueueDepth = 5;
 
 const char* kTimingNames[] = {"realtime", "scaled", "off"};
@@ -60,8 +60,8 @@ int cmd_stats(const Common& c) {
                 static_cast<unsigned long long>(power->energy_uj[s]));
   }
   std::printf("  startups: %llu\n", static_cast<unsigned long long>(power->startups));
-  std::printf("positioning (log page 31h):\n  %-12s %10s %14s %14s\n", "metric", "count",
-              "mean", "max");
+  std::printf("positioning (log page 31h):\n  %-12s %10s %14s %14s\n", "metric", "count", "mean",
+              "max");
   for (int m = 0; m < modepages::kPositioningMetrics; ++m) {
     const modepages::MetricSummary& s = pos->metrics[static_cast<std::size_t>(m)];
     if (m == kQueueDepth) {
@@ -102,7 +102,9 @@ int cmd_set(const Common& c, const SetArgs& a) {
   if (a.scale) {
     const double milli = std::round(*a.scale * 1000.0);
     if (!(milli >= 1.0) || milli > 4294967295.0) {
-      return usage_error(c, "--scale " + std::to_string(*a.scale) +
+      char given[32];
+      std::snprintf(given, sizeof given, "%g", *a.scale);
+      return usage_error(c, std::string("--scale ") + given +
                                 " must be between 0.001 and 4294967 (the page holds scale x 1000)");
     }
     wanted_fields.scale_milli = static_cast<std::uint32_t>(milli);
@@ -123,7 +125,8 @@ int cmd_set(const Common& c, const SetArgs& a) {
   const Json before = control_json(*current);
   const Json after = control_json(*now);
   if (c.json) {
-    std::cout << Json{{"target", dev->name()}, {"before", before}, {"after", after}}.dump(2) << "\n";
+    std::cout << Json{{"target", dev->name()}, {"before", before}, {"after", after}}.dump(2)
+              << "\n";
     return kExitOk;
   }
   std::printf("%s: scheduler %s, timing %s, scale %g (was %s, %s, %g)\n", dev->name().c_str(),

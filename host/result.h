@@ -25,8 +25,8 @@ struct Error {
   };
   Code code = Code::kInvalidArgument;
   std::string message;
-  std::uint8_t status = 0;           // SCSI status for kCheckCondition / kScsiStatus
-  std::optional<SenseData> sense;    // kCheckCondition
+  std::uint8_t status = 0;         // SCSI status for kCheckCondition / kScsiStatus
+  std::optional<SenseData> sense;  // kCheckCondition
 };
 
 // The code's name in words ("check condition", ...).

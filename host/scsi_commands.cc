@@ -38,14 +38,18 @@ std::optional<InquiryData> decode_inquiry(std::span<const std::uint8_t> d) {
 }
 
 std::string device_type_name(std::uint8_t type) {
-  switch (type) {
-    case 0x00: return "direct access block device";
-    case 0x05: return "CD/DVD device";
-    case 0x0D: return "enclosure services device";
-    case 0x0E: return "simplified direct-access device";
-    case 0x14: return "host managed zoned block device";
-    case 0x1F: return "unknown or no device type";
-    default: break;
+  // SPC-4 Table 49 (peripheral device type), the types a host meets.
+  struct Row {
+    std::uint8_t type;
+    const char* name;
+  };
+  static constexpr Row kTypes[] = {
+      {0x00, "direct access block device"},      {0x05, "CD/DVD device"},
+      {0x0D, "enclosure services device"},       {0x0E, "simplified direct-access device"},
+      {0x14, "host managed zoned block device"}, {0x1F, "unknown or no device type"},
+  };
+  for (const Row& r : kTypes) {
+    if (r.type == type) return r.name;
   }
   char buf[16];
   std::snprintf(buf, sizeof buf, "type %02Xh", type);

@@ -8,10 +8,10 @@ namespace {
 
 // SPC-4 Table 27 (sense key descriptions).
 constexpr const char* kSenseKeys[16] = {
-    "NO SENSE",        "RECOVERED ERROR", "NOT READY",      "MEDIUM ERROR",
-    "HARDWARE ERROR",  "ILLEGAL REQUEST", "UNIT ATTENTION", "DATA PROTECT",
-    "BLANK CHECK",     "VENDOR SPECIFIC", "COPY ABORTED",   "ABORTED COMMAND",
-    "RESERVED",        "VOLUME OVERFLOW", "MISCOMPARE",     "COMPLETED",
+    "NO SENSE",       "RECOVERED ERROR", "NOT READY",      "MEDIUM ERROR",
+    "HARDWARE ERROR", "ILLEGAL REQUEST", "UNIT ATTENTION", "DATA PROTECT",
+    "BLANK CHECK",    "VENDOR SPECIFIC", "COPY ABORTED",   "ABORTED COMMAND",
+    "RESERVED",       "VOLUME OVERFLOW", "MISCOMPARE",     "COMPLETED",
 };
 
 struct AscRow {
@@ -38,8 +38,9 @@ constexpr AscRow kAscTable[] = {
     {0x25, 0x00, "LOGICAL UNIT NOT SUPPORTED"},
     {0x26, 0x00, "INVALID FIELD IN PARAMETER LIST"},
     // Vendor-specific ASCQ of MEMS BATCH (DESIGN.md, "Vendor batch commands").
-    {0x26, 0x80, "BATCH NOT PARALLEL-ACCESSIBLE (MEMStore vendor ASCQ: the STRICT batch "
-                 "needs more than one media step)"},
+    {0x26, 0x80,
+     "BATCH NOT PARALLEL-ACCESSIBLE (vendor: the STRICT batch needs more than one "
+     "media step)"},
     {0x27, 0x00, "WRITE PROTECTED"},
     {0x29, 0x00, "POWER ON, RESET, OR BUS DEVICE RESET OCCURRED"},
     {0x2A, 0x01, "MODE PARAMETERS CHANGED"},
@@ -101,7 +102,8 @@ std::optional<SenseData> decode_descriptor(std::span<const std::uint8_t> s) {
     if (at + len > end) break;
     const auto desc = s.subspan(at, len);
     if (type == 0x00 && len >= 12 && (desc[2] & 0x80) != 0) d.information = be(desc, 4, 8);
-    if (type == 0x02 && len >= 7 && d.key == kIllegalRequest) d.field = field_pointer(desc.subspan(4, 3));
+    if (type == 0x02 && len >= 7 && d.key == kIllegalRequest)
+      d.field = field_pointer(desc.subspan(4, 3));
     at += len;
   }
   return d;
@@ -123,7 +125,9 @@ std::optional<SenseData> decode_sense(std::span<const std::uint8_t> s) {
   return std::nullopt;
 }
 
-const char* sense_key_name(std::uint8_t key) { return kSenseKeys[key & 0x0F]; }
+const char* sense_key_name(std::uint8_t key) {
+  return kSenseKeys[key & 0x0F];
+}
 
 std::string asc_name(std::uint8_t asc, std::uint8_t ascq) {
   for (const AscRow& r : kAscTable) {

@@ -3,19 +3,25 @@
 #include <cstdio>
 
 namespace memstore::host {
+namespace {
+
+struct StatusRow {
+  std::uint8_t code;
+  const char* name;
+};
+
+// SAM-5 §5.3.1.
+constexpr StatusRow kStatuses[] = {
+    {0x00, "GOOD"},       {0x02, "CHECK CONDITION"},      {0x04, "CONDITION MET"},
+    {0x08, "BUSY"},       {0x18, "RESERVATION CONFLICT"}, {0x28, "TASK SET FULL"},
+    {0x30, "ACA ACTIVE"}, {0x40, "TASK ABORTED"},
+};
+
+}  // namespace
 
 std::string status_name(std::uint8_t status) {
-  // SAM-5 §5.3.1.
-  switch (status) {
-    case 0x00: return "GOOD";
-    case 0x02: return "CHECK CONDITION";
-    case 0x04: return "CONDITION MET";
-    case 0x08: return "BUSY";
-    case 0x18: return "RESERVATION CONFLICT";
-    case 0x28: return "TASK SET FULL";
-    case 0x30: return "ACA ACTIVE";
-    case 0x40: return "TASK ABORTED";
-    default: break;
+  for (const StatusRow& r : kStatuses) {
+    if (r.code == status) return r.name;
   }
   char buf[16];
   std::snprintf(buf, sizeof buf, "status 0x%02X", status);

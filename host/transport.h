@@ -70,7 +70,8 @@ Result<std::unique_ptr<Transport>> open_transport(const std::string& target,
                                                   const TransportOptions& options = {});
 Result<std::unique_ptr<Transport>> open_iscsi(const std::string& url,
                                               const TransportOptions& options);
-Result<std::unique_ptr<Transport>> open_sg(const std::string& path, const TransportOptions& options);
+Result<std::unique_ptr<Transport>> open_sg(const std::string& path,
+                                           const TransportOptions& options);
 
 inline Error transport_error(std::string message) {
   return {Error::Code::kTransport, std::move(message), 0, std::nullopt};

@@ -8,6 +8,7 @@
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -67,7 +68,9 @@ class IscsiTransport final : public Transport {
     if (iscsi_full_connect_async(ctx_, portal.c_str(), lun_, on_complete, connect_.get()) != 0) {
       return transport_error("cannot connect to " + name_ + ": " + iscsi_get_error(ctx_));
     }
-    if (Status s = wait(*connect_, "login"); !s.ok()) return s;
+    if (Status s = wait(*connect_, "login"); !s.ok()) {
+      return transport_error("cannot connect to " + name_ + ": " + broken_);
+    }
     if (connect_->status != SCSI_STATUS_GOOD) {
       return transport_error("cannot log in to " + name_ + ": " + iscsi_get_error(ctx_));
     }
@@ -91,8 +94,8 @@ class IscsiTransport final : public Transport {
                                                                   : 0;
     Bytes cdb(c.cdb.begin(), c.cdb.end());
     auto p = std::make_unique<Pending>();
-    p->task = scsi_create_task(static_cast<int>(cdb.size()), cdb.data(), dir,
-                               static_cast<int>(xfer));
+    p->task =
+        scsi_create_task(static_cast<int>(cdb.size()), cdb.data(), dir, static_cast<int>(xfer));
     if (p->task == nullptr) return transport_error("libiscsi: out of memory");
     iscsi_data out{};
     if (c.direction == DataDirection::kOut) {
@@ -125,7 +128,8 @@ class IscsiTransport final : public Transport {
         // The SCSI Response's data segment: SenseLength (2 bytes), then the
         // sense data (RFC 7143 §11.4.7.2).
         if (bytes.size() >= 2) {
-          const std::size_t len = std::min<std::size_t>((bytes[0] << 8) | bytes[1], bytes.size() - 2);
+          const std::size_t len =
+              std::min<std::size_t>((bytes[0] << 8) | bytes[1], bytes.size() - 2);
           r.sense.assign(bytes.begin() + 2, bytes.begin() + 2 + static_cast<std::ptrdiff_t>(len));
         }
       } else {
@@ -144,9 +148,11 @@ class IscsiTransport final : public Transport {
   Status wait(Pending& p, const char* what) {
     const auto deadline = Clock::now() + std::chrono::seconds(timeout_s_);
     while (!p.done) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) {
-        broken_ = std::string("no answer to ") + what + " within " + std::to_string(timeout_s_) + " s";
+        broken_ =
+            std::string("no answer to ") + what + " within " + std::to_string(timeout_s_) + " s";
         return transport_error(name_ + ": " + broken_);
       }
       pollfd pfd{iscsi_get_fd(ctx_), static_cast<short>(iscsi_which_events(ctx_)), 0};
@@ -160,9 +166,17 @@ class IscsiTransport final : public Transport {
         broken_ = std::string("poll: ") + std::strerror(errno);
         return transport_error(name_ + ": " + broken_);
       }
+      // The socket's own error says more than libiscsi's message about a
+      // refused or reset connection.
+      int socket_error = 0;
+      if (n > 0 && (pfd.revents & (POLLERR | POLLHUP)) != 0) {
+        socklen_t len = sizeof socket_error;
+        if (getsockopt(pfd.fd, SOL_SOCKET, SO_ERROR, &socket_error, &len) != 0) socket_error = 0;
+      }
       // revents 0 lets libiscsi run its own timeout scan (iscsi.h).
       if (iscsi_service(ctx_, n == 0 ? 0 : pfd.revents) < 0) {
-        broken_ = std::string("connection failed: ") + iscsi_get_error(ctx_);
+        broken_ = std::string("connection failed: ") +
+                  (socket_error != 0 ? std::strerror(socket_error) : iscsi_get_error(ctx_));
         return transport_error(name_ + ": " + broken_);
       }
     }
@@ -195,8 +209,8 @@ Result<std::unique_ptr<Transport>> open_iscsi(const std::string& url,
     iscsi_destroy_context(ctx);
     return e;
   }
-  const std::string name = std::string("iscsi://") + u->portal + "/" + u->target + "/" +
-                           std::to_string(u->lun);
+  const std::string name =
+      std::string("iscsi://") + u->portal + "/" + u->target + "/" + std::to_string(u->lun);
   const std::string portal = u->portal;
   const int lun = u->lun;
   iscsi_set_session_type(ctx, ISCSI_SESSION_NORMAL);

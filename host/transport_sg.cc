@@ -21,7 +21,9 @@ constexpr int kSgVersionWithSgIo = 30000;
 // SG_ERR_DRIVER_SENSE, not exported by glibc's header).
 constexpr unsigned kDriverSense = 0x08;
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 class SgTransport final : public Transport {
  public:

@@ -12,7 +12,9 @@ namespace {
 
 constexpr BatchLimits kLimits{4, 16, 1000, 8};
 
-Bytes blocks_of(std::size_t n, std::uint8_t fill) { return Bytes(n * kLimits.block_size, fill); }
+Bytes blocks_of(std::size_t n, std::uint8_t fill) {
+  return Bytes(n * kLimits.block_size, fill);
+}
 
 void expect_invalid(const Status& s, const std::string& words) {
   ASSERT_FALSE(s.ok());
@@ -81,7 +83,8 @@ TEST(Batch, DescribesListBytesForFieldPointers) {
   EXPECT_EQ(b.describe_list_byte(3), "header byte 3 (reserved)");
   EXPECT_EQ(b.describe_list_byte(8), "descriptor 0 (write LBA 100, 4 blocks), operation");
   EXPECT_EQ(b.describe_list_byte(8 + 16 + 4), "descriptor 1 (write LBA 102, 1 blocks), LBA");
-  EXPECT_EQ(b.describe_list_byte(8 + 16 + 12), "descriptor 1 (write LBA 102, 1 blocks), number of blocks");
+  EXPECT_EQ(b.describe_list_byte(8 + 16 + 12),
+            "descriptor 1 (write LBA 102, 1 blocks), number of blocks");
   EXPECT_EQ(b.describe_list_byte(8 + 32), "write data of descriptor 0");
   EXPECT_EQ(b.describe_list_byte(8 + 32 + 32), "write data of descriptor 1");
   EXPECT_EQ(b.describe_list_byte(8 + 32 + 40), "byte 80, past the end of the list");

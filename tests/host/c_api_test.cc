@@ -1,16 +1,18 @@
 // The C API's contract without a device: every bad argument is a code and a
 // message, never a crash; the per-thread last error. The calls against a
 // running memstored are in tests/integration/host_test.sh (examples/).
-#include "host/memstore_host.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <thread>
 
+#include "host/memstore_host.h"
+
 namespace {
 
-std::string last() { return memstore_last_error(); }
+std::string last() {
+  return memstore_last_error();
+}
 
 TEST(CApi, OpenRefusesBadArguments) {
   memstore_device* dev = reinterpret_cast<memstore_device*>(0x1);

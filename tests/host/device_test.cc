@@ -52,8 +52,8 @@ TEST_F(DeviceTest, IdentifiesAG2MEMStore) {
   EXPECT_FALSE(d->inquiry().vendor.empty());
   EXPECT_EQ(*d->get_parallelism(), 10u);
   const model::Geometry m(params_);
-  EXPECT_EQ(*d->get_equivalent(33), std::vector<Lbn>(m.equivalence_class(33).begin(),
-                                                     m.equivalence_class(33).end()));
+  const std::vector<model::Lbn> e = m.equivalence_class(33);
+  EXPECT_EQ(*d->get_equivalent(33), std::vector<Lbn>(e.begin(), e.end()));
   EXPECT_EQ(d->get_ensemble(300)->first, 270u);
   EXPECT_FALSE(*d->check_conflicting(0, 1));
 }
@@ -114,8 +114,9 @@ TEST_F(DeviceTest, StrictNonParallelBatchIsRefusedInWords) {
   ASSERT_TRUE(r.error().sense);
   EXPECT_EQ(r.error().sense->asc, 0x26);
   EXPECT_EQ(r.error().sense->ascq, 0x80);
-  EXPECT_NE(r.error().message.find("MEMS BATCH failed: ILLEGAL REQUEST: BATCH NOT PARALLEL-ACCESSIBLE"),
-            std::string::npos)
+  EXPECT_NE(
+      r.error().message.find("MEMS BATCH failed: ILLEGAL REQUEST: BATCH NOT PARALLEL-ACCESSIBLE"),
+      std::string::npos)
       << r.error().message;
 }
 
@@ -134,7 +135,8 @@ TEST_F(DeviceTest, OverlappingWritesNameTheDescriptor) {
 TEST_F(DeviceTest, ResultsLargerThanOneTransferAreReadInPieces) {
   auto d = open();
   auto b = d->new_batch();
-  // G2 allows 4096 blocks per batch; 4096 blocks = 2 MiB of results: three READ BUFFER commands of <= 1 MiB.
+  // G2 allows 4096 blocks per batch; 4096 blocks = 2 MiB of results: three READ BUFFER commands of
+  // <= 1 MiB.
   ASSERT_TRUE(b->add_read(0, 4096).ok());
   auto r = d->submit(*b);
   ASSERT_TRUE(r.ok()) << r.error().message;

@@ -13,8 +13,7 @@ std::string error_of(std::string_view text, bool file_required = false) {
 }
 
 TEST(MemsctlArgs, ParsesExtents) {
-  EXPECT_EQ(std::get<ExtentSpec>(parse_extent("--read", "100:4", false)),
-            (ExtentSpec{100, 4, ""}));
+  EXPECT_EQ(std::get<ExtentSpec>(parse_extent("--read", "100:4", false)), (ExtentSpec{100, 4, ""}));
   EXPECT_EQ(std::get<ExtentSpec>(parse_extent("--write", "0:1@data.bin", true)),
             (ExtentSpec{0, 1, "data.bin"}));
   EXPECT_EQ(std::get<ExtentSpec>(parse_extent("--read", "7:2@out:x.bin", false)),
@@ -27,7 +26,8 @@ TEST(MemsctlArgs, ErrorsNameTheArgument) {
   EXPECT_EQ(error_of("12:"), "--read 12:: COUNT '' is not a number");
   EXPECT_EQ(error_of("12:0"), "--read 12:0: COUNT must be at least 1");
   EXPECT_EQ(error_of("-1:2"), "--read -1:2: LBN '-1' is not a number");
-  EXPECT_EQ(error_of("1:4294967296"), "--read 1:4294967296: COUNT must fit in 32 bits (at most 4294967295)");
+  EXPECT_EQ(error_of("1:4294967296"),
+            "--read 1:4294967296: COUNT must fit in 32 bits (at most 4294967295)");
   EXPECT_EQ(error_of("1:2@"), "--read 1:2@: the file name after '@' is empty");
   EXPECT_EQ(error_of("1:2", true),
             "--write 1:2: expected LBN:COUNT@FILE (the data to write comes from FILE)");

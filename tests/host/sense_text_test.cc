@@ -13,11 +13,21 @@ namespace {
 using scsi::Reason;
 
 constexpr Reason kAllReasons[] = {
-    Reason::kNoSense,           Reason::kInvalidOpcode,         Reason::kInvalidFieldInCdb,
-    Reason::kInvalidFieldInParamList, Reason::kParamListLengthError, Reason::kLbaOutOfRange,
-    Reason::kLunNotSupported,   Reason::kSavingNotSupported,    Reason::kNotParallelAccessible,
-    Reason::kInsufficientResources, Reason::kMiscompare,        Reason::kWriteError,
-    Reason::kReadError,         Reason::kInternalFailure,       Reason::kPowerOnReset,
+    Reason::kNoSense,
+    Reason::kInvalidOpcode,
+    Reason::kInvalidFieldInCdb,
+    Reason::kInvalidFieldInParamList,
+    Reason::kParamListLengthError,
+    Reason::kLbaOutOfRange,
+    Reason::kLunNotSupported,
+    Reason::kSavingNotSupported,
+    Reason::kNotParallelAccessible,
+    Reason::kInsufficientResources,
+    Reason::kMiscompare,
+    Reason::kWriteError,
+    Reason::kReadError,
+    Reason::kInternalFailure,
+    Reason::kPowerOnReset,
     Reason::kModeParametersChanged,
 };
 
@@ -52,8 +62,8 @@ TEST(SenseText, FieldPointerInParameterListBothFormats) {
 }
 
 TEST(SenseText, FieldPointerInCdbWithBit) {
-  const auto s = decode_sense(scsi::build_sense(scsi::Sense::cdb(Reason::kInvalidFieldInCdb, 2, 5),
-                                                false));
+  const auto s =
+      decode_sense(scsi::build_sense(scsi::Sense::cdb(Reason::kInvalidFieldInCdb, 2, 5), false));
   ASSERT_TRUE(s);
   EXPECT_EQ(describe(*s), "ILLEGAL REQUEST: INVALID FIELD IN CDB (24h/00h) at CDB byte 2 bit 5");
 }

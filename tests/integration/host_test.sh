@@ -4,18 +4,23 @@
 # device model's (memsim) on G2 and on a small device with micropositioning
 # and a conflict group; batch write -> batch read round trips; invalid batches
 # print the sense in words; stats and set; CHAP in the URL; the C API example.
-# Usage: host_test.sh MEMSTORED MEMSCTL MEMSIM HOST_C_EXAMPLE
+# Usage: host_test.sh MEMSTORED MEMSCTL MEMSIM HOST_C_EXAMPLE HOST_CPP_EXAMPLE
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-memstored=$1 memsctl=$2 memsim=$3 cexample=$4
+memstored=$1 memsctl=$2 memsim=$3 cexample=$4 cppexample=$5
 command -v jq >/dev/null || { echo "jq is needed (scripts/install-deps)"; exit 1; }
 
-# The small device: N = 12, p = 4, Sx = 200, Sy = 5, M = 3, G = 3.
-small_keys=("tips = 768" "active_tips = 256" "region_bits_x = 200" "region_bits_y = 460"
-            "micropositioning = 3" "conflict_group = 3")
-small_toml=$(printf '"%s", ' "${small_keys[@]}")
-small_sim=()
-for kv in "${small_keys[@]}"; do small_sim+=(--set "${kv// /}"); done
+# The small device: N = 12, p = 4, Sx = 200, Sy = 5, M = 3, G = 3. One file
+# for memstored and memsim: its keys only validate together.
+cat >"$work/small.toml" <<TOML
+tips = 768
+active_tips = 256
+region_bits_x = 200
+region_bits_y = 460
+micropositioning = 3
+conflict_group = 3
+TOML
+small_sim=(--config "$work/small.toml")
 
 cat >"$work/memstored.toml" <<TOML
 [[target]]
@@ -29,7 +34,7 @@ timing = "off"
 id = 1
 backing = "memory"
 timing = "off"
-set = [${small_toml%, }]
+device_config = "$work/small.toml"
 
 [[target]]
 name = "iqn.2026-11.org.memstore:chap"
@@ -177,10 +182,12 @@ expect_fail 2 "is not an iSCSI URL" ms info "iscsi://"
 expect_fail 2 "neither an iSCSI URL" ms info disk0
 echo "transports: CHAP from the URL, refused logins and bad targets named"
 
-# --- the C API example --------------------------------------------------------
+# --- the C and C++ examples --------------------------------------------------------
 "$cexample" "$g2" 3000123 >"$work/c-example.txt" || { cat "$work/c-example.txt"; fail "C example (G2)"; }
 grep -q "read data matches" "$work/c-example.txt" || fail "C example output"
 grep -q "1 media step" "$work/c-example.txt" || fail "C example: p blocks of E should take one step"
 "$cexample" "$small" 6000 >"$work/c-example.txt" || { cat "$work/c-example.txt"; fail "C example (small)"; }
-echo "C API example: equivalence class, conflicts and batches"
+"$cppexample" "$small" 6000 >"$work/cpp-example.txt" || fail "C++ example: $(cat "$work/cpp-example.txt")"
+grep -q "read 4 blocks of E(6000) in 1 media step" "$work/cpp-example.txt" || fail "C++ example output"
+echo "C and C++ examples: equivalence class, conflicts and batches"
 echo "ok"
