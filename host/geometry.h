@@ -69,8 +69,8 @@ class HostGeometry {
   // get_equivalent(l): E_l, the blocks at l's row in every square of its
   // sled, on cylinders x_l - M .. x_l + M that exist (thesis §6.3.2), in
   // ascending order; l itself included. `micropositioning` replaces the
-  // device's M (0 gives the N blocks at exactly l's position).
-  // REQUIRES: lbn < blocks().
+  // device's M (0 gives the N blocks at exactly l's position). The result
+  // has up to (2M + 1)·N entries. REQUIRES: lbn < blocks().
   std::vector<Lbn> equivalent(Lbn lbn, std::optional<std::uint32_t> micropositioning = {}) const;
 
   // check_conflicting(a, b) (thesis §6.3.1, §6.3.4): true when the two
@@ -87,10 +87,11 @@ class HostGeometry {
 
   // True when the blocks can be read or written in one media access: at
   // most p blocks, no two conflicting, none listed twice (a block read and
-  // written in one batch is two transfers by the same tip). (Conservative with M > 0:
-  // the pairwise test positions the sled at each block in turn, so two
-  // blocks 2M cylinders apart are refused though a sled centred between
-  // them could reach both.) REQUIRES: every block < blocks().
+  // written in one batch is two transfers by the same tip). Conservative
+  // with M > 0: check_conflicting positions the sled at one of the two
+  // blocks, so blocks more than M (and at most 2M) cylinders apart are
+  // refused, though a sled centred between them reaches both, and the
+  // device's batch planner uses that. REQUIRES: every block < blocks().
   bool parallel_accessible(std::span<const Lbn> blocks) const;
 
  private:
