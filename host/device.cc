@@ -78,8 +78,9 @@ Status Device::identify() {
   auto inq = command("INQUIRY", inq_cdb, DataDirection::kIn, {}, kInquiryAllocation);
   if (!inq.ok()) return inq.error();
   auto decoded = decode_inquiry(*inq);
-  if (!decoded)
+  if (!decoded) {
     return bad_response("INQUIRY returned " + num(inq->size()) + " bytes, fewer than 36");
+  }
   if (decoded->peripheral_qualifier != 0) {
     return invalid_argument(name() + " has no logical unit there (peripheral qualifier " +
                             num(decoded->peripheral_qualifier) + ")");

@@ -1,6 +1,8 @@
 // memsctl: look at and drive a MEMStore from the host (docs/host-library.md,
 // "memsctl"). Command-line wiring only; the subcommands are memsctl_*.cc.
 #include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
 
 #include "host/memsctl_args.h"
 #include "host/memsctl_commands.h"
@@ -19,9 +21,7 @@ void add_common(CLI::App* cmd, Common& c) {
   cmd->add_flag("--json", c.json, "Print JSON");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"memsctl: inspect and use a MEMStore (MEMS-based storage device) from the host"};
   app.require_subcommand(1);
   int status = 0;
@@ -97,4 +97,17 @@ int main(int argc, char** argv) {
     return app.exit(parse_error) == 0 ? 0 : memstore::memsctl::kExitUsage;
   }
   return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The library reports errors as values; this only catches what the
+  // standard library throws (out of memory, a stream failure).
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "memsctl: " << e.what() << "\n";
+    return memstore::memsctl::kExitFailure;
+  }
 }

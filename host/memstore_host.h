@@ -23,8 +23,9 @@
 extern "C" {
 #endif
 
-typedef struct memstore_device memstore_device;
-typedef struct memstore_batch memstore_batch;
+/* C header: typedef, not using. */
+typedef struct memstore_device memstore_device; /* NOLINT(modernize-use-using) */
+typedef struct memstore_batch memstore_batch;   /* NOLINT(modernize-use-using) */
 
 enum memstore_result {
   MEMSTORE_OK = 0,
@@ -79,9 +80,9 @@ int memstore_write(memstore_device* dev, uint64_t lba, const void* buf, size_t l
 #define MEMSTORE_BATCH_STRICT 1u /* refuse a batch needing more than one media step */
 #define MEMSTORE_BATCH_FUA 2u    /* writes durable before completion */
 
-typedef struct memstore_batch_info {
-  uint32_t media_steps; /* sequential media accesses the device needed */
-  uint32_t service_us;  /* the device's modeled service time, microseconds */
+typedef struct memstore_batch_info { /* NOLINT(modernize-use-using) */
+  uint32_t media_steps;              /* sequential media accesses the device needed */
+  uint32_t service_us;               /* the device's modeled service time, microseconds */
 } memstore_batch_info;
 
 int memstore_batch_new(const memstore_device* dev, memstore_batch** out);

@@ -102,8 +102,9 @@ std::optional<SenseData> decode_descriptor(std::span<const std::uint8_t> s) {
     if (at + len > end) break;
     const auto desc = s.subspan(at, len);
     if (type == 0x00 && len >= 12 && (desc[2] & 0x80) != 0) d.information = be(desc, 4, 8);
-    if (type == 0x02 && len >= 7 && d.key == kIllegalRequest)
+    if (type == 0x02 && len >= 7 && d.key == kIllegalRequest) {
       d.field = field_pointer(desc.subspan(4, 3));
+    }
     at += len;
   }
   return d;
