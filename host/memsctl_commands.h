@@ -1,0 +1,52 @@
+// memsctl's subcommands (docs/host-library.md, "memsctl"). Each returns the
+// process exit status: 0 on success, 1 when the device or the transport
+// fails, 2 on bad arguments (including an LBN beyond the device). Results go
+// to stdout, as text or with --json as one JSON object; errors go to stderr
+// in words, and with --json also to stdout as {"error": {...}}.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace memstore::memsctl {
+
+// Options every subcommand takes.
+struct Common {
+  std::string target;  // iscsi:// URL or /dev/sgN
+  std::string initiator = "iqn.2026-11.org.memstore:memsctl";
+  int timeout_s = 60;
+  bool json = false;
+};
+
+int cmd_info(const Common& c);
+
+struct EquivArgs {
+  std::uint64_t lbn = 0;
+  int micropositioning = -1;  // -1: the device's M
+};
+int cmd_equiv(const Common& c, const EquivArgs& a);
+int cmd_ensemble(const Common& c, std::uint64_t lbn);
+int cmd_conflict(const Common& c, std::uint64_t a, std::uint64_t b);
+
+struct BatchArgs {
+  // In command-line order: (is_write, "LBN:COUNT[@FILE]").
+  std::vector<std::pair<bool, std::string>> items;
+  bool strict = false;
+  bool fua = false;
+  std::string output;  // all read data, in descriptor order
+};
+int cmd_batch(const Common& c, const BatchArgs& a);
+
+int cmd_stats(const Common& c);
+
+struct SetArgs {
+  std::optional<std::string> scheduler;
+  std::optional<std::string> timing;
+  std::optional<double> scale;
+};
+int cmd_set(const Common& c, const SetArgs& a);
+
+}  // namespace memstore::memsctl
