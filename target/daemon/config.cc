@@ -280,9 +280,10 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
   if (const toml::node* d = root.get("daemon")) {
     const toml::table* dt = d->as_table();
     if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
-    if (!only_keys(ctx, *dt, "daemon.", {"log_level", "state_dir"}) ||
+    if (!only_keys(ctx, *dt, "daemon.", {"log_level", "state_dir", "nop_in_interval"}) ||
         !get_string(ctx, *dt, "daemon.", "log_level", config.log_level) ||
-        !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir)) {
+        !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir) ||
+        !get_int(ctx, *dt, "daemon.", "nop_in_interval", config.nop_in_interval, 0, 3600)) {
       return ctx.error;
     }
   }
@@ -346,6 +347,7 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
     config.targets.front().portals = {*portal};
   }
   if (!cli.log_level.empty()) config.log_level = cli.log_level;
+  if (cli.nop_in_interval) config.nop_in_interval = *cli.nop_in_interval;
   return config;
 }
 

@@ -58,6 +58,9 @@ struct TargetSpec {
 struct Config {
   std::string log_level = "info";
   std::string state_dir = "var";  // default images live here
+  // Seconds between the target's NOP-In pings on an idle-or-not connection;
+  // a ping still unanswered at the next one ends the connection. 0: off.
+  std::uint32_t nop_in_interval = 0;
   std::vector<TargetSpec> targets;
 };
 
@@ -78,6 +81,7 @@ struct CommandLine {
   std::string scheduler;
   std::string target_name;
   std::string log_level;
+  std::optional<std::uint32_t> nop_in_interval;  // seconds
 };
 // Applies the command line: with --config, the file first, then --listen
 // (replacing the first target's portals) and --log-level; without it, the

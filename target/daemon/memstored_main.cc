@@ -54,6 +54,10 @@ int main(int argc, char** argv) {
   app.add_option("--target-name", cli.target_name,
                  "iSCSI target name (default iqn.2026-11.org.memstore:g2)");
   app.add_option("--log-level", cli.log_level, "trace, debug, info (default), warn, error");
+  app.add_option("--nop-in-interval", cli.nop_in_interval,
+                 "Seconds between NOP-In pings to each initiator; a connection whose ping goes "
+                 "unanswered that long is closed (default 0: no pings)")
+      ->check(CLI::Range(0, 3600));
   std::string completion_log;
   app.add_option("--completion-log", completion_log,
                  "Write one CSV line per completion delivered in realtime or scaled timing: "
@@ -91,6 +95,7 @@ int main(int argc, char** argv) {
 
   boost::asio::io_context io(1);
   iscsi::Server server(io);
+  server.set_nop_in_interval(std::chrono::seconds(config.nop_in_interval));
   std::vector<iscsi::LunDriver*> drivers;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
     const daemon::TargetSpec& t = config.targets[ti];

@@ -27,13 +27,18 @@ namespace {
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(tcp::socket socket,
-             std::function<std::unique_ptr<Session>(Session::Sink)> make_session)
-      : socket_(std::move(socket)) {
+             std::function<std::unique_ptr<Session>(Session::Sink)> make_session,
+             std::chrono::seconds nop_in_interval)
+      : socket_(std::move(socket)), ping_timer_(socket_.get_executor()),
+        nop_in_interval_(nop_in_interval) {
     session_ = make_session(Session::Sink{
         [this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); }, [this] { close(); }});
   }
 
-  void start() { read_header(); }
+  void start() {
+    read_header();
+    if (nop_in_interval_.count() > 0) arm_ping();
+  }
 
   // Ends the connection once the queued PDUs are written.
   void close() {
@@ -108,6 +113,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!closing_) read_header();
   }
 
+  // ---- Target-initiated pings (RFC 7143 §11.19) ----
+
+  void arm_ping() {
+    ping_timer_.expires_after(nop_in_interval_);
+    ping_timer_.async_wait(with_memory(
+        ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
+          if (ec || self->finished_ || !self->session_) return;
+          // The previous ping went unanswered for a whole interval: the
+          // initiator is gone (ErrorRecoveryLevel 0: end the connection).
+          if (!self->session_->ping()) return self->close();
+          self->arm_ping();
+        }));
+  }
+
   // ---- Writing: everything queued in one gathered write ----
 
   // Adds digests when the session has negotiated them (RFC 7143 §12.1), in
@@ -161,14 +180,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (finished_) return;
     finished_ = true;
     boost::system::error_code ignored;
+    ping_timer_.cancel();
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
     session_.reset();  // forgets pending results before the LUNs call back
   }
 
   tcp::socket socket_;
+  asio::steady_timer ping_timer_;
+  std::chrono::seconds nop_in_interval_;
   std::unique_ptr<Session> session_;
-  HandlerMemory read_memory_, write_memory_;
+  HandlerMemory read_memory_, write_memory_, ping_memory_;
   Bhs bhs_{};
   std::size_t ahs_len_ = 0, data_len_ = 0;
   bool header_digest_ = false, data_digest_ = false;
@@ -191,6 +213,7 @@ struct Server::Impl {
   std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
   std::vector<std::weak_ptr<Connection>> connections;
   std::uint64_t next_nexus = 1;
+  std::chrono::seconds nop_in_interval{0};
   std::uint16_t next_tsih = 1;
 
   const TargetContext* find(std::string_view name) const {
@@ -217,7 +240,8 @@ struct Server::Impl {
           std::make_shared<Connection>(std::move(socket), [this, nexus, tsih](Session::Sink sink) {
             return std::make_unique<Session>([this](std::string_view n) { return find(n); },
                                              discovery, nexus, tsih, std::move(sink));
-          });
+          },
+          nop_in_interval);
       connections.push_back(conn);
       conn->start();
     }
@@ -227,6 +251,10 @@ struct Server::Impl {
 Server::Server(asio::io_context& io)
     : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}})) {}
 Server::~Server() = default;
+
+void Server::set_nop_in_interval(std::chrono::seconds interval) {
+  impl_->nop_in_interval = interval;
+}
 
 void Server::add_target(TargetSetup target) {
   impl_->setups.push_back(std::move(target));

@@ -3,6 +3,7 @@
 // io_context, so sessions and LUNs need no locks.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -34,6 +35,9 @@ class Server {
 
   // Adds a target; its portals start listening when start() runs.
   void add_target(TargetSetup target);
+  // Pings every connection with a NOP-In this often, and ends one whose
+  // previous ping went unanswered (0: never). Set before start().
+  void set_nop_in_interval(std::chrono::seconds interval);
   // Binds every portal. Returns an error naming the portal, or "".
   std::string start();
   // Stops accepting and closes every connection (their sessions end).

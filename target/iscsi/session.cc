@@ -551,9 +551,26 @@ void Session::complete(std::uint32_t itt, scsi::ScsiResult result) {
 
 // ---- NOP, Text, task management, logout ----
 
+bool Session::ping() {
+  if (!full_feature_ || logged_out_) return true;
+  if (ping_ttt_ != kReservedTag) return false;
+  NopInPdu p;
+  p.itt = kReservedTag;
+  p.ttt = ping_ttt_ = next_ttt_++;
+  if (next_ttt_ == kReservedTag) next_ttt_ = 1;
+  p.lun = encode_lun(0);
+  p.sn = peek_status();  // a ping does not advance StatSN (§11.19.5)
+  send(encode(TargetPdu{p}));
+  return true;
+}
+
 void Session::on_nop_out(const NopOutPdu& pdu, std::span<const std::uint8_t> data) {
   if (!accept_cmd_sn(pdu.immediate, pdu.cmd_sn)) return;
-  if (pdu.itt == kReservedTag) return;  // an answer to a NOP-In of ours
+  if (pdu.itt == kReservedTag) {
+    // The answer to a ping of ours (§11.18.3); nothing goes back.
+    if (pdu.ttt == ping_ttt_) ping_ttt_ = kReservedTag;
+    return;
+  }
   NopInPdu r;
   r.itt = pdu.itt;
   r.lun = pdu.lun;

@@ -60,6 +60,12 @@ class Session {
   const SessionParams& params() const { return params_; }
   // What the initiator may send in one data segment (checked by the connection).
   std::uint32_t max_recv_data_segment_length() const;
+  // A target-initiated ping (RFC 7143 §11.19): a NOP-In the initiator must
+  // echo with a NOP-Out carrying its Target Transfer Tag. Returns false, and
+  // sends nothing, when the previous ping is still unanswered: the caller
+  // then presumes the connection dead. Only in the full feature phase.
+  bool ping();
+
   // Rejects a PDU the connection could not accept (a data digest error, an
   // oversized data segment), with the session's StatSN (RFC 7143 §11.17).
   void reject(const Bhs& bhs, RejectReason reason);
@@ -103,6 +109,7 @@ class Session {
   std::uint32_t exp_cmd_sn_ = 0;
   static constexpr std::uint32_t kCmdWindow = 64;
   std::uint32_t next_ttt_ = 1;
+  std::uint32_t ping_ttt_ = kReservedTag;  // the unanswered ping, if any
 
   using TaskMap = std::map<std::uint32_t, std::unique_ptr<Task>>;
   TaskMap tasks_;  // by ITT, until completed

@@ -64,6 +64,7 @@ TEST(DaemonConfig, FullFile) {
   const auto r = parse_config(R"(
 [daemon]
 log_level = "debug"
+nop_in_interval = 15
 [[target]]
 name = "iqn.2026-11.org.example:disk"
 alias = "lab"
@@ -85,6 +86,7 @@ scheduler = "sptf"
   ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
   const Config& c = std::get<Config>(r);
   EXPECT_EQ(c.log_level, "debug");
+  EXPECT_EQ(c.nop_in_interval, 15U);
   const TargetSpec& t = c.targets[0];
   EXPECT_EQ(t.portals[1], (Portal{"::1", 3262}));
   ASSERT_TRUE(t.chap);
@@ -98,6 +100,8 @@ scheduler = "sptf"
 TEST(DaemonConfig, ErrorsNameTheKeyAndLine) {
   EXPECT_THAT(error_of(parse_config("[[target]]\nnmae = \"x\"\n", "a.toml")),
               HasSubstr("a.toml:2: target[0].nmae: unknown key"));
+  EXPECT_THAT(error_of(parse_config("[daemon]\nnop_in_interval = 7200\n[[target]]\n", "n.toml")),
+              HasSubstr("n.toml:2: daemon.nop_in_interval"));
   EXPECT_THAT(error_of(parse_config("[[target]]\nname = \"disk1\"\n[[target.lun]]\n", "b.toml")),
               HasSubstr("target[0].name: must be an iSCSI name"));
   EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ntiming = \"soon\"\n", "c.toml")),

@@ -124,3 +124,32 @@ TEST_F(ServerTest, GarbageBeforeLoginEndsTheConnection) {
 
 }  // namespace
 }  // namespace memstore::iscsi
+
+namespace memstore::iscsi {
+namespace {
+
+// With NOP-In pings every second, an initiator that never answers them is
+// disconnected after the second ping finds the first unanswered.
+class PingServerTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    server_.set_nop_in_interval(std::chrono::seconds(1));
+    ServerTest::SetUp();
+  }
+};
+
+TEST_F(PingServerTest, SilentInitiatorIsDisconnected) {
+  testing::RawInitiator c(port_);
+  ASSERT_TRUE(c.login(false));
+  const auto start = std::chrono::steady_clock::now();
+  auto r = c.receive();
+  ASSERT_TRUE(r.has_value());
+  const auto* ping = std::get_if<NopInPdu>(&r->first);
+  ASSERT_NE(ping, nullptr);
+  EXPECT_EQ(ping->itt, kReservedTag);
+  EXPECT_TRUE(c.closed_by_target());
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(900));
+}
+
+}  // namespace
+}  // namespace memstore::iscsi

@@ -103,6 +103,7 @@ class SessionTest : public ::testing::Test {
     session_->on_pdu(encode(pdu), {}, std::move(data));
   }
   void send_raw(const Bhs& bhs) { session_->on_pdu(bhs, {}, {}); }
+  bool ping_session() { return session_->ping(); }
 
   // Logs in from the operational stage straight to the full feature phase
   // with these keys besides the initiator's and target's names.

@@ -310,3 +310,33 @@ TEST_F(SessionTest, LogoutAnswersAndEndsTheSession) {
 
 }  // namespace
 }  // namespace memstore::iscsi::testing
+
+namespace memstore::iscsi::testing {
+namespace {
+
+TEST_F(SessionTest, PingIsANopInThatTheInitiatorMustEcho) {
+  EXPECT_TRUE(ping_session());  // before login: nothing to ping
+  EXPECT_TRUE(sent.empty());
+  login();
+  ASSERT_TRUE(ping_session());
+  const auto p = take().as<NopInPdu>();
+  EXPECT_EQ(p.itt, kReservedTag);  // RFC 7143 §11.19.2: a ping, not an answer
+  EXPECT_NE(p.ttt, kReservedTag);  // §11.19.3: the initiator must answer
+  EXPECT_EQ(p.sn.stat_sn, 1U);     // StatSN is not advanced by a ping
+  // Unanswered: the next ping reports the connection dead and sends nothing.
+  EXPECT_FALSE(ping_session());
+  EXPECT_TRUE(sent.empty());
+  // The initiator's answer: ITT reserved, the ping's TTT, immediate.
+  NopOutPdu answer;
+  answer.immediate = true;
+  answer.itt = kReservedTag;
+  answer.ttt = p.ttt;
+  answer.cmd_sn = cmd_sn;
+  send(answer);
+  EXPECT_TRUE(sent.empty());  // nothing goes back
+  EXPECT_TRUE(ping_session());
+  EXPECT_NE(take().as<NopInPdu>().ttt, p.ttt);
+}
+
+}  // namespace
+}  // namespace memstore::iscsi::testing
