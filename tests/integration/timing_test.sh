@@ -4,7 +4,9 @@
 # iscsi-load (libiscsi) times every command from the client. bench/timing-report
 # joins the two: no delivery may be early, no client may see a command finish
 # sooner than the model's service time, and the lateness stays within the
-# bounds docs/memstored.md documents for a shared CI machine.
+# bounds docs/memstored.md documents for a shared 2-core CI machine (p99 5 ms
+# at QD1, 10 ms at QD8: loose, because other processes take the CPU; the
+# figures measured on a quiet machine are in docs/memstored.md).
 # Usage: timing_test.sh MEMSTORED ISCSI_LOAD TIMING_REPORT
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -26,6 +28,6 @@ echo "QD1 random read:"
 # At QD8 the client latency includes queueing the target models; the join
 # checks it all the same (service_ns is modeled completion - arrival).
 echo "QD8 random write:"
-"$report" "$work/completions.csv" "$work/qd8.csv" --max-p99-late-us 5000 ||
+"$report" "$work/completions.csv" "$work/qd8.csv" --max-p99-late-us 10000 ||
   fail "timing, QD8"
 echo "ok"
