@@ -340,3 +340,23 @@ TEST_F(SessionTest, PingIsANopInThatTheInitiatorMustEcho) {
 
 }  // namespace
 }  // namespace memstore::iscsi::testing
+
+namespace memstore::iscsi::testing {
+namespace {
+
+TEST_F(SessionTest, IttStillInUseIsRejected) {
+  login();
+  port.hold = true;  // the first command stays in the model
+  const ScsiCommandPdu first = command(rw10(kRead10, 0, 1), 512, true, false);
+  send(first);
+  ScsiCommandPdu again = command(rw10(kRead10, 8, 1), 512, true, false);
+  again.itt = first.itt;  // RFC 7143 §11.2.1.8: an ITT names one outstanding task
+  send(again);
+  EXPECT_EQ(take().as<RejectPdu>().reason, RejectReason::kTaskInProgress);
+  EXPECT_EQ(port.submitted, 1);
+  port.release();
+  EXPECT_EQ(take().as<DataInPdu>().itt, first.itt);  // the first one completes as usual
+}
+
+}  // namespace
+}  // namespace memstore::iscsi::testing
