@@ -72,31 +72,60 @@ class AllocTest : public ::testing::TestWithParam<scsi::TimingMode> {
   std::thread thread_;
 };
 
-TEST_P(AllocTest, ReadWritePathAllocatesNothingOnceWarm) {
-  testing::RawInitiator c(port_);
-  ASSERT_TRUE(c.login(false));
-  std::uint32_t itt = 1, cmd_sn = 1;
+// Runs `pairs` WRITE(10)+READ(16) pairs of 4 KB one at a time; the writes'
+// data goes in the command (immediate) or, with `solicited`, after an R2T.
+void run_pairs(testing::RawInitiator& c, std::uint32_t& itt, std::uint32_t& cmd_sn,
+               std::uint32_t pairs, bool solicited) {
   const std::vector<std::uint8_t> data(4096, 0x3C);
-  auto one_pair = [&](std::uint32_t i) {
+  for (std::uint32_t i = 0; i < pairs; ++i) {
     const std::uint32_t lba = (i * 7919U % 4096U) * 8U;  // spread over 16 MiB
-    c.send(c.write10(itt++, cmd_sn++, 4096, lba), data);
+    const std::uint32_t write_itt = itt++;
+    if (solicited) {
+      Bhs cmd = c.write10(write_itt, cmd_sn++, 4096, lba);
+      cmd[5] = cmd[6] = cmd[7] = 0;  // no immediate data
+      c.send(cmd);
+      auto r2t = c.receive();
+      ASSERT_TRUE(r2t && std::holds_alternative<R2tPdu>(r2t->first));
+      DataOutPdu d;
+      d.final = true;
+      d.itt = write_itt;
+      d.ttt = std::get<R2tPdu>(r2t->first).ttt;
+      d.data_segment_length = 4096;
+      c.send(encode(InitiatorPdu{d}), data);
+    } else {
+      c.send(c.write10(write_itt, cmd_sn++, 4096, lba), data);
+    }
     auto w = c.receive();
     ASSERT_TRUE(w && std::holds_alternative<ScsiResponsePdu>(w->first));
     c.send(c.read16(itt++, cmd_sn++, lba, 4096));
     auto r = c.receive();
     ASSERT_TRUE(r && std::holds_alternative<DataInPdu>(r->first));
     ASSERT_EQ(r->second, data);
-  };
-  for (std::uint32_t i = 0; i < 3000; ++i) one_pair(i);  // warm: pools, maps, buffers
+  }
+}
+
+void expect_no_allocations(bool solicited, std::uint16_t port) {
+  testing::RawInitiator c(port);
+  ASSERT_TRUE(c.login(false, solicited));
+  std::uint32_t itt = 1, cmd_sn = 1;
+  run_pairs(c, itt, cmd_sn, 3000, solicited);  // warm: pools, maps, buffers
   g_allocations = 0;
   g_counting = true;
   constexpr std::uint32_t kPairs = 1000;
-  for (std::uint32_t i = 0; i < kPairs; ++i) one_pair(i);
+  run_pairs(c, itt, cmd_sn, kPairs, solicited);
   g_counting = false;
   const double per_command = static_cast<double>(g_allocations.load()) / (2 * kPairs);
   std::printf("allocations on the target thread: %llu over %u commands (%.2f per command)\n",
               static_cast<unsigned long long>(g_allocations.load()), 2 * kPairs, per_command);
   EXPECT_EQ(g_allocations.load(), 0U);
+}
+
+TEST_P(AllocTest, ImmediateDataWritesAndReadsAllocateNothingOnceWarm) {
+  expect_no_allocations(false, port_);
+}
+
+TEST_P(AllocTest, SolicitedWritesAndReadsAllocateNothingOnceWarm) {
+  expect_no_allocations(true, port_);
 }
 
 INSTANTIATE_TEST_SUITE_P(Timing, AllocTest,

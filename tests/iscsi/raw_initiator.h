@@ -77,7 +77,9 @@ struct RawInitiator {
     if (!std::holds_alternative<TargetPdu>(decoded)) return std::nullopt;
     return std::make_pair(std::get<TargetPdu>(decoded), std::move(data));
   }
-  bool login(bool with_digests) {
+  // With `solicited`, writes must wait for R2Ts (ImmediateData=No,
+  // InitialR2T=Yes); else their data rides in the command.
+  bool login(bool with_digests, bool solicited = false) {
     LoginRequestPdu req;
     req.transit = true;
     req.csg = LoginStage::kOperationalNegotiation;
@@ -90,8 +92,8 @@ struct RawInitiator {
         {"TargetName", kRawTarget},
         {"HeaderDigest", d},
         {"DataDigest", d},
-        {"ImmediateData", "Yes"},
-        {"InitialR2T", "No"}});
+        {"ImmediateData", solicited ? "No" : "Yes"},
+        {"InitialR2T", solicited ? "Yes" : "No"}});
     req.data_segment_length = static_cast<std::uint32_t>(text.size());
     send(encode(InitiatorPdu{req}), text);
     auto r = receive();
