@@ -115,7 +115,7 @@ NetworkPortal(tpg, "0.0.0.0", 3260)
 LUN(tpg, 0, rt)
 LUN(tpg, 1, off)
 tpg.enable = True
-print("luns", [l.lun for l in tpg.luns])
+print("luns", sorted(l.lun for l in tpg.luns))
 EOF
 )
 if grep -q "luns \[0, 1\]" <<<"$out"; then ok lio_target "$IQN"; else bad lio_target "$out"; finish; fi
@@ -129,10 +129,12 @@ done
 
 step initiator
 # The guest's own initiator against its own LIO target.
+mkdir -p /run/lock/iscsi
 iscsid
-iscsiadm -m discovery -t st -p 127.0.0.1 >/dev/null 2>&1
-if iscsiadm -m node -T "$IQN" -p 127.0.0.1:3260 --login >/dev/null 2>&1; then ok iscsiadm_login; else
-  bad iscsiadm_login
+out=$(iscsiadm -m discovery -t st -p 127.0.0.1 2>&1)
+grep -q "$IQN" <<<"$out" && ok iscsiadm_discovery || bad iscsiadm_discovery "$out"
+if out=$(iscsiadm -m node -T "$IQN" -p 127.0.0.1:3260 --login 2>&1); then ok iscsiadm_login; else
+  bad iscsiadm_login "$out"
   finish
 fi
 # The disks of the iSCSI session, by LUN: /sys/class/scsi_disk/H:C:T:L on an iSCSI host.
@@ -188,7 +190,7 @@ sg_checks() {  # sg_checks TAG DEVICE: sg3-utils against a MEMStore disk
      sg_raw -r 528 -o "$d/result" "$dev" 3c 01 06 00 00 00 00 02 10 00 >/dev/null 2>&1 &&
      cmp -s <(tail -c 512 "$d/result") "$d/data" &&
      [ "$(head -c 6 "$d/result" | od -An -tx1 | tr -d ' \n')" = 000000060001 ]; then
-    ok "${tag}_sg_raw_batch" "steps=$(od -An -j6 -N2 -tu1 "$d/result" | tr -s ' ')"
+    ok "${tag}_sg_raw_batch" "media steps $((16#$(od -An -j6 -N2 -tx1 "$d/result" | tr -d ' \n'))), service $((16#$(od -An -j8 -N4 -tx1 "$d/result" | tr -d ' \n'))) us"
   else
     bad "${tag}_sg_raw_batch" "$(od -An -N16 -tx1 "$d/result" 2>&1)"
   fi
