@@ -67,7 +67,8 @@ std::string set_scale(std::string_view v, daemon::LunSpec& spec) {
 
 std::string set_scheduler(std::string_view v, daemon::LunSpec& spec) {
   if (!model::make_scheduler(std::string(v)))
-    return "unknown scheduler '" + std::string(v) + "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf";
+    return "unknown scheduler '" + std::string(v) +
+           "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf";
   spec.scheduler = std::string(v);
   return "";
 }
@@ -94,13 +95,19 @@ std::string set_rotation_rate(std::string_view v, daemon::LunSpec& spec) {
 
 // tcmu-runner strips its own key before the handler's open() sees the string,
 // but check_config gets it whole.
-std::string ignore(std::string_view, daemon::LunSpec&) { return ""; }
+std::string ignore(std::string_view, daemon::LunSpec&) {
+  return "";
+}
 
 constexpr Option kOptions[] = {
-    {"device", set_device},         {"config", set_config},
-    {"timing", set_timing},         {"scale", set_scale},
-    {"scheduler", set_scheduler},   {"durability", set_durability},
-    {"rotation_rate", set_rotation_rate}, {"tcmur_cmd_time_out", ignore},
+    {"device", set_device},
+    {"config", set_config},
+    {"timing", set_timing},
+    {"scale", set_scale},
+    {"scheduler", set_scheduler},
+    {"durability", set_durability},
+    {"rotation_rate", set_rotation_rate},
+    {"tcmur_cmd_time_out", ignore},
 };
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -128,7 +135,8 @@ std::string resolve_params(daemon::LunSpec& spec) {
     if (!in) return "config: cannot read '" + spec.device_config + "'";
     std::ostringstream text;
     text << in.rdbuf();
-    const model::ParamsResult r = model::params_from_toml(text.str(), spec.params, spec.device_config);
+    const model::ParamsResult r =
+        model::params_from_toml(text.str(), spec.params, spec.device_config);
     if (!r.params) return "config: " + r.errors.front().message;
     spec.params = *r.params;
   }
@@ -174,7 +182,8 @@ std::variant<daemon::LunSpec, std::string> parse_config_string(std::string_view 
     for (const Option& o : kOptions) {
       if (key == o.key) option = &o;
     }
-    if (option == nullptr) return std::string(key) + ": unknown key; known keys are " + known_keys();
+    if (option == nullptr)
+      return std::string(key) + ": unknown key; known keys are " + known_keys();
     if (!seen.emplace(key).second) return std::string(key) + ": given twice";
     if (const std::string e = option->apply(item.substr(eq + 1), spec); !e.empty())
       return std::string(key) + ": " + e;

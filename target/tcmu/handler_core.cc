@@ -29,7 +29,9 @@ namespace {
 using memstore::tcmu::ThreadedLunDriver;
 namespace scsi = memstore::scsi;
 
-char* dup_message(const std::string& s) noexcept { return ::strdup(s.c_str()); }
+char* dup_message(const std::string& s) noexcept {
+  return ::strdup(s.c_str());
+}
 
 // tcmu-runner removes a device by cancelling its worker threads
 // (pthread_cancel). A cancellation inside the core would unwind through C++
@@ -62,14 +64,17 @@ void gather(const struct iovec* iov, std::size_t n, std::vector<std::uint8_t>& o
   }
 }
 
-// Copies as much of `data` as the iovecs hold. TCMU (libtcmu 1.5.x) cannot
-// report a residual, so a shorter result leaves the rest of the buffer as the
-// kernel handed it over (zeroed).
+// Copies as much of `data` as the iovecs hold and zeroes the rest. TCMU
+// (libtcmu 1.5.x) cannot report a residual, so the initiator receives the
+// whole buffer it asked for; the kernel hands that buffer over with whatever
+// an earlier command left in the data area, which must not leak.
 void scatter(std::span<const std::uint8_t> data, const struct iovec* iov, std::size_t n) {
   std::size_t at = 0;
-  for (std::size_t i = 0; i < n && at < data.size(); ++i) {
-    const std::size_t k = std::min(iov[i].iov_len, data.size() - at);
-    std::memcpy(iov[i].iov_base, data.data() + at, k);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k = at < data.size() ? std::min(iov[i].iov_len, data.size() - at) : 0;
+    if (k > 0) std::memcpy(iov[i].iov_base, data.data() + at, k);
+    if (k < iov[i].iov_len)
+      std::memset(static_cast<std::uint8_t*>(iov[i].iov_base) + k, 0, iov[i].iov_len - k);
     at += k;
   }
 }
@@ -78,7 +83,9 @@ void scatter(std::span<const std::uint8_t> data, const struct iovec* iov, std::s
 
 extern "C" {
 
-const char* memstore_tcmu_config_help(void) { return memstore::tcmu::kConfigHelp; }
+const char* memstore_tcmu_config_help(void) {
+  return memstore::tcmu::kConfigHelp;
+}
 
 char* memstore_tcmu_check_config(const char* cfgstring) {
   try {
@@ -100,8 +107,8 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
     }
     auto& spec = std::get<memstore::daemon::LunSpec>(parsed);
     const memstore::model::Geometry g(spec.params);
-    const auto want_bytes =
-        static_cast<std::uint64_t>(g.blocks()) * static_cast<std::uint64_t>(spec.params.block_bytes);
+    const auto want_bytes = static_cast<std::uint64_t>(g.blocks()) *
+                            static_cast<std::uint64_t>(spec.params.block_bytes);
     if (block_size != static_cast<std::uint32_t>(spec.params.block_bytes)) {
       *error = dup_message("block size: the backstore has " + std::to_string(block_size) +
                            "-byte blocks but the device (device=" + spec.device + ") has " +
@@ -112,8 +119,8 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
     if (size_bytes != want_bytes) {
       *error = dup_message("size: the backstore has " + std::to_string(size_bytes) +
                            " bytes but the device (device=" + spec.device + ") holds " +
-                           std::to_string(want_bytes) + "; create it with size=" +
-                           std::to_string(want_bytes));
+                           std::to_string(want_bytes) +
+                           "; create it with size=" + std::to_string(want_bytes));
       return nullptr;
     }
     auto opened = memstore::daemon::open_lun(spec, "memstore-tcmu", "");
@@ -169,12 +176,14 @@ enum memstore_tcmu_status memstore_tcmu_execute(struct memstore_tcmu_lun* lun, c
     bool bad_sa = false;
     const scsi::CommandSpec* spec = scsi::find_command(cdb_span, bad_sa);
     std::vector<std::uint8_t> data_out;
-    if (spec != nullptr && spec->direction == scsi::DataDirection::kOut) gather(iov, iov_cnt, data_out);
+    if (spec != nullptr && spec->direction == scsi::DataDirection::kOut)
+      gather(iov, iov_cnt, data_out);
 
     const scsi::ScsiResult r = lun->driver->execute(cdb_span, data_out);
     switch (r.status) {
       case scsi::Status::kGood:
-        scatter(r.data_in, iov, iov_cnt);
+        if (spec == nullptr || spec->direction != scsi::DataDirection::kOut)
+          scatter(r.data_in, iov, iov_cnt);
         return MEMSTORE_TCMU_GOOD;
       case scsi::Status::kCheckCondition: {
         const std::size_t n = std::min(r.sense.size(), sense_size);

@@ -23,10 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "target/tcmu/handler_core.h"
 #include "tcmu-runner.h"
 #include "tcmur_device.h"
-
-#include "target/tcmu/handler_core.h"
 
 enum { MEMSTORE_WORKERS = 128 };
 

@@ -78,7 +78,8 @@ TEST(TcmuConfigString, BackingImageErrors) {
   EXPECT_THAT(error(""), StartsWith("backing image: missing"));
   EXPECT_THAT(error("memstore/"), StartsWith("backing image: missing"));
   EXPECT_THAT(error(";device=g2"), StartsWith("backing image: missing"));
-  EXPECT_THAT(error("images/g2.img"), StartsWith("backing image: 'images/g2.img' is not an absolute path"));
+  EXPECT_THAT(error("images/g2.img"),
+              StartsWith("backing image: 'images/g2.img' is not an absolute path"));
   EXPECT_THAT(error("/nonexistent-memstore-dir/g2.img"),
               StartsWith("backing image: directory '/nonexistent-memstore-dir' does not exist"));
   TempDir dir;
@@ -86,13 +87,16 @@ TEST(TcmuConfigString, BackingImageErrors) {
 }
 
 TEST(TcmuConfigString, ValueErrorsNameTheKey) {
-  EXPECT_THAT(error("memory;device=g9"), StartsWith("device: unknown preset 'g9'; use g1, g2 or g3"));
+  EXPECT_THAT(error("memory;device=g9"),
+              StartsWith("device: unknown preset 'g9'; use g1, g2 or g3"));
   EXPECT_THAT(error("memory;timing=fast"),
               StartsWith("timing: 'fast' is not realtime, scaled or off"));
-  EXPECT_THAT(error("memory;timing=scaled;scale=0"), StartsWith("scale: '0' is not a positive number"));
+  EXPECT_THAT(error("memory;timing=scaled;scale=0"),
+              StartsWith("scale: '0' is not a positive number"));
   EXPECT_THAT(error("memory;timing=scaled;scale=2x"), StartsWith("scale: '2x'"));
   EXPECT_THAT(error("memory;scale=2"), StartsWith("scale: only meaningful with timing=scaled"));
-  EXPECT_THAT(error("memory;scheduler=elevator"), StartsWith("scheduler: unknown scheduler 'elevator'"));
+  EXPECT_THAT(error("memory;scheduler=elevator"),
+              StartsWith("scheduler: unknown scheduler 'elevator'"));
   EXPECT_THAT(error("memory;durability=sometimes"),
               StartsWith("durability: 'sometimes' is not write-back or write-through"));
   EXPECT_THAT(error("memory;rotation_rate=65535"), StartsWith("rotation_rate: '65535'"));
@@ -111,7 +115,8 @@ TEST(TcmuConfigString, ConfigFileErrorsNameTheFileAndKey) {
   EXPECT_THAT(e, StartsWith("config: " + params));
   EXPECT_THAT(e, HasSubstr("active_tipz"));
   std::ofstream(params) << "active_tips = 0\n";
-  EXPECT_THAT(error("memory;config=" + params), AllOf(StartsWith("config: "), HasSubstr("active_tips")));
+  EXPECT_THAT(error("memory;config=" + params),
+              AllOf(StartsWith("config: "), HasSubstr("active_tips")));
 }
 
 TEST(TcmuConfigString, SyntaxErrors) {
@@ -123,8 +128,8 @@ TEST(TcmuConfigString, SyntaxErrors) {
 }
 
 TEST(TcmuConfigString, HelpNamesEveryKey) {
-  for (const char* key : {"device=", "config=", "timing=", "scale=", "scheduler=", "durability=",
-                          "rotation_rate="}) {
+  for (const char* key :
+       {"device=", "config=", "timing=", "scale=", "scheduler=", "durability=", "rotation_rate="}) {
     EXPECT_THAT(kConfigHelp, HasSubstr(key));
   }
 }

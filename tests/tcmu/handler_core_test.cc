@@ -105,6 +105,26 @@ TEST(TcmuHandlerCore, InquiryScattersOverIovecs) {
   EXPECT_EQ(std::string(data.begin() + 16, data.begin() + 27), "MEMStore G2");
 }
 
+// TCMU cannot report a residual: the initiator gets the whole buffer, so
+// what the result does not fill is zeroed rather than left as the kernel's
+// data area had it (an earlier command's data).
+TEST(TcmuHandlerCore, ShortDataInIsZeroPadded) {
+  LunPtr lun = open_ok("memory;timing=off");
+  Buffers b({100, 155});  // 0xEE everywhere
+  ASSERT_EQ(run(lun.get(), {0x12, 0, 0, 0, 255, 0}, b), MEMSTORE_TCMU_GOOD);
+  const auto data = b.joined();
+  const std::size_t n = 5u + data[4];  // the standard INQUIRY data's length
+  ASSERT_LT(n, data.size());
+  for (std::size_t i = n; i < data.size(); ++i) ASSERT_EQ(data[i], 0) << "byte " << i;
+}
+
+TEST(TcmuHandlerCore, DataOutBufferIsLeftAlone) {
+  LunPtr lun = open_ok("memory;timing=off");
+  Buffers out({1024});
+  ASSERT_EQ(run(lun.get(), {0x2A, 0, 0, 0, 0, 9, 0, 0, 1, 0}, out), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(out.parts[0][600], 0xEE);  // beyond the one block written: untouched
+}
+
 TEST(TcmuHandlerCore, ReadCapacity16) {
   LunPtr lun = open_ok("memory;timing=off");
   Buffers b({32});
@@ -154,15 +174,15 @@ TEST(TcmuHandlerCore, CdbLengthAsLinuxCopiesIt) {
     cdb.resize(16, 0);
     return cdb_length(cdb.data());
   };
-  EXPECT_EQ(len({0x00}), 6u);   // TEST UNIT READY
-  EXPECT_EQ(len({0x12}), 6u);   // INQUIRY
-  EXPECT_EQ(len({0x28}), 10u);  // READ(10)
-  EXPECT_EQ(len({0x3B}), 10u);  // WRITE BUFFER
-  EXPECT_EQ(len({0x5A}), 10u);  // MODE SENSE(10)
-  EXPECT_EQ(len({0x88}), 16u);  // READ(16)
-  EXPECT_EQ(len({0x9E}), 16u);  // SERVICE ACTION IN(16)
-  EXPECT_EQ(len({0xA0}), 12u);  // REPORT LUNS
-  EXPECT_EQ(len({0xC5}), 10u);  // vendor: as the kernel sizes it
+  EXPECT_EQ(len({0x00}), 6u);                         // TEST UNIT READY
+  EXPECT_EQ(len({0x12}), 6u);                         // INQUIRY
+  EXPECT_EQ(len({0x28}), 10u);                        // READ(10)
+  EXPECT_EQ(len({0x3B}), 10u);                        // WRITE BUFFER
+  EXPECT_EQ(len({0x5A}), 10u);                        // MODE SENSE(10)
+  EXPECT_EQ(len({0x88}), 16u);                        // READ(16)
+  EXPECT_EQ(len({0x9E}), 16u);                        // SERVICE ACTION IN(16)
+  EXPECT_EQ(len({0xA0}), 12u);                        // REPORT LUNS
+  EXPECT_EQ(len({0xC5}), 10u);                        // vendor: as the kernel sizes it
   EXPECT_EQ(len({0x7F, 0, 0, 0, 0, 0, 0, 24}), 32u);  // variable length
 }
 

@@ -26,9 +26,16 @@ std::unique_ptr<ThreadedLunDriver> make_driver(scsi::TimingMode mode, double sca
 }
 
 std::vector<std::uint8_t> read10(std::uint32_t lba, std::uint16_t blocks) {
-  return {0x28, 0, static_cast<std::uint8_t>(lba >> 24), static_cast<std::uint8_t>(lba >> 16),
-          static_cast<std::uint8_t>(lba >> 8), static_cast<std::uint8_t>(lba), 0,
-          static_cast<std::uint8_t>(blocks >> 8), static_cast<std::uint8_t>(blocks), 0};
+  return {0x28,
+          0,
+          static_cast<std::uint8_t>(lba >> 24),
+          static_cast<std::uint8_t>(lba >> 16),
+          static_cast<std::uint8_t>(lba >> 8),
+          static_cast<std::uint8_t>(lba),
+          0,
+          static_cast<std::uint8_t>(blocks >> 8),
+          static_cast<std::uint8_t>(blocks),
+          0};
 }
 
 struct Timed {
@@ -97,7 +104,8 @@ TEST(ThreadedLunDriver, ConcurrentCallersAreTimedByTheModel) {
     });
   }
   for (auto& t : threads) t.join();
-  const auto total = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+  const auto total =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
   std::int64_t services = 0;
   for (const Timed& r : results) {
     ASSERT_EQ(r.result.status, scsi::Status::kGood);

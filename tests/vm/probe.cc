@@ -74,8 +74,7 @@ Result command(Connection& c, std::vector<std::uint8_t> cdb, int dir, int xfer_l
   Result r;
   scsi_task* task = scsi_create_task(static_cast<int>(cdb.size()), cdb.data(), dir, xfer_len);
   iscsi_data out{data_out.size(), data_out.data()};
-  scsi_task* done =
-      iscsi_scsi_command_sync(c.ctx, c.lun, task, data_out.empty() ? nullptr : &out);
+  scsi_task* done = iscsi_scsi_command_sync(c.ctx, c.lun, task, data_out.empty() ? nullptr : &out);
   if (done == nullptr) {
     r.error = iscsi_get_error(c.ctx);
   } else if (task->status != SCSI_STATUS_GOOD) {
@@ -104,16 +103,18 @@ int geometry(Connection& c) {
     return 1;
   }
   const std::size_t bd = (static_cast<std::size_t>(r.data_in[6]) << 8) | r.data_in[7];
-  const auto page = mp::decode_geometry_page(std::span(r.data_in).subspan(std::min(8 + bd, r.data_in.size())));
+  const auto page =
+      mp::decode_geometry_page(std::span(r.data_in).subspan(std::min(8 + bd, r.data_in.size())));
   if (!page) {
     std::printf("geometry=error undecodable page 20h\n");
     return 1;
   }
-  std::printf("geometry=ok p=%u N=%u Sx=%u Sy=%u M=%u Nx=%u Ny=%u ST=%u SC=%u blocks_per_sled=%llu "
-              "max_batch_descriptors=%u max_batch_blocks=%u\n",
-              page->p, page->n, page->sx, page->sy, page->m, page->nx, page->ny, page->st,
-              page->sc, static_cast<unsigned long long>(page->blocks_per_sled),
-              page->max_batch_descriptors, page->max_batch_blocks);
+  std::printf(
+      "geometry=ok p=%u N=%u Sx=%u Sy=%u M=%u Nx=%u Ny=%u ST=%u SC=%u blocks_per_sled=%llu "
+      "max_batch_descriptors=%u max_batch_blocks=%u\n",
+      page->p, page->n, page->sx, page->sy, page->m, page->nx, page->ny, page->st, page->sc,
+      static_cast<unsigned long long>(page->blocks_per_sled), page->max_batch_descriptors,
+      page->max_batch_blocks);
   const bool g2 = page->p == 10 && page->n == 100 && page->sx == 2500 && page->sy == 27 &&
                   page->st == 270 && page->sc == 2700 && page->blocks_per_sled == 6'750'000;
   return g2 ? 0 : 1;
@@ -151,7 +152,8 @@ bool run_batch(Connection& c, std::uint8_t id, const std::vector<mp::BatchDescri
     if (x.op == mp::BatchOp::kRead) read_blocks += x.blocks;
   }
   const auto size = static_cast<std::uint32_t>(mp::kBatchResultsHeaderBytes + read_blocks * 512);
-  const Result r = command(c, mp::make_results_cdb(id, 0, size), SCSI_XFER_READ, static_cast<int>(size));
+  const Result r =
+      command(c, mp::make_results_cdb(id, 0, size), SCSI_XFER_READ, static_cast<int>(size));
   const auto h = r.good ? mp::decode_batch_results_header(r.data_in) : std::nullopt;
   if (!h) {
     error = "MEMS BATCH RESULTS: " + (r.good ? std::string("short result") : r.error);
@@ -213,10 +215,11 @@ int latency(Connection& c, int n) {
   const auto pct = [&](double q) {
     return overhead_us[static_cast<std::size_t>(q * static_cast<double>(overhead_us.size() - 1))];
   };
-  std::printf("latency=%s n=%d early=%d modeled_mean_us=%.1f overhead_us_min=%.1f "
-              "overhead_us_mean=%.1f overhead_us_p50=%.1f overhead_us_p99=%.1f overhead_us_max=%.1f\n",
-              early == 0 ? "ok" : "early", n, early, modeled_sum_us / n, overhead_us.front(),
-              sum / n, pct(0.5), pct(0.99), overhead_us.back());
+  std::printf(
+      "latency=%s n=%d early=%d modeled_mean_us=%.1f overhead_us_min=%.1f "
+      "overhead_us_mean=%.1f overhead_us_p50=%.1f overhead_us_p99=%.1f overhead_us_max=%.1f\n",
+      early == 0 ? "ok" : "early", n, early, modeled_sum_us / n, overhead_us.front(), sum / n,
+      pct(0.5), pct(0.99), overhead_us.back());
   return early == 0 ? 0 : 1;
 }
 
