@@ -10,10 +10,14 @@
 //   memstore_probe URL latency N     N one-block batches at spread LBAs, one at a time:
 //                                    observed latency vs modeled service time;
 //                                    exit 1 if any completed before its service time
+//   memstore_probe URL overlap       TEST UNIT READYs sent while a long batch is in
+//                                    service must all complete before it: the target
+//                                    serialises nothing the model does not
 //
 // Output is one "key=value ..." line per check, for scripts to grep.
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <chrono>
@@ -223,11 +227,82 @@ int latency(Connection& c, int n) {
   return early == 0 ? 0 : 1;
 }
 
+struct AsyncResult {
+  bool done = false;
+  int status = -1;
+  Clock::time_point at;
+};
+
+void on_async_done(iscsi_context*, int status, void*, void* private_data) {
+  auto* a = static_cast<AsyncResult*>(private_data);
+  a->done = true;
+  a->status = status;
+  a->at = Clock::now();
+}
+
+int overlap(Connection& c) {
+  // 256 one-block reads spread over the device: one batch of ~110 ms of
+  // modeled seeks (one media step each).
+  std::vector<mp::BatchDescriptor> d;
+  for (std::uint64_t i = 0; i < 256; ++i)
+    d.push_back({mp::BatchOp::kRead, i * 26'000 + (i % 7) * 301, 1, 0});
+  const mp::Bytes list = mp::encode_batch_list(d, {});
+  mp::Bytes cdb = mp::make_batch_cdb(9, static_cast<std::uint32_t>(list.size()));
+  scsi_task* task = scsi_create_task(static_cast<int>(cdb.size()), cdb.data(), SCSI_XFER_WRITE,
+                                     static_cast<int>(list.size()));
+  iscsi_data out{list.size(), const_cast<unsigned char*>(list.data())};
+  AsyncResult batch;
+  const auto t0 = Clock::now();
+  if (iscsi_scsi_command_async(c.ctx, c.lun, task, on_async_done, &out, &batch) != 0) {
+    std::printf("overlap=error cannot queue the batch: %s\n", iscsi_get_error(c.ctx));
+    scsi_free_scsi_task(task);
+    return 1;
+  }
+  constexpr int kTurs = 3;
+  int during = 0;
+  double tur_max_us = 0;
+  for (int i = 0; i < kTurs; ++i) {
+    const auto t = Clock::now();
+    const Result r = command(c, {0, 0, 0, 0, 0, 0}, SCSI_XFER_NONE, 0);
+    tur_max_us =
+        std::max(tur_max_us, std::chrono::duration<double, std::micro>(Clock::now() - t).count());
+    if (!r.good) {
+      std::printf("overlap=error TEST UNIT READY: %s\n", r.error.c_str());
+      return 1;
+    }
+    if (!batch.done) ++during;
+  }
+  while (!batch.done) {
+    pollfd pfd{iscsi_get_fd(c.ctx), static_cast<short>(iscsi_which_events(c.ctx)), 0};
+    if (poll(&pfd, 1, 1000) < 0 || iscsi_service(c.ctx, pfd.revents) < 0) {
+      std::printf("overlap=error %s\n", iscsi_get_error(c.ctx));
+      return 1;
+    }
+  }
+  const bool good = batch.status == SCSI_STATUS_GOOD && task->status == SCSI_STATUS_GOOD;
+  scsi_free_scsi_task(task);
+  const Result h = command(c, mp::make_results_cdb(9, 0, mp::kBatchResultsHeaderBytes),
+                           SCSI_XFER_READ, static_cast<int>(mp::kBatchResultsHeaderBytes));
+  const auto header = h.good ? mp::decode_batch_results_header(h.data_in) : std::nullopt;
+  if (!good || !header) {
+    std::printf("overlap=error the batch failed\n");
+    return 1;
+  }
+  const double batch_ms = std::chrono::duration<double, std::milli>(batch.at - t0).count();
+  std::printf(
+      "overlap=%s turs_during_batch=%d/%d tur_max_us=%.0f batch_ms=%.1f batch_service_ms=%.1f "
+      "steps=%u\n",
+      during == kTurs ? "ok" : "serialised", during, kTurs, tur_max_us, batch_ms,
+      header->service_us / 1000.0, header->media_steps);
+  return during == kTurs ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: memstore_probe URL geometry|block-limits|batch|latency N\n");
+    std::fprintf(stderr,
+                 "usage: memstore_probe URL geometry|block-limits|batch|latency N|overlap\n");
     return 2;
   }
   Connection c;
@@ -237,6 +312,7 @@ int main(int argc, char** argv) {
   if (what == "block-limits") return block_limits(c);
   if (what == "batch") return batch(c);
   if (what == "latency") return latency(c, argc > 3 ? std::max(1, std::atoi(argv[3])) : 100);
+  if (what == "overlap") return overlap(c);
   std::fprintf(stderr, "probe: unknown check %s\n", what.c_str());
   return 2;
 }
