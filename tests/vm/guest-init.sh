@@ -99,6 +99,9 @@ grep -q "device: unknown preset 'g9'" <<<"$out" && ok targetcli_bad_config_names
   bad targetcli_bad_config_names_key "$out"
 
 step lio-target
+# LIO keeps persistent-reservation (APTPL) state under its db_root; without
+# the directory PERSISTENT RESERVE OUT fails with NOT READY.
+mkdir -p /etc/target/pr /etc/rtslib-fb-target/pr
 # The rest through rtslib directly: much faster than targetcli under TCG.
 out=$(python3 - "$IQN" "$SIZE" 2>&1 <<'EOF'
 import sys
