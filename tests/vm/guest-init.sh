@@ -110,6 +110,8 @@ iqn, size = sys.argv[1], int(sys.argv[2])
 root = RTSRoot()
 rt = next(so for so in root.storage_objects if so.name == "ms_rt")
 off = UserBackedStorageObject("ms_off", config="memstore//run/memstore/off.img;timing=off", size=size)
+scaled = UserBackedStorageObject("ms_scaled", size=size,
+                                 config="memstore//run/memstore/scaled.img;timing=scaled;scale=10")
 tpg = TPG(Target(FabricModule("iscsi"), iqn), 1)
 for name, value in (("authentication", "0"), ("generate_node_acls", "1"),
                     ("demo_mode_write_protect", "0"), ("cache_dynamic_acls", "1")):
@@ -117,11 +119,12 @@ for name, value in (("authentication", "0"), ("generate_node_acls", "1"),
 NetworkPortal(tpg, "0.0.0.0", 3260)
 LUN(tpg, 0, rt)
 LUN(tpg, 1, off)
+LUN(tpg, 2, scaled)
 tpg.enable = True
 print("luns", sorted(l.lun for l in tpg.luns))
 EOF
 )
-if grep -q "luns \[0, 1\]" <<<"$out"; then ok lio_target "$IQN"; else bad lio_target "$out"; finish; fi
+if grep -q "luns \[0, 1, 2\]" <<<"$out"; then ok lio_target "$IQN"; else bad lio_target "$out"; finish; fi
 
 echo "MEMSTORE-VM: READY"
 for _ in $(seq 1 "$HOST_DONE_TIMEOUT"); do

@@ -7,10 +7,13 @@
 //   memstore_probe URL geometry      page 20h; exit 1 unless it is G2's
 //   memstore_probe URL block-limits  VPD B0h: granularity p, optimal ST
 //   memstore_probe URL batch         write two extents, read them back in one batch
-//   memstore_probe URL latency N     N one-block batches at spread LBAs, one at a time:
-//                                    observed latency vs modeled service time;
-//                                    exit 1 if any completed before its service time
-//   memstore_probe URL overlap       TEST UNIT READYs sent while a long batch is in
+//   memstore_probe URL latency N [K] N one-block batches at spread LBAs, one at a time:
+//                                    observed latency vs K x modeled service time (K: the
+//                                    LUN's timing scale, default 1; 0 for timing off,
+//                                    where only the path's latency is measured); exit 1
+//                                    if any completed before its due time
+//   memstore_probe URL overlap [LUN] TEST UNIT READYs (to LUN, default the URL's) sent while a long
+//   batch is in
 //                                    service must all complete before it: the target
 //                                    serialises nothing the model does not
 //
@@ -74,11 +77,12 @@ struct Result {
 };
 
 Result command(Connection& c, std::vector<std::uint8_t> cdb, int dir, int xfer_len,
-               std::vector<std::uint8_t> data_out = {}) {
+               std::vector<std::uint8_t> data_out = {}, int lun = -1) {
   Result r;
   scsi_task* task = scsi_create_task(static_cast<int>(cdb.size()), cdb.data(), dir, xfer_len);
   iscsi_data out{data_out.size(), data_out.data()};
-  scsi_task* done = iscsi_scsi_command_sync(c.ctx, c.lun, task, data_out.empty() ? nullptr : &out);
+  scsi_task* done = iscsi_scsi_command_sync(c.ctx, lun < 0 ? c.lun : lun, task,
+                                            data_out.empty() ? nullptr : &out);
   if (done == nullptr) {
     r.error = iscsi_get_error(c.ctx);
   } else if (task->status != SCSI_STATUS_GOOD) {
@@ -192,7 +196,7 @@ int batch(Connection& c) {
   return same && h2.batch_id == 8 && h2.descriptors == 2 ? 0 : 1;
 }
 
-int latency(Connection& c, int n) {
+int latency(Connection& c, int n, double scale) {
   std::vector<double> overhead_us;
   double modeled_sum_us = 0;
   int early = 0;
@@ -209,8 +213,9 @@ int latency(Connection& c, int n) {
       return 1;
     }
     const double observed_us = static_cast<double>(ns) / 1000.0;
-    if (observed_us < h.service_us) ++early;
-    overhead_us.push_back(observed_us - h.service_us);
+    const double due_us = scale * h.service_us;
+    if (observed_us < due_us) ++early;
+    overhead_us.push_back(observed_us - due_us);
     modeled_sum_us += h.service_us;
   }
   std::sort(overhead_us.begin(), overhead_us.end());
@@ -240,12 +245,16 @@ void on_async_done(iscsi_context*, int status, void*, void* private_data) {
   a->at = Clock::now();
 }
 
-int overlap(Connection& c) {
-  // 256 one-block reads spread over the device: one batch of ~110 ms of
-  // modeled seeks (one media step each).
+// `tur_lun`: where the TEST UNIT READYs go (default: the batch's LUN).
+int overlap(Connection& c, int tur_lun) {
+  // 64 one-block reads spread over the device: one batch of ~30 ms of
+  // modeled seeks (one media step each) that costs the model well under a
+  // millisecond of CPU to plan (planning grows faster than linearly with the
+  // batch; while it runs the Lun is busy). Run it on a LUN in scaled timing
+  // so the batch is in service long enough for the TEST UNIT READYs.
   std::vector<mp::BatchDescriptor> d;
-  for (std::uint64_t i = 0; i < 256; ++i)
-    d.push_back({mp::BatchOp::kRead, i * 26'000 + (i % 7) * 301, 1, 0});
+  for (std::uint64_t i = 0; i < 64; ++i)
+    d.push_back({mp::BatchOp::kRead, i * 100'000 + (i % 7) * 301, 1, 0});
   const mp::Bytes list = mp::encode_batch_list(d, {});
   mp::Bytes cdb = mp::make_batch_cdb(9, static_cast<std::uint32_t>(list.size()));
   scsi_task* task = scsi_create_task(static_cast<int>(cdb.size()), cdb.data(), SCSI_XFER_WRITE,
@@ -263,7 +272,7 @@ int overlap(Connection& c) {
   double tur_max_us = 0;
   for (int i = 0; i < kTurs; ++i) {
     const auto t = Clock::now();
-    const Result r = command(c, {0, 0, 0, 0, 0, 0}, SCSI_XFER_NONE, 0);
+    const Result r = command(c, {0, 0, 0, 0, 0, 0}, SCSI_XFER_NONE, 0, {}, tur_lun);
     tur_max_us =
         std::max(tur_max_us, std::chrono::duration<double, std::micro>(Clock::now() - t).count());
     if (!r.good) {
@@ -311,8 +320,10 @@ int main(int argc, char** argv) {
   if (what == "geometry") return geometry(c);
   if (what == "block-limits") return block_limits(c);
   if (what == "batch") return batch(c);
-  if (what == "latency") return latency(c, argc > 3 ? std::max(1, std::atoi(argv[3])) : 100);
-  if (what == "overlap") return overlap(c);
+  if (what == "latency")
+    return latency(c, argc > 3 ? std::max(1, std::atoi(argv[3])) : 100,
+                   argc > 4 ? std::atof(argv[4]) : 1.0);
+  if (what == "overlap") return overlap(c, argc > 3 ? std::atoi(argv[3]) : -1);
   std::fprintf(stderr, "probe: unknown check %s\n", what.c_str());
   return 2;
 }
