@@ -147,20 +147,19 @@ uint64_t memstore_tcmu_size_bytes(const struct memstore_tcmu_lun* lun) {
 }
 
 char* memstore_tcmu_close(struct memstore_tcmu_lun* lun) {
+  const std::unique_ptr<memstore_tcmu_lun> owned(lun);  // freed on every path
   try {
-    const scsi::StoreStatus flushed = lun->driver->flush();
-    const memstore::tcmu::Lateness late = lun->driver->lateness();
+    const scsi::StoreStatus flushed = owned->driver->flush();
+    const memstore::tcmu::Lateness late = owned->driver->lateness();
     char line[256];
     std::snprintf(line, sizeof line,
                   "%s: %llu timed completions, late by %.1f us on average, %.1f us at most",
-                  lun->description.c_str(), static_cast<unsigned long long>(late.count),
+                  owned->description.c_str(), static_cast<unsigned long long>(late.count),
                   late.mean_ns() / 1000.0, static_cast<double>(late.max_ns) / 1000.0);
     std::string report = line;
     if (flushed) report += "; flush failed: " + flushed->message;
-    delete lun;
     return dup_message(report);
   } catch (...) {
-    delete lun;
     return nullptr;
   }
 }
