@@ -98,6 +98,21 @@ out=$(targetcli /backstores/user:memstore create name=ms_bad size="$SIZE" \
 grep -q "device: unknown preset 'g9'" <<<"$out" && ok targetcli_bad_config_names_key ||
   bad targetcli_bad_config_names_key "$out"
 
+# A backstore of the wrong size: the open fails and tcmu-runner's log names
+# the size to use.
+out=$(targetcli /backstores/user:memstore create name=ms_small size=1G \
+        cfgstring=/run/memstore/small.img 2>&1)
+sleep 1
+if grep -q "memstore: size: the backstore has 1073741824 bytes but the device (device=g2) holds 3456000000; create it with size=3456000000" \
+     /var/log/tcmu-runner.log; then
+  ok open_wrong_size_logged "targetcli: $(tail -1 <<<"$out")"
+else
+  bad open_wrong_size_logged "targetcli: $out; log: $(grep memstore /var/log/tcmu-runner.log | tail -3)"
+fi
+python3 -c 'from rtslib_fb import RTSRoot
+for so in RTSRoot().storage_objects:
+    if so.name == "ms_small": so.delete()' >/dev/null 2>&1 || true
+
 step lio-target
 # LIO keeps persistent-reservation (APTPL) state under its db_root; without
 # the directory PERSISTENT RESERVE OUT fails with NOT READY.
