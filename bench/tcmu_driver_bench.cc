@@ -48,6 +48,7 @@ void BM_RealtimeLateness(benchmark::State& state) {
     auto d = make_driver(scsi::TimingMode::kRealtime);
     std::atomic<bool> stop{false};
     std::vector<std::thread> threads;
+    threads.reserve(static_cast<std::size_t>(callers));
     for (int t = 0; t < callers; ++t) {
       threads.emplace_back([&, t] {
         std::uint64_t x = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(t + 1);

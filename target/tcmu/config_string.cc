@@ -59,16 +59,18 @@ std::string set_scale(std::string_view v, daemon::LunSpec& spec) {
   const std::string text(v);
   char* end = nullptr;
   const double k = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !(k > 0) || k > 1e6)
+  if (text.empty() || end != text.c_str() + text.size() || !(k > 0) || k > 1e6) {
     return "'" + text + "' is not a positive number (1.0 = real time)";
+  }
   spec.timing.scale = k;
   return "";
 }
 
 std::string set_scheduler(std::string_view v, daemon::LunSpec& spec) {
-  if (!model::make_scheduler(std::string(v)))
+  if (!model::make_scheduler(std::string(v))) {
     return "unknown scheduler '" + std::string(v) +
            "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf";
+  }
   spec.scheduler = std::string(v);
   return "";
 }
@@ -87,8 +89,9 @@ std::string set_durability(std::string_view v, daemon::LunSpec& spec) {
 std::string set_rotation_rate(std::string_view v, daemon::LunSpec& spec) {
   unsigned n = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > 65534)
+  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > 65534) {
     return "'" + std::string(v) + "' is not an integer from 0 to 65534";
+  }
   spec.rotation_rate = static_cast<std::uint16_t>(n);
   return "";
 }
@@ -155,18 +158,22 @@ std::variant<daemon::LunSpec, std::string> parse_config_string(std::string_view 
   daemon::LunSpec spec;
   const std::size_t semi = cfg.find(';');
   spec.backing = std::string(cfg.substr(0, semi));
-  if (spec.backing.empty())
+  if (spec.backing.empty()) {
     return "backing image: missing; the string starts with an absolute image path or 'memory'";
+  }
   if (spec.backing != "memory") {
-    if (spec.backing.front() != '/')
+    if (spec.backing.front() != '/') {
       return "backing image: '" + spec.backing + "' is not an absolute path (or 'memory')";
+    }
     const std::filesystem::path dir = std::filesystem::path(spec.backing).parent_path();
     std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec))
+    if (!std::filesystem::is_directory(dir, ec)) {
       return "backing image: directory '" + dir.string() + "' does not exist";
+    }
     if (std::filesystem::exists(spec.backing, ec) &&
-        !std::filesystem::is_regular_file(spec.backing, ec))
+        !std::filesystem::is_regular_file(spec.backing, ec)) {
       return "backing image: '" + spec.backing + "' is not a regular file";
+    }
   }
 
   std::set<std::string, std::less<>> seen;
@@ -175,21 +182,25 @@ std::variant<daemon::LunSpec, std::string> parse_config_string(std::string_view 
   for (const std::string_view item : split(options, ';')) {
     if (item.empty()) continue;  // a trailing or doubled ';'
     const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos || eq == 0)
+    if (eq == std::string_view::npos || eq == 0) {
       return "'" + std::string(item) + "': expected key=value; known keys are " + known_keys();
+    }
     const std::string_view key = item.substr(0, eq);
     const Option* option = nullptr;
     for (const Option& o : kOptions) {
       if (key == o.key) option = &o;
     }
-    if (option == nullptr)
+    if (option == nullptr) {
       return std::string(key) + ": unknown key; known keys are " + known_keys();
+    }
     if (!seen.emplace(key).second) return std::string(key) + ": given twice";
-    if (const std::string e = option->apply(item.substr(eq + 1), spec); !e.empty())
+    if (const std::string e = option->apply(item.substr(eq + 1), spec); !e.empty()) {
       return std::string(key) + ": " + e;
+    }
   }
-  if (seen.count("scale") != 0 && spec.timing.mode != scsi::TimingMode::kScaled)
+  if (seen.count("scale") != 0 && spec.timing.mode != scsi::TimingMode::kScaled) {
     return "scale: only meaningful with timing=scaled";
+  }
   if (const std::string e = resolve_params(spec); !e.empty()) return e;
   return spec;
 }

@@ -73,8 +73,9 @@ void scatter(std::span<const std::uint8_t> data, const struct iovec* iov, std::s
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t k = at < data.size() ? std::min(iov[i].iov_len, data.size() - at) : 0;
     if (k > 0) std::memcpy(iov[i].iov_base, data.data() + at, k);
-    if (k < iov[i].iov_len)
+    if (k < iov[i].iov_len) {
       std::memset(static_cast<std::uint8_t*>(iov[i].iov_base) + k, 0, iov[i].iov_len - k);
+    }
     at += k;
   }
 }
@@ -175,14 +176,16 @@ enum memstore_tcmu_status memstore_tcmu_execute(struct memstore_tcmu_lun* lun, c
     bool bad_sa = false;
     const scsi::CommandSpec* spec = scsi::find_command(cdb_span, bad_sa);
     std::vector<std::uint8_t> data_out;
-    if (spec != nullptr && spec->direction == scsi::DataDirection::kOut)
+    if (spec != nullptr && spec->direction == scsi::DataDirection::kOut) {
       gather(iov, iov_cnt, data_out);
+    }
 
     const scsi::ScsiResult r = lun->driver->execute(cdb_span, data_out);
     switch (r.status) {
       case scsi::Status::kGood:
-        if (spec == nullptr || spec->direction != scsi::DataDirection::kOut)
+        if (spec == nullptr || spec->direction != scsi::DataDirection::kOut) {
           scatter(r.data_in, iov, iov_cnt);
+        }
         return MEMSTORE_TCMU_GOOD;
       case scsi::Status::kCheckCondition: {
         const std::size_t n = std::min(r.sense.size(), sense_size);

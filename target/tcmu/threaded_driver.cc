@@ -57,8 +57,9 @@ scsi::Ns ThreadedLunDriver::virtual_now() const {
   const auto wall =
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - epoch_).count();
   const scsi::Timing& t = lun_->timing();
-  if (t.mode == scsi::TimingMode::kScaled)
+  if (t.mode == scsi::TimingMode::kScaled) {
     return static_cast<scsi::Ns>(static_cast<double>(wall) / t.scale);
+  }
   return wall;
 }
 

@@ -82,7 +82,7 @@ TEST(ThreadedLunDriver, OffAccountsWithoutWaiting) {
 
 TEST(ThreadedLunDriver, WritesAreVisibleToLaterReads) {
   auto d = make_driver(scsi::TimingMode::kOff);
-  std::vector<std::uint8_t> data(2 * 512);
+  std::vector<std::uint8_t> data(std::size_t{2} * 512);
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 7);
   const std::vector<std::uint8_t> write10 = {0x2A, 0, 0, 0, 0x10, 0, 0, 0, 2, 0};
   ASSERT_EQ(d->execute(write10, data).status, scsi::Status::kGood);
@@ -98,6 +98,7 @@ TEST(ThreadedLunDriver, ConcurrentCallersAreTimedByTheModel) {
   std::vector<Timed> results(kThreads);
   const auto t0 = Clock::now();
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
       results[i] = timed_execute(*d, read10(static_cast<std::uint32_t>(i) * 800'000u, 16));

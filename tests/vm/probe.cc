@@ -174,7 +174,7 @@ bool run_batch(Connection& c, std::uint8_t id, const std::vector<mp::BatchDescri
 
 int batch(Connection& c) {
   // Two writes, then a batch reading both back.
-  std::vector<std::uint8_t> data(8 * 512);
+  std::vector<std::uint8_t> data(std::size_t{8} * 512);
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 13 + 5);
   const std::vector<mp::BatchDescriptor> writes = {{mp::BatchOp::kWrite, 1000, 4, 0},
                                                    {mp::BatchOp::kWrite, 200'000, 4, 0}};
@@ -253,8 +253,9 @@ int overlap(Connection& c, int tur_lun) {
   // batch; while it runs the Lun is busy). Run it on a LUN in scaled timing
   // so the batch is in service long enough for the TEST UNIT READYs.
   std::vector<mp::BatchDescriptor> d;
-  for (std::uint64_t i = 0; i < 64; ++i)
+  for (std::uint64_t i = 0; i < 64; ++i) {
     d.push_back({mp::BatchOp::kRead, i * 100'000 + (i % 7) * 301, 1, 0});
+  }
   const mp::Bytes list = mp::encode_batch_list(d, {});
   mp::Bytes cdb = mp::make_batch_cdb(9, static_cast<std::uint32_t>(list.size()));
   scsi_task* task = scsi_create_task(static_cast<int>(cdb.size()), cdb.data(), SCSI_XFER_WRITE,
@@ -320,9 +321,10 @@ int main(int argc, char** argv) {
   if (what == "geometry") return geometry(c);
   if (what == "block-limits") return block_limits(c);
   if (what == "batch") return batch(c);
-  if (what == "latency")
+  if (what == "latency") {
     return latency(c, argc > 3 ? std::max(1, std::atoi(argv[3])) : 100,
                    argc > 4 ? std::atof(argv[4]) : 1.0);
+  }
   if (what == "overlap") return overlap(c, argc > 3 ? std::atoi(argv[3]) : -1);
   std::fprintf(stderr, "probe: unknown check %s\n", what.c_str());
   return 2;
