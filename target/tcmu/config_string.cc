@@ -131,9 +131,18 @@ std::string known_keys() {
 }
 
 // The preset, then the config file's overrides, then validation.
+constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
+
 std::string resolve_params(daemon::LunSpec& spec) {
   spec.params = *model::preset(spec.device);
   if (!spec.device_config.empty()) {
+    // A regular file of bounded size: check_config runs inside tcmu-runner,
+    // and a FIFO or /dev/zero must not hang it.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(spec.device_config, ec))
+      return "config: '" + spec.device_config + "' is not a readable regular file";
+    if (std::filesystem::file_size(spec.device_config, ec) > kMaxConfigFileBytes || ec)
+      return "config: '" + spec.device_config + "' is larger than 1 MiB";
     std::ifstream in(spec.device_config);
     if (!in) return "config: cannot read '" + spec.device_config + "'";
     std::ostringstream text;

@@ -104,7 +104,12 @@ TEST(TcmuConfigString, ValueErrorsNameTheKey) {
   EXPECT_THAT(error("memory;config=params.toml"),
               StartsWith("config: 'params.toml' is not an absolute path"));
   EXPECT_THAT(error("memory;config=/nonexistent-memstore.toml"),
-              StartsWith("config: cannot read '/nonexistent-memstore.toml'"));
+              StartsWith("config: '/nonexistent-memstore.toml' is not a readable regular file"));
+  // Not a regular file: must not hang check_config inside tcmu-runner.
+  EXPECT_THAT(error("memory;config=/dev/zero"),
+              StartsWith("config: '/dev/zero' is not a readable regular file"));
+  EXPECT_THAT(error("memory;config=/tmp"),
+              StartsWith("config: '/tmp' is not a readable regular file"));
 }
 
 TEST(TcmuConfigString, ConfigFileErrorsNameTheFileAndKey) {
