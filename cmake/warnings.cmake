@@ -3,6 +3,7 @@
 add_library(memstore_options INTERFACE)
 target_compile_options(memstore_options INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+  # C++ only (the TCMU handler's C shell gets the rest)
   $<$<COMPILE_LANGUAGE:CXX>:-Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual>)
 if(MEMSTORE_WERROR)
   target_compile_options(memstore_options INTERFACE -Werror)

@@ -1,7 +1,7 @@
 // libFuzzer target for CDB and parameter-list parsing: any byte string,
 // taken as a CDB plus data-out, goes through a G2 LUN (in memory). Every
-// command must end in GOOD or CHECK CONDITION with well-formed sense data,
-// never crash, assert or hang. The LUN persists across inputs, so sequences
+// command must end in GOOD, RESERVATION CONFLICT, or CHECK CONDITION with
+// well-formed sense data, and never crash, assert or hang. The LUN persists across inputs, so sequences
 // (MODE SELECT then MODE SENSE, MEMS BATCH then RESULTS) are explored too.
 #include <cstddef>
 #include <cstdint>
@@ -51,7 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   now += 1000;
   c.arrival_ns = now;
   const memstore::scsi::ScsiResult r = lun().execute(c);
-  if (r.status == memstore::scsi::Status::kGood) {
+  if (r.status == memstore::scsi::Status::kGood ||
+      r.status == memstore::scsi::Status::kReservationConflict) {
+    // RESERVATION CONFLICT carries no sense data (SPC-4 "Reservations"):
+    // another nexus may hold a reservation from an earlier input.
     check(r.sense.empty());
   } else {
     check(r.status == memstore::scsi::Status::kCheckCondition);

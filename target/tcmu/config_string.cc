@@ -1,0 +1,217 @@
+#include "target/tcmu/config_string.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "model/params_toml.h"
+#include "model/scheduler.h"
+
+namespace memstore::tcmu {
+
+const char* const kConfigHelp =
+    "MEMStore (a MEMS storage device model) config string:\n"
+    "  <backing image>[;key=value]...\n"
+    "The image is an absolute path (created sparse when absent; its directory must exist)\n"
+    "or 'memory' (volatile). The backstore's size must equal the device's capacity\n"
+    "(G2: size=3456000000). Keys:\n"
+    "  device=g1|g2|g3                 preset (default g2)\n"
+    "  config=/abs/params.toml         device parameter overrides (memstored's device_config)\n"
+    "  timing=realtime|scaled|off      when completions are delivered (default realtime)\n"
+    "  scale=K                         with timing=scaled: wall delay = K x modeled delay\n"
+    "  scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf   (default fcfs)\n"
+    "  durability=write-back|write-through              (default write-back)\n"
+    "  rotation_rate=N                 VPD B1h MEDIUM ROTATION RATE (default 0)\n"
+    "Example: /var/lib/memstore/g2.img;device=g2;timing=realtime";
+
+namespace {
+
+struct Option {
+  const char* key;
+  // Applies the value; returns an error message (without the key) or "".
+  std::string (*apply)(std::string_view value, daemon::LunSpec& spec);
+};
+
+std::string set_device(std::string_view v, daemon::LunSpec& spec) {
+  if (!model::preset(v)) return "unknown preset '" + std::string(v) + "'; use g1, g2 or g3";
+  spec.device = std::string(v);
+  return "";
+}
+
+std::string set_config(std::string_view v, daemon::LunSpec& spec) {
+  if (v.empty() || v.front() != '/') return "'" + std::string(v) + "' is not an absolute path";
+  spec.device_config = std::string(v);
+  return "";
+}
+
+std::string set_timing(std::string_view v, daemon::LunSpec& spec) {
+  const auto mode = scsi::parse_timing_mode(v);
+  if (!mode) return "'" + std::string(v) + "' is not realtime, scaled or off";
+  spec.timing.mode = *mode;
+  return "";
+}
+
+std::string set_scale(std::string_view v, daemon::LunSpec& spec) {
+  const std::string text(v);
+  char* end = nullptr;
+  const double k = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(k > 0) || k > 1e6) {
+    return "'" + text + "' is not a positive number (1.0 = real time)";
+  }
+  spec.timing.scale = k;
+  return "";
+}
+
+std::string set_scheduler(std::string_view v, daemon::LunSpec& spec) {
+  if (!model::make_scheduler(std::string(v))) {
+    return "unknown scheduler '" + std::string(v) +
+           "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf";
+  }
+  spec.scheduler = std::string(v);
+  return "";
+}
+
+std::string set_durability(std::string_view v, daemon::LunSpec& spec) {
+  if (v == "write-back") {
+    spec.durability = daemon::Durability::kWriteBack;
+  } else if (v == "write-through") {
+    spec.durability = daemon::Durability::kWriteThrough;
+  } else {
+    return "'" + std::string(v) + "' is not write-back or write-through";
+  }
+  return "";
+}
+
+std::string set_rotation_rate(std::string_view v, daemon::LunSpec& spec) {
+  unsigned n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > 65534) {
+    return "'" + std::string(v) + "' is not an integer from 0 to 65534";
+  }
+  spec.rotation_rate = static_cast<std::uint16_t>(n);
+  return "";
+}
+
+// tcmu-runner strips its own key before the handler's open() sees the string,
+// but check_config gets it whole.
+std::string ignore(std::string_view, daemon::LunSpec&) {
+  return "";
+}
+
+constexpr Option kOptions[] = {
+    {"device", set_device},
+    {"config", set_config},
+    {"timing", set_timing},
+    {"scale", set_scale},
+    {"scheduler", set_scheduler},
+    {"durability", set_durability},
+    {"rotation_rate", set_rotation_rate},
+    {"tcmur_cmd_time_out", ignore},
+};
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  if (s.empty()) return out;
+  for (std::size_t at = 0;;) {
+    const std::size_t next = s.find(sep, at);
+    out.push_back(s.substr(at, next - at));
+    if (next == std::string_view::npos) return out;
+    at = next + 1;
+  }
+}
+
+std::string known_keys() {
+  std::string s;
+  for (const Option& o : kOptions) s += (s.empty() ? "" : ", ") + std::string(o.key);
+  return s;
+}
+
+// The preset, then the config file's overrides, then validation.
+constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
+
+std::string resolve_params(daemon::LunSpec& spec) {
+  spec.params = *model::preset(spec.device);
+  if (!spec.device_config.empty()) {
+    // A regular file of bounded size: check_config runs inside tcmu-runner,
+    // and a FIFO or /dev/zero must not hang it.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(spec.device_config, ec))
+      return "config: '" + spec.device_config + "' is not a readable regular file";
+    if (std::filesystem::file_size(spec.device_config, ec) > kMaxConfigFileBytes || ec)
+      return "config: '" + spec.device_config + "' is larger than 1 MiB";
+    std::ifstream in(spec.device_config);
+    if (!in) return "config: cannot read '" + spec.device_config + "'";
+    std::ostringstream text;
+    text << in.rdbuf();
+    const model::ParamsResult r =
+        model::params_from_toml(text.str(), spec.params, spec.device_config);
+    if (!r.params) return "config: " + r.errors.front().message;
+    spec.params = *r.params;
+  }
+  for (const model::ParamError& e : model::validate(spec.params)) {
+    return (spec.device_config.empty() ? "device: " : "config: ") + e.key + ": " + e.message;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::variant<daemon::LunSpec, std::string> parse_config_string(std::string_view cfg) {
+  const std::string prefix = std::string(kSubtype) + "/";
+  if (cfg.substr(0, prefix.size()) == prefix) cfg.remove_prefix(prefix.size());
+
+  daemon::LunSpec spec;
+  const std::size_t semi = cfg.find(';');
+  spec.backing = std::string(cfg.substr(0, semi));
+  if (spec.backing.empty()) {
+    return "backing image: missing; the string starts with an absolute image path or 'memory'";
+  }
+  if (spec.backing != "memory") {
+    if (spec.backing.front() != '/') {
+      return "backing image: '" + spec.backing + "' is not an absolute path (or 'memory')";
+    }
+    const std::filesystem::path dir = std::filesystem::path(spec.backing).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+      return "backing image: directory '" + dir.string() + "' does not exist";
+    }
+    if (std::filesystem::exists(spec.backing, ec) &&
+        !std::filesystem::is_regular_file(spec.backing, ec)) {
+      return "backing image: '" + spec.backing + "' is not a regular file";
+    }
+  }
+
+  std::set<std::string, std::less<>> seen;
+  const std::string_view options =
+      semi == std::string_view::npos ? std::string_view{} : cfg.substr(semi + 1);
+  for (const std::string_view item : split(options, ';')) {
+    if (item.empty()) continue;  // a trailing or doubled ';'
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      return "'" + std::string(item) + "': expected key=value; known keys are " + known_keys();
+    }
+    const std::string_view key = item.substr(0, eq);
+    const Option* option = nullptr;
+    for (const Option& o : kOptions) {
+      if (key == o.key) option = &o;
+    }
+    if (option == nullptr) {
+      return std::string(key) + ": unknown key; known keys are " + known_keys();
+    }
+    if (!seen.emplace(key).second) return std::string(key) + ": given twice";
+    if (const std::string e = option->apply(item.substr(eq + 1), spec); !e.empty()) {
+      return std::string(key) + ": " + e;
+    }
+  }
+  if (seen.count("scale") != 0 && spec.timing.mode != scsi::TimingMode::kScaled) {
+    return "scale: only meaningful with timing=scaled";
+  }
+  if (const std::string e = resolve_params(spec); !e.empty()) return e;
+  return spec;
+}
+
+}  // namespace memstore::tcmu

@@ -1,0 +1,42 @@
+// The TCMU backstore's configuration string (docs/tcmu.md):
+//
+//   memstore/<backing image>[;key=value]...
+//
+// targetcli passes it as `cfgstring=` (the "memstore/" subtype prefix is
+// added by tcmu-runner and may be left out here). The backing image is an
+// absolute path (created sparse when absent; its directory must exist) or
+// the word `memory` (volatile, for tests). Keys, each at most once:
+//
+//   device=g1|g2|g3                       preset (default g2)
+//   config=/abs/params.toml               device parameter overrides, the
+//                                         format of memstored's device_config
+//   timing=realtime|scaled|off            completion delivery (default realtime)
+//   scale=K                               scaled: wall delay = K x modeled delay
+//   scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf
+//   durability=write-back|write-through
+//   rotation_rate=N                       VPD B1h MEDIUM ROTATION RATE
+//   tcmur_cmd_time_out=N                  tcmu-runner's own key; ignored here
+//
+// Parsing and validation only (no image is opened): every error names the
+// key at fault and says what would be accepted.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "target/daemon/config.h"
+
+namespace memstore::tcmu {
+
+inline constexpr std::string_view kSubtype = "memstore";
+
+// Example and key list for tcmu-runner's `cfg_desc` (shown by targetcli's
+// `help create` in /backstores/user:memstore) and docs/tcmu.md.
+extern const char* const kConfigHelp;
+
+// The LUN the string describes: a daemon::LunSpec with params resolved from
+// the preset and the config file, ready for daemon::open_lun.
+std::variant<daemon::LunSpec, std::string> parse_config_string(std::string_view cfgstring);
+
+}  // namespace memstore::tcmu

@@ -1,0 +1,57 @@
+/* The C ABI between the tcmu-runner handler shell (handler_memstore.c, the
+ * only file that sees tcmu-runner's headers) and the C++ core. Plain C types
+ * only; no function lets an exception out. Messages are malloc()ed and freed
+ * by the caller with free(). */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct memstore_tcmu_lun;
+
+/* How a command ended; the shell maps these to TCMU_STS codes. */
+enum memstore_tcmu_status {
+  MEMSTORE_TCMU_GOOD = 0,
+  MEMSTORE_TCMU_CHECK_CONDITION, /* sense data written */
+  MEMSTORE_TCMU_BUSY,
+  MEMSTORE_TCMU_TASK_SET_FULL,
+  MEMSTORE_TCMU_INTERNAL_ERROR /* the core failed (out of memory); no sense written */
+};
+
+/* The usage text for tcmu-runner's cfg_desc. */
+const char* memstore_tcmu_config_help(void);
+
+/* NULL when `cfgstring` is valid, else a message naming the key at fault. */
+char* memstore_tcmu_check_config(const char* cfgstring);
+
+/* Opens the LUN `cfgstring` describes for a backstore of `size_bytes` in
+ * blocks of `block_size` (both must match the device model). NULL on error,
+ * with *error set. */
+struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t size_bytes,
+                                             uint32_t block_size, char** error);
+
+/* The capacity the device model has, in bytes (for messages). */
+uint64_t memstore_tcmu_size_bytes(const struct memstore_tcmu_lun* lun);
+
+/* Flushes the store and frees the LUN. Returns a one-line report (timing
+ * lateness, flush errors) for the log; NULL if none could be made. REQUIRES:
+ * no memstore_tcmu_execute in progress. */
+char* memstore_tcmu_close(struct memstore_tcmu_lun* lun);
+
+/* Runs one command and returns when its completion is due (DESIGN.md
+ * "Transports"). Thread-safe. `iov` carries the data-out (for commands that
+ * take data) or receives the data-in; on CHECK CONDITION the sense data goes
+ * to `sense` (at most `sense_size` bytes). Thread cancellation is held off
+ * while it runs. */
+enum memstore_tcmu_status memstore_tcmu_execute(struct memstore_tcmu_lun* lun, const uint8_t* cdb,
+                                                const struct iovec* iov, size_t iov_cnt,
+                                                uint8_t* sense, size_t sense_size);
+
+#ifdef __cplusplus
+}
+#endif

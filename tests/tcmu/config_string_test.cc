@@ -1,0 +1,143 @@
+// The TCMU config string: every key, and one test per way it can be wrong,
+// each error naming the key.
+#include "target/tcmu/config_string.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/scsi/temp_dir.h"
+
+namespace memstore::tcmu {
+namespace {
+
+using scsi::testing::TempDir;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+daemon::LunSpec ok(std::string_view cfg) {
+  auto r = parse_config_string(cfg);
+  if (const auto* e = std::get_if<std::string>(&r)) ADD_FAILURE() << cfg << ": " << *e;
+  return std::get<daemon::LunSpec>(std::move(r));
+}
+
+std::string error(std::string_view cfg) {
+  auto r = parse_config_string(cfg);
+  if (std::holds_alternative<daemon::LunSpec>(r)) {
+    ADD_FAILURE() << cfg << " was accepted";
+    return "";
+  }
+  return std::get<std::string>(r);
+}
+
+TEST(TcmuConfigString, ImageAloneIsAG2LunInRealTime) {
+  TempDir dir;
+  const std::string image = dir.file("g2.img");
+  const daemon::LunSpec spec = ok("memstore/" + image);
+  EXPECT_EQ(spec.backing, image);
+  EXPECT_EQ(spec.device, "g2");
+  EXPECT_EQ(spec.params.name, "g2");
+  EXPECT_EQ(spec.timing.mode, scsi::TimingMode::kRealtime);
+  EXPECT_EQ(spec.scheduler, "fcfs");
+  EXPECT_EQ(spec.durability, daemon::Durability::kWriteBack);
+  EXPECT_EQ(spec.rotation_rate, 0);
+}
+
+TEST(TcmuConfigString, SubtypePrefixIsOptional) {
+  EXPECT_EQ(ok("memory").backing, "memory");
+  EXPECT_EQ(ok("memstore/memory").backing, "memory");
+}
+
+TEST(TcmuConfigString, EveryKey) {
+  TempDir dir;
+  const daemon::LunSpec spec =
+      ok(dir.file("x.img") +
+         ";device=g1;timing=scaled;scale=2.5;scheduler=sptf;durability=write-through;"
+         "rotation_rate=7200;tcmur_cmd_time_out=30;");
+  EXPECT_EQ(spec.device, "g1");
+  EXPECT_EQ(spec.params.name, "g1");
+  EXPECT_EQ(spec.timing.mode, scsi::TimingMode::kScaled);
+  EXPECT_DOUBLE_EQ(spec.timing.scale, 2.5);
+  EXPECT_EQ(spec.scheduler, "sptf");
+  EXPECT_EQ(spec.durability, daemon::Durability::kWriteThrough);
+  EXPECT_EQ(spec.rotation_rate, 7200);
+  EXPECT_EQ(ok("memory;timing=off").timing.mode, scsi::TimingMode::kOff);
+}
+
+TEST(TcmuConfigString, ConfigFileOverridesThePreset) {
+  TempDir dir;
+  const std::string params = dir.file("p.toml");
+  std::ofstream(params) << "active_tips = 1280\n";
+  const daemon::LunSpec spec = ok("memory;device=g2;config=" + params);
+  EXPECT_EQ(spec.device_config, params);
+  EXPECT_EQ(spec.params.active_tips, 1280);
+}
+
+TEST(TcmuConfigString, BackingImageErrors) {
+  EXPECT_THAT(error(""), StartsWith("backing image: missing"));
+  EXPECT_THAT(error("memstore/"), StartsWith("backing image: missing"));
+  EXPECT_THAT(error(";device=g2"), StartsWith("backing image: missing"));
+  EXPECT_THAT(error("images/g2.img"),
+              StartsWith("backing image: 'images/g2.img' is not an absolute path"));
+  EXPECT_THAT(error("/nonexistent-memstore-dir/g2.img"),
+              StartsWith("backing image: directory '/nonexistent-memstore-dir' does not exist"));
+  TempDir dir;
+  EXPECT_THAT(error(dir.path().string()), HasSubstr("is not a regular file"));
+}
+
+TEST(TcmuConfigString, ValueErrorsNameTheKey) {
+  EXPECT_THAT(error("memory;device=g9"),
+              StartsWith("device: unknown preset 'g9'; use g1, g2 or g3"));
+  EXPECT_THAT(error("memory;timing=fast"),
+              StartsWith("timing: 'fast' is not realtime, scaled or off"));
+  EXPECT_THAT(error("memory;timing=scaled;scale=0"),
+              StartsWith("scale: '0' is not a positive number"));
+  EXPECT_THAT(error("memory;timing=scaled;scale=2x"), StartsWith("scale: '2x'"));
+  EXPECT_THAT(error("memory;scale=2"), StartsWith("scale: only meaningful with timing=scaled"));
+  EXPECT_THAT(error("memory;scheduler=elevator"),
+              StartsWith("scheduler: unknown scheduler 'elevator'"));
+  EXPECT_THAT(error("memory;durability=sometimes"),
+              StartsWith("durability: 'sometimes' is not write-back or write-through"));
+  EXPECT_THAT(error("memory;rotation_rate=65535"), StartsWith("rotation_rate: '65535'"));
+  EXPECT_THAT(error("memory;rotation_rate=-1"), StartsWith("rotation_rate: '-1'"));
+  EXPECT_THAT(error("memory;config=params.toml"),
+              StartsWith("config: 'params.toml' is not an absolute path"));
+  EXPECT_THAT(error("memory;config=/nonexistent-memstore.toml"),
+              StartsWith("config: '/nonexistent-memstore.toml' is not a readable regular file"));
+  // Not a regular file: must not hang check_config inside tcmu-runner.
+  EXPECT_THAT(error("memory;config=/dev/zero"),
+              StartsWith("config: '/dev/zero' is not a readable regular file"));
+  EXPECT_THAT(error("memory;config=/tmp"),
+              StartsWith("config: '/tmp' is not a readable regular file"));
+}
+
+TEST(TcmuConfigString, ConfigFileErrorsNameTheFileAndKey) {
+  TempDir dir;
+  const std::string params = dir.file("p.toml");
+  std::ofstream(params) << "active_tipz = 3\n";
+  const std::string e = error("memory;config=" + params);
+  EXPECT_THAT(e, StartsWith("config: " + params));
+  EXPECT_THAT(e, HasSubstr("active_tipz"));
+  std::ofstream(params) << "active_tips = 0\n";
+  EXPECT_THAT(error("memory;config=" + params),
+              AllOf(StartsWith("config: "), HasSubstr("active_tips")));
+}
+
+TEST(TcmuConfigString, SyntaxErrors) {
+  EXPECT_THAT(error("memory;colour=blue"),
+              StartsWith("colour: unknown key; known keys are device, config, timing, scale"));
+  EXPECT_THAT(error("memory;device=g1;device=g2"), StartsWith("device: given twice"));
+  EXPECT_THAT(error("memory;timing"), StartsWith("'timing': expected key=value"));
+  EXPECT_THAT(error("memory;=g2"), StartsWith("'=g2': expected key=value"));
+}
+
+TEST(TcmuConfigString, HelpNamesEveryKey) {
+  for (const char* key :
+       {"device=", "config=", "timing=", "scale=", "scheduler=", "durability=", "rotation_rate="}) {
+    EXPECT_THAT(kConfigHelp, HasSubstr(key));
+  }
+}
+
+}  // namespace
+}  // namespace memstore::tcmu

@@ -1,0 +1,190 @@
+// The C ABI the tcmu-runner shell calls: config checking, opening against
+// the backstore's size, commands with data scattered over several iovecs,
+// sense data, and the CDB lengths TCMU hands over.
+#include "target/tcmu/handler_core.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "target/tcmu/cdb_length.h"
+#include "tests/scsi/temp_dir.h"
+
+namespace memstore::tcmu {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr std::uint64_t kG2Bytes = 6'750'000ull * 512;
+
+std::string take(char* message) {
+  std::string s = message == nullptr ? "" : message;
+  std::free(message);
+  return s;
+}
+
+struct LunCloser {
+  void operator()(memstore_tcmu_lun* lun) const { take(memstore_tcmu_close(lun)); }
+};
+using LunPtr = std::unique_ptr<memstore_tcmu_lun, LunCloser>;
+
+LunPtr open_ok(const std::string& cfg) {
+  char* error = nullptr;
+  LunPtr lun(memstore_tcmu_open(cfg.c_str(), kG2Bytes, 512, &error));
+  EXPECT_NE(lun, nullptr) << take(error);
+  return lun;
+}
+
+// A buffer cut into iovecs of the given sizes.
+struct Buffers {
+  std::vector<std::vector<std::uint8_t>> parts;
+  std::vector<iovec> iov;
+  explicit Buffers(std::initializer_list<std::size_t> sizes) {
+    for (std::size_t n : sizes) parts.emplace_back(n, 0xEE);
+    for (auto& p : parts) iov.push_back({p.data(), p.size()});
+  }
+  std::vector<std::uint8_t> joined() const {
+    std::vector<std::uint8_t> all;
+    for (const auto& p : parts) all.insert(all.end(), p.begin(), p.end());
+    return all;
+  }
+};
+
+memstore_tcmu_status run(memstore_tcmu_lun* lun, std::vector<std::uint8_t> cdb, Buffers& b,
+                         std::uint8_t* sense = nullptr) {
+  cdb.resize(16, 0);
+  std::uint8_t scratch[96];
+  return memstore_tcmu_execute(lun, cdb.data(), b.iov.data(), b.iov.size(),
+                               sense != nullptr ? sense : scratch, 96);
+}
+
+TEST(TcmuHandlerCore, CheckConfig) {
+  EXPECT_EQ(memstore_tcmu_check_config("memstore/memory;timing=off"), nullptr);
+  EXPECT_THAT(take(memstore_tcmu_check_config("memstore/memory;timing=fast")),
+              StartsWith("timing: "));
+  EXPECT_THAT(take(memstore_tcmu_check_config(nullptr)), StartsWith("backing image: missing"));
+  EXPECT_THAT(memstore_tcmu_config_help(), HasSubstr("size=3456000000"));
+}
+
+TEST(TcmuHandlerCore, OpenNeedsTheDevicesCapacity) {
+  char* error = nullptr;
+  EXPECT_EQ(memstore_tcmu_open("memory", 1 << 30, 512, &error), nullptr);
+  EXPECT_EQ(take(error),
+            "size: the backstore has 1073741824 bytes but the device (device=g2) holds "
+            "3456000000; create it with size=3456000000");
+  EXPECT_EQ(memstore_tcmu_open("memory", kG2Bytes, 4096, &error), nullptr);
+  EXPECT_THAT(take(error), StartsWith("block size: the backstore has 4096-byte blocks"));
+  EXPECT_EQ(memstore_tcmu_open("memory;device=g7", kG2Bytes, 512, &error), nullptr);
+  EXPECT_THAT(take(error), StartsWith("device: "));
+}
+
+TEST(TcmuHandlerCore, OpensAnImageFileAndReportsOnClose) {
+  scsi::testing::TempDir dir;
+  const std::string image = dir.file("g2.img");
+  char* error = nullptr;
+  memstore_tcmu_lun* lun = memstore_tcmu_open(("memstore/" + image).c_str(), kG2Bytes, 512, &error);
+  ASSERT_NE(lun, nullptr) << take(error);
+  EXPECT_EQ(memstore_tcmu_size_bytes(lun), kG2Bytes);
+  Buffers tur({0});
+  EXPECT_EQ(run(lun, {0, 0, 0, 0, 0, 0}, tur), MEMSTORE_TCMU_GOOD);
+  EXPECT_THAT(take(memstore_tcmu_close(lun)), StartsWith("g2, realtime: 1 timed completions"));
+}
+
+TEST(TcmuHandlerCore, InquiryScattersOverIovecs) {
+  LunPtr lun = open_ok("memory;timing=off");
+  Buffers b({5, 20, 71});
+  ASSERT_EQ(run(lun.get(), {0x12, 0, 0, 0, 96, 0}, b), MEMSTORE_TCMU_GOOD);
+  const auto data = b.joined();
+  EXPECT_EQ(data[0], 0x00);  // direct-access block device
+  EXPECT_EQ(std::string(data.begin() + 16, data.begin() + 27), "MEMStore G2");
+}
+
+// TCMU cannot report a residual: the initiator gets the whole buffer, so
+// what the result does not fill is zeroed rather than left as the kernel's
+// data area had it (an earlier command's data).
+TEST(TcmuHandlerCore, ShortDataInIsZeroPadded) {
+  LunPtr lun = open_ok("memory;timing=off");
+  Buffers b({100, 155});  // 0xEE everywhere
+  ASSERT_EQ(run(lun.get(), {0x12, 0, 0, 0, 255, 0}, b), MEMSTORE_TCMU_GOOD);
+  const auto data = b.joined();
+  const std::size_t n = 5u + data[4];  // the standard INQUIRY data's length
+  ASSERT_LT(n, data.size());
+  for (std::size_t i = n; i < data.size(); ++i) ASSERT_EQ(data[i], 0) << "byte " << i;
+}
+
+TEST(TcmuHandlerCore, DataOutBufferIsLeftAlone) {
+  LunPtr lun = open_ok("memory;timing=off");
+  Buffers out({1024});
+  ASSERT_EQ(run(lun.get(), {0x2A, 0, 0, 0, 0, 9, 0, 0, 1, 0}, out), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(out.parts[0][600], 0xEE);  // beyond the one block written: untouched
+}
+
+TEST(TcmuHandlerCore, ReadCapacity16) {
+  LunPtr lun = open_ok("memory;timing=off");
+  Buffers b({32});
+  ASSERT_EQ(run(lun.get(), {0x9E, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0}, b),
+            MEMSTORE_TCMU_GOOD);
+  const auto d = b.joined();
+  std::uint64_t last = 0;
+  for (int i = 0; i < 8; ++i) last = last << 8 | d[static_cast<std::size_t>(i)];
+  EXPECT_EQ(last, 6'749'999u);
+}
+
+TEST(TcmuHandlerCore, WriteGathersAndReadScatters) {
+  LunPtr lun = open_ok("memory;timing=off");
+  Buffers out({100, 700, 224});  // 1024 bytes: two blocks
+  std::uint8_t v = 1;
+  for (auto& p : out.parts) {
+    for (auto& byte : p) byte = v++;
+  }
+  ASSERT_EQ(run(lun.get(), {0x2A, 0, 0, 0, 0, 42, 0, 0, 2, 0}, out), MEMSTORE_TCMU_GOOD);
+  Buffers in({512, 1, 511});
+  ASSERT_EQ(run(lun.get(), {0x28, 0, 0, 0, 0, 42, 0, 0, 2, 0}, in), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(in.joined(), out.joined());
+}
+
+TEST(TcmuHandlerCore, CheckConditionCopiesTheSense) {
+  LunPtr lun = open_ok("memory;timing=off");
+  Buffers none({0});
+  std::uint8_t sense[96];
+  std::memset(sense, 0xAA, sizeof sense);
+  // An opcode the device does not have: INVALID COMMAND OPERATION CODE.
+  ASSERT_EQ(run(lun.get(), {0xA7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, none, sense),
+            MEMSTORE_TCMU_CHECK_CONDITION);
+  EXPECT_EQ(sense[0] & 0x7F, 0x70);
+  EXPECT_EQ(sense[2] & 0x0F, 0x05);
+  EXPECT_EQ(sense[12], 0x20);
+  EXPECT_EQ(sense[95], 0);  // the rest is cleared
+  // READ(10) past the end: LOGICAL BLOCK ADDRESS OUT OF RANGE.
+  Buffers in({512});
+  ASSERT_EQ(run(lun.get(), {0x28, 0, 0, 0x67, 0, 0, 0, 0, 1, 0}, in, sense),
+            MEMSTORE_TCMU_CHECK_CONDITION);
+  EXPECT_EQ(sense[12], 0x21);
+}
+
+TEST(TcmuHandlerCore, CdbLengthAsLinuxCopiesIt) {
+  const auto len = [](std::initializer_list<std::uint8_t> bytes) {
+    std::vector<std::uint8_t> cdb(bytes);
+    cdb.resize(16, 0);
+    return cdb_length(cdb.data());
+  };
+  EXPECT_EQ(len({0x00}), 6u);                         // TEST UNIT READY
+  EXPECT_EQ(len({0x12}), 6u);                         // INQUIRY
+  EXPECT_EQ(len({0x28}), 10u);                        // READ(10)
+  EXPECT_EQ(len({0x3B}), 10u);                        // WRITE BUFFER
+  EXPECT_EQ(len({0x5A}), 10u);                        // MODE SENSE(10)
+  EXPECT_EQ(len({0x88}), 16u);                        // READ(16)
+  EXPECT_EQ(len({0x9E}), 16u);                        // SERVICE ACTION IN(16)
+  EXPECT_EQ(len({0xA0}), 12u);                        // REPORT LUNS
+  EXPECT_EQ(len({0xC5}), 10u);                        // vendor: as the kernel sizes it
+  EXPECT_EQ(len({0x7F, 0, 0, 0, 0, 0, 0, 24}), 32u);  // variable length
+}
+
+}  // namespace
+}  // namespace memstore::tcmu
