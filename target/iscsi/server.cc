@@ -52,6 +52,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // ---- Reading: a BHS, then the rest of the PDU in one read ----
 
   void read_header() {
+    reading_ = true;
     asio::async_read(socket_, asio::buffer(bhs_),
                      with_memory(read_memory_, [self = shared_from_this()](
                                                    const boost::system::error_code& ec,
@@ -59,6 +60,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   void on_header(const boost::system::error_code& ec) {
+    reading_ = false;
+    if (finished_) return drain(ec);
     if (ec || closing_ || !session_) return close();
     const bool ffp = session_->full_feature();
     header_digest_ = ffp && session_->params().header_digest;
@@ -79,10 +82,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
                              (data_digest_ && data_len_ > 0 ? kDigestSize : 0);
     rest_.resize(rest);
     if (rest == 0) return on_pdu();
+    reading_ = true;
     asio::async_read(socket_, asio::buffer(rest_),
                      with_memory(read_memory_, [self = shared_from_this()](
                                                    const boost::system::error_code& e,
                                                    std::size_t) {
+                       self->reading_ = false;
+                       if (self->finished_) return self->drain(e);
                        if (e || self->closing_ || !self->session_) return self->close();
                        self->on_pdu();
                      }));
@@ -176,14 +182,43 @@ class Connection : public std::enable_shared_from_this<Connection> {
     finish();
   }
 
+  // The end of the connection, as a lingering close: our side is shut for
+  // sending, and whatever the initiator still sends is read and dropped
+  // until it closes too (or 2 s pass). Closing with unread data would make
+  // the kernel answer with a reset, and an initiator still writing (the rest
+  // of a rejected command's data) would die of SIGPIPE instead of reading
+  // our Reject and the end of the stream.
   void finish() {
     if (finished_) return;
     finished_ = true;
+    session_.reset();  // forgets pending results before the LUNs call back
     boost::system::error_code ignored;
     ping_timer_.cancel();
-    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    ping_timer_.expires_after(std::chrono::seconds(2));
+    ping_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+      if (!ec) self->close_socket();
+    });
+    if (!reading_) drain({});
+  }
+
+  void drain(const boost::system::error_code& ec) {
+    if (ec || !socket_.is_open()) return close_socket();
+    reading_ = true;
+    rest_.resize(std::max<std::size_t>(rest_.capacity(), 4096));
+    socket_.async_read_some(
+        asio::buffer(rest_),
+        with_memory(read_memory_, [self = shared_from_this()](
+                                      const boost::system::error_code& e, std::size_t) {
+          self->reading_ = false;
+          self->drain(e);
+        }));
+  }
+
+  void close_socket() {
+    boost::system::error_code ignored;
+    ping_timer_.cancel();
     socket_.close(ignored);
-    session_.reset();  // forgets pending results before the LUNs call back
   }
 
   tcp::socket socket_;
@@ -199,6 +234,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::vector<std::vector<std::uint8_t>> in_flight_;  // PDUs being written
   std::vector<asio::const_buffer> gather_;
   bool writing_ = false;
+  bool reading_ = false;
   bool closing_ = false;
   bool finished_ = false;
 };
