@@ -226,6 +226,11 @@ int main(int argc, char** argv) try {
   app.add_option("--short-scan-records", o.queries.short_scan_records,
                  "Records per short scan (default 100)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  std::vector<std::uint32_t> short_attributes;
+  app.add_option("--short-scan-attributes", short_attributes,
+                 "Attributes the short scans read, e.g. 1 for a1 (default: all)")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 64u));
   app.add_option("--random-reads", o.queries.random_reads,
                  "Random single-record reads (default 1000)");
   app.add_option("--seed", o.queries.seed, "Seed of the random records (default 1)");
@@ -243,6 +248,16 @@ int main(int argc, char** argv) try {
     std::cerr << "memstore-capsule: --attributes: give 2 to 64 sizes (the two-attribute scan "
                  "reads a1 and a2)\n";
     return apps::kExitUsage;
+  }
+  if (!short_attributes.empty()) {
+    o.queries.short_attributes = 0;
+    for (const std::uint32_t a : short_attributes) {
+      if (a > o.schema.attributes()) {
+        std::cerr << "memstore-capsule: --short-scan-attributes: the table has no a" << a << "\n";
+        return apps::kExitUsage;
+      }
+      o.queries.short_attributes |= apps::AttributeMask{1} << (a - 1);
+    }
   }
   auto device = apps::open_device(device_args, o.verify);
   if (!device.ok()) {

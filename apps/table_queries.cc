@@ -42,7 +42,10 @@ std::vector<Query> standard_queries(const TableSchema& schema, const QuerySettin
   q.push_back({attribute_names(s.pair) + " scan", {{0, r}}, s.pair & all});
   std::mt19937_64 rng(s.seed);
   const std::uint64_t span = std::min(s.short_scan_records, r);
-  Query shorts{num(span) + "-record scans (" + num(s.short_scans) + ")", {}, all};
+  const AttributeMask short_mask = s.short_attributes & all;
+  const std::string short_what = short_mask == all ? "" : " " + attribute_names(short_mask);
+  Query shorts{num(span) + "-record" + short_what + " scans (" + num(s.short_scans) + ")", {},
+               short_mask};
   for (std::uint64_t i = 0; i < s.short_scans && r > 0; ++i) {
     shorts.units.push_back({uniform_below(rng, r - span + 1), span});
   }

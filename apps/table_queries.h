@@ -38,6 +38,7 @@ struct QuerySettings {
   std::uint64_t seed = 1;
   AttributeMask single = 1;   // the single-attribute scan: a1
   AttributeMask pair = 3;     // the two-attribute scan: a1 and a2
+  AttributeMask short_attributes = ~AttributeMask{0};  // the short scans' (default: all)
 };
 
 // Full scan, single-attribute scan, two-attribute scan, short scans, random

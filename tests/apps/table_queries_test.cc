@@ -32,6 +32,11 @@ TEST(StandardQueries, Shape) {
   ASSERT_EQ(q[4].units.size(), 9u);
   // The same seed gives the same records.
   EXPECT_EQ(standard_queries(s, qs)[4].units[3].first, q[4].units[3].first);
+  // Short scans of a1 alone.
+  qs.short_attributes = 1;
+  const auto a1 = standard_queries(s, qs);
+  EXPECT_EQ(a1[3].attributes, 1u);
+  EXPECT_EQ(a1[3].name, "100-record a1 scans (7)");
 }
 
 TEST(RunQuery, CapsuleScansReadOnlyTheirAttributes) {
