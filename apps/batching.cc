@@ -7,8 +7,7 @@ namespace memstore::apps {
 std::vector<Extent> merge_runs(std::span<const Lbn> lbns, Op op) {
   std::vector<Extent> out;
   for (const Lbn l : lbns) {
-    if (!out.empty() && out.back().lbn + out.back().blocks == l &&
-        out.back().blocks < UINT32_MAX) {
+    if (!out.empty() && out.back().lbn + out.back().blocks == l && out.back().blocks < UINT32_MAX) {
       ++out.back().blocks;
     } else {
       out.push_back({op, l, 1});
@@ -42,8 +41,8 @@ std::vector<std::vector<Extent>> split_batches(std::span<const Extent> extents,
       cur_sled = sled;
       const std::uint64_t to_sled_end = (sled + 1) * limits.blocks_per_sled - e.lbn;
       const std::uint64_t room = limits.max_blocks - cur_blocks;
-      const auto take = static_cast<std::uint32_t>(
-          std::min<std::uint64_t>({e.blocks, to_sled_end, room}));
+      const auto take =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>({e.blocks, to_sled_end, room}));
       cur.push_back({e.op, e.lbn, take});
       cur_blocks += take;
       e.lbn += take;

@@ -22,7 +22,8 @@ host::Result<CapsuleShape> capsule_resolve(const TableSchema& s, std::uint32_t b
                                            const host::HostGeometry& g,
                                            std::uint64_t records_per_capsule) {
   if (s.attributes() == 0 || s.attributes() > kMaxAttributes ||
-      std::find(s.attribute_bytes.begin(), s.attribute_bytes.end(), 0u) != s.attribute_bytes.end()) {
+      std::find(s.attribute_bytes.begin(), s.attribute_bytes.end(), 0u) !=
+          s.attribute_bytes.end()) {
     return host::invalid_argument("the table needs 1 to 64 attributes, each at least 1 byte");
   }
   const std::uint32_t p = g.parallelism();
@@ -51,9 +52,8 @@ host::Result<CapsuleShape> capsule_resolve(const TableSchema& s, std::uint32_t b
     if (total > limit) {
       return host::invalid_argument(
           "a capsule of " + num(c.records) + " records of attributes " + sizes(s) +
-          " bytes needs more than " + num(limit) +
-          " blocks; it must be one parallel access (p = " + num(p) +
-          ") with its blocks on different tracks of one cylinder (Ny = " + num(ny) +
+          " bytes needs more than " + num(limit) + " blocks; it must be one parallel access (p = " +
+          num(p) + ") with its blocks on different tracks of one cylinder (Ny = " + num(ny) +
           "): use fewer or smaller attributes, or --records-per-capsule");
     }
   }
@@ -103,7 +103,9 @@ std::vector<Lbn> CapsuleLayout::capsule_blocks(std::uint64_t q) const {
   const std::vector<Lbn> e = g_.equivalent(anchor, 0);  // get_equivalent, no micropositioning
   const auto i = static_cast<std::size_t>(std::lower_bound(e.begin(), e.end(), anchor) - e.begin());
   std::vector<Lbn> out(shape_.blocks);
-  for (std::uint32_t k = 0; k < shape_.blocks; ++k) out[k] = e[i + std::size_t{k} * g_.parallelism()];
+  for (std::uint32_t k = 0; k < shape_.blocks; ++k) {
+    out[k] = e[i + std::size_t{k} * g_.parallelism()];
+  }
   return out;
 }
 

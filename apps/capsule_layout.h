@@ -33,10 +33,10 @@ namespace memstore::apps {
 // CapsuleResolve's answer: how many records a capsule holds and where each
 // attribute's blocks lie within it.
 struct CapsuleShape {
-  std::uint64_t records = 0;                     // K
-  std::vector<std::uint32_t> attribute_blocks;   // b_a
-  std::vector<std::uint32_t> attribute_offset;   // first capsule block of attribute a
-  std::uint32_t blocks = 0;                      // c
+  std::uint64_t records = 0;                    // K
+  std::vector<std::uint32_t> attribute_blocks;  // b_a
+  std::vector<std::uint32_t> attribute_offset;  // first capsule block of attribute a
+  std::uint32_t blocks = 0;                     // c
 };
 
 // CapsuleResolve: K = `records_per_capsule`, or (0) the fewest records with

@@ -41,7 +41,8 @@ Json run_json(const apps::QueryRun& r) {
           {"modeled_time_s", static_cast<double>(r.service_ns) * 1e-9},
           {"modeled_us_reported", r.reported_us},
           {"mean_per_unit_ms",
-           r.units == 0 ? 0.0 : static_cast<double>(r.service_ns) * 1e-6 / static_cast<double>(r.units)},
+           r.units == 0 ? 0.0
+                        : static_cast<double>(r.service_ns) * 1e-6 / static_cast<double>(r.units)},
           {"verified_blocks", r.verified_blocks},
           {"wall_s", r.wall_s}};
 }
@@ -62,6 +63,7 @@ void print_table(const std::vector<apps::Query>& queries, const std::vector<apps
   for (const auto& q : queries) names.push_back(q.name);
   for (const std::string& name : names) {
     std::vector<const apps::QueryRun*> row;
+    row.reserve(layouts.size());
     for (const auto* l : layouts) row.push_back(find(name, l->name()));
     if (row.front() == nullptr) continue;
     std::printf("%-32s", name.c_str());
@@ -96,8 +98,8 @@ int run(apps::BlockDevice& device, const Options& o) {
     next = normal->end_lbn();
   }
   if (o.layouts != "normal") {
-    auto c = apps::CapsuleLayout::create(o.schema, device.geometry(), bs, next,
-                                         o.records_per_capsule);
+    auto c =
+        apps::CapsuleLayout::create(o.schema, device.geometry(), bs, next, o.records_per_capsule);
     if (!c.ok()) {
       std::cerr << "memstore-capsule: " << c.error().message << "\n";
       return apps::exit_status(c.error());
@@ -134,8 +136,9 @@ int run(apps::BlockDevice& device, const Options& o) {
   if (o.json) {
     Json j;
     j["device"] = device.name();
-    j["geometry"] = {{"p", g.p}, {"N", g.n},   {"Sx", g.sx}, {"Sy", g.sy}, {"M", g.m},
-                     {"Ny", g.ny}, {"ST", g.st}, {"SC", g.sc}, {"blocks", device.geometry().blocks()}};
+    j["geometry"] = {{"p", g.p},   {"N", g.n},   {"Sx", g.sx},
+                     {"Sy", g.sy}, {"M", g.m},   {"Ny", g.ny},
+                     {"ST", g.st}, {"SC", g.sc}, {"blocks", device.geometry().blocks()}};
     j["table"] = {{"records", o.schema.records},
                   {"attribute_bytes", o.schema.attribute_bytes},
                   {"record_bytes", o.schema.record_bytes()}};
@@ -169,8 +172,8 @@ int run(apps::BlockDevice& device, const Options& o) {
     return apps::kExitOk;
   }
   std::printf("device: %s\n", device.name().c_str());
-  std::printf("table: %llu records of %u bytes (", static_cast<unsigned long long>(o.schema.records),
-              o.schema.record_bytes());
+  std::printf("table: %llu records of %u bytes (",
+              static_cast<unsigned long long>(o.schema.records), o.schema.record_bytes());
   for (std::size_t a = 0; a < o.schema.attributes(); ++a) {
     std::printf("%sa%zu %u", a == 0 ? "" : ", ", a + 1, o.schema.attribute_bytes[a]);
   }
@@ -184,12 +187,13 @@ int run(apps::BlockDevice& device, const Options& o) {
   }
   if (capsule) {
     const auto& s = capsule->shape();
-    std::printf("capsule: %llu capsules of %llu records in %u blocks, LBNs %llu-%llu (%u of %u "
-                "tracks per cylinder unused)\n",
-                static_cast<unsigned long long>(capsule->capsules()),
-                static_cast<unsigned long long>(s.records), s.blocks,
-                static_cast<unsigned long long>(capsule->first_lbn()),
-                static_cast<unsigned long long>(capsule->end_lbn() - 1), g.ny % s.blocks, g.ny);
+    std::printf(
+        "capsule: %llu capsules of %llu records in %u blocks, LBNs %llu-%llu (%u of %u "
+        "tracks per cylinder unused)\n",
+        static_cast<unsigned long long>(capsule->capsules()),
+        static_cast<unsigned long long>(s.records), s.blocks,
+        static_cast<unsigned long long>(capsule->first_lbn()),
+        static_cast<unsigned long long>(capsule->end_lbn() - 1), g.ny % s.blocks, g.ny);
   }
   if (o.verify) {
     std::printf("%s\n", device.returns_data() ? "every block read was checked against the layout"

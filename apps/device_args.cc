@@ -29,8 +29,7 @@ host::Result<std::unique_ptr<BlockDevice>> open_device(const DeviceArgs& a, bool
     return host::invalid_argument("give either --target URL or --sim");
   }
   if (!a.sim) {
-    if (!a.sim_device.config.empty() || !a.sim_device.set.empty() ||
-        a.sim_device.device != "g2") {
+    if (!a.sim_device.config.empty() || !a.sim_device.set.empty() || a.sim_device.device != "g2") {
       return host::invalid_argument(
           "--device, --config and --set describe a simulated device (--sim); a target has its "
           "own configuration");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "apps/random.h"
+
 namespace memstore::apps {
 
 Foreground::Foreground(const host::HostGeometry& g, std::uint32_t request_blocks,
@@ -13,18 +15,9 @@ Foreground::Foreground(const host::HostGeometry& g, std::uint32_t request_blocks
       starts_per_row_(g.parallelism() - request_blocks + 1),
       request_blocks_(request_blocks) {}
 
-std::uint64_t Foreground::uniform_below(std::uint64_t n) {
-  // Rejection sampling: unbiased, and the same on every platform.
-  const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-  std::uint64_t r;
-  do r = rng_();
-  while (r >= limit);
-  return r % n;
-}
-
 Lbn Foreground::next() {
   // Rows of p blocks are aligned (ST = Sy·p), so row k is [k·p, k·p + p).
-  const std::uint64_t u = uniform_below(rows_ * starts_per_row_);
+  const std::uint64_t u = uniform_below(rng_, rows_ * starts_per_row_);
   return (u / starts_per_row_) * p_ + u % starts_per_row_;
 }
 
@@ -66,10 +59,9 @@ host::Result<ScanResult> run_scan(BlockDevice& device, const ScanOptions& o,
                                   const std::function<void(const ScanSample&)>& progress) {
   const host::HostGeometry& g = device.geometry();
   if (o.request_blocks == 0 || o.request_blocks > g.parallelism()) {
-    return host::invalid_argument(
-        "a foreground request of " + std::to_string(o.request_blocks) +
-        " blocks does not fit one parallel access of p = " + std::to_string(g.parallelism()) +
-        " blocks");
+    return host::invalid_argument("a foreground request of " + std::to_string(o.request_blocks) +
+                                  " blocks does not fit one parallel access of p = " +
+                                  std::to_string(g.parallelism()) + " blocks");
   }
   const auto wall_start = std::chrono::steady_clock::now();
   ScanResult r;

@@ -60,7 +60,6 @@ class Foreground {
   std::uint32_t request_blocks() const { return request_blocks_; }
 
  private:
-  std::uint64_t uniform_below(std::uint64_t n);
   std::mt19937_64 rng_;
   std::uint64_t p_, rows_, starts_per_row_;
   std::uint32_t request_blocks_;
@@ -85,8 +84,8 @@ struct ScanOptions {
 
 // The run's state at one instant.
 struct ScanSample {
-  double percent = 0;        // of the device read
-  double time_s = 0;         // modeled time since the start
+  double percent = 0;  // of the device read
+  double time_s = 0;   // modeled time since the start
   std::uint64_t requests = 0;
   std::uint64_t free_blocks = 0;  // background blocks read so far
 };
@@ -102,7 +101,7 @@ struct ScanResult {
   std::int64_t service_ns = 0;              // sum of modeled service times
   std::int64_t reported_us = 0;             // sum of whole µs per batch (see reported_us())
   double wall_s = 0;
-  std::vector<ScanSample> samples;          // at 0, every sample_percent, and the end
+  std::vector<ScanSample> samples;  // at 0, every sample_percent, and the end
   double mean_free_per_request() const {
     return requests == 0 ? 0.0 : static_cast<double>(free_blocks) / static_cast<double>(requests);
   }

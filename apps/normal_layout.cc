@@ -32,16 +32,16 @@ host::Result<NormalLayout> NormalLayout::create(const TableSchema& s, const Page
   }
   NormalLayout l(s, f, block_bytes, first);
   if (l.end_lbn() > device_blocks) {
-    return host::invalid_argument("the row-major table needs " +
-                                  std::to_string(l.data_blocks()) + " blocks from LBN " +
-                                  std::to_string(first) + "; the device has " +
-                                  std::to_string(device_blocks));
+    return host::invalid_argument("the row-major table needs " + std::to_string(l.data_blocks()) +
+                                  " blocks from LBN " + std::to_string(first) +
+                                  "; the device has " + std::to_string(device_blocks));
   }
   return l;
 }
 
-std::vector<Lbn> NormalLayout::blocks_for(std::uint64_t first, std::uint64_t count,
-                                          AttributeMask /*attrs: a page holds whole records*/) const {
+std::vector<Lbn> NormalLayout::blocks_for(
+    std::uint64_t first, std::uint64_t count,
+    AttributeMask /*attrs: a page holds whole records*/) const {
   std::vector<Lbn> out;
   if (count == 0) return out;
   const std::uint64_t p0 = first / records_per_page_;

@@ -18,8 +18,14 @@ namespace {
 
 Json geometry_json(const memstore::host::HostGeometry& g) {
   const auto& p = g.page();
-  return {{"p", p.p},   {"N", p.n},   {"Sx", p.sx}, {"Sy", p.sy},
-          {"M", p.m},   {"ST", p.st}, {"SC", p.sc}, {"conflict_group", p.conflict_group},
+  return {{"p", p.p},
+          {"N", p.n},
+          {"Sx", p.sx},
+          {"Sy", p.sy},
+          {"M", p.m},
+          {"ST", p.st},
+          {"SC", p.sc},
+          {"conflict_group", p.conflict_group},
           {"blocks", g.blocks()}};
 }
 
@@ -28,8 +34,10 @@ Json result_json(const apps::BlockDevice& d, const apps::ScanOptions& o,
   Json j;
   j["device"] = d.name();
   j["geometry"] = geometry_json(d.geometry());
-  j["options"] = {{"request_blocks", o.request_blocks}, {"seed", o.seed},
-                  {"background", o.background},        {"max_requests", o.max_requests},
+  j["options"] = {{"request_blocks", o.request_blocks},
+                  {"seed", o.seed},
+                  {"background", o.background},
+                  {"max_requests", o.max_requests},
                   {"max_time_s", o.max_time_s}};
   j["complete"] = r.complete;
   j["blocks_read"] = r.blocks_read;
@@ -61,14 +69,15 @@ Json result_json(const apps::BlockDevice& d, const apps::ScanOptions& o,
 void print_text(const apps::BlockDevice& d, const apps::ScanOptions& o, const apps::ScanResult& r) {
   const auto& g = d.geometry().page();
   std::printf("device: %s\n", d.name().c_str());
-  std::printf("p = %u, N = %u, M = %u, %llu blocks; foreground: random %u-block reads, seed %llu%s\n",
-              g.p, g.n, g.m, static_cast<unsigned long long>(r.device_blocks), o.request_blocks,
-              static_cast<unsigned long long>(o.seed), o.background ? "" : ", no background");
+  std::printf(
+      "p = %u, N = %u, M = %u, %llu blocks; foreground: random %u-block reads, seed %llu%s\n", g.p,
+      g.n, g.m, static_cast<unsigned long long>(r.device_blocks), o.request_blocks,
+      static_cast<unsigned long long>(o.seed), o.background ? "" : ", no background");
   std::printf("%s %.2f%% of the device in %.3f s of modeled time (%llu requests, %.1f s wall)\n",
               r.complete ? "read all of it:" : "stopped at",
               100.0 * static_cast<double>(r.blocks_read) / static_cast<double>(r.device_blocks),
-              static_cast<double>(r.service_ns) * 1e-9,
-              static_cast<unsigned long long>(r.requests), r.wall_s);
+              static_cast<double>(r.service_ns) * 1e-9, static_cast<unsigned long long>(r.requests),
+              r.wall_s);
   std::printf("free blocks per foreground request: %.3f (%llu free, %llu new foreground blocks)\n",
               r.mean_free_per_request(), static_cast<unsigned long long>(r.free_blocks),
               static_cast<unsigned long long>(r.foreground_new_blocks));
@@ -78,8 +87,9 @@ void print_text(const apps::BlockDevice& d, const apps::ScanOptions& o, const ap
     if (s.percent + 1e-9 < next && &s != &r.samples.back()) continue;
     std::printf("  %6.2f   %16.3f   %8llu   %.3f\n", s.percent, s.time_s,
                 static_cast<unsigned long long>(s.requests),
-                s.requests == 0 ? 0.0
-                                : static_cast<double>(s.free_blocks) / static_cast<double>(s.requests));
+                s.requests == 0
+                    ? 0.0
+                    : static_cast<double>(s.free_blocks) / static_cast<double>(s.requests));
     while (next <= s.percent + 1e-9) next += 10;
   }
 }

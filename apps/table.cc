@@ -10,7 +10,8 @@ std::uint32_t TableSchema::record_bytes() const {
 
 std::uint32_t TableSchema::attribute_offset(std::size_t a) const {
   return std::accumulate(attribute_bytes.begin(),
-                         attribute_bytes.begin() + static_cast<std::ptrdiff_t>(a), std::uint32_t{0});
+                         attribute_bytes.begin() + static_cast<std::ptrdiff_t>(a),
+                         std::uint32_t{0});
 }
 
 std::uint8_t value_byte(std::uint64_t r, std::size_t a, std::uint32_t k) {

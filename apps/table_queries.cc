@@ -4,6 +4,7 @@
 #include <random>
 
 #include "apps/batching.h"
+#include "apps/random.h"
 
 namespace memstore::apps {
 namespace {
@@ -18,15 +19,6 @@ std::string attribute_names(AttributeMask m) {
     if ((m >> a) & 1U) s += (s.empty() ? "a" : "+a") + num(a + 1);
   }
   return s;
-}
-
-// Uniform in [0, n), the same on every platform.
-std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t n) {
-  const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-  std::uint64_t r;
-  do r = rng();
-  while (r >= limit);
-  return r % n;
 }
 
 using Clock = std::chrono::steady_clock;
@@ -44,8 +36,8 @@ std::vector<Query> standard_queries(const TableSchema& schema, const QuerySettin
   const std::uint64_t span = std::min(s.short_scan_records, r);
   const AttributeMask short_mask = s.short_attributes & all;
   const std::string short_what = short_mask == all ? "" : " " + attribute_names(short_mask);
-  Query shorts{num(span) + "-record" + short_what + " scans (" + num(s.short_scans) + ")", {},
-               short_mask};
+  Query shorts{
+      num(span) + "-record" + short_what + " scans (" + num(s.short_scans) + ")", {}, short_mask};
   for (std::uint64_t i = 0; i < s.short_scans && r > 0; ++i) {
     shorts.units.push_back({uniform_below(rng, r - span + 1), span});
   }

@@ -36,8 +36,8 @@ struct QuerySettings {
   std::uint64_t short_scan_records = 100;  // records per short scan
   std::uint64_t random_reads = 1000;       // single-record reads
   std::uint64_t seed = 1;
-  AttributeMask single = 1;   // the single-attribute scan: a1
-  AttributeMask pair = 3;     // the two-attribute scan: a1 and a2
+  AttributeMask single = 1;                            // the single-attribute scan: a1
+  AttributeMask pair = 3;                              // the two-attribute scan: a1 and a2
   AttributeMask short_attributes = ~AttributeMask{0};  // the short scans' (default: all)
 };
 

@@ -37,8 +37,8 @@ void check(const std::vector<Extent>& in, const BatchLimits& lim) {
 
 TEST(SplitBatches, BlockLimitSplitsAnExtent) {
   check({{Op::kRead, 0, 10000}}, {256, 4096, 1'000'000});
-  EXPECT_EQ(split_batches(std::vector<Extent>{{Op::kRead, 0, 10000}}, {256, 4096, 1'000'000}).size(),
-            3u);
+  EXPECT_EQ(
+      split_batches(std::vector<Extent>{{Op::kRead, 0, 10000}}, {256, 4096, 1'000'000}).size(), 3u);
 }
 
 TEST(SplitBatches, DescriptorLimit) {

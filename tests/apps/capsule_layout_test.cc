@@ -59,7 +59,7 @@ TEST(CapsuleResolve, TooBigForOneAccess) {
 
 TEST(CapsuleLayout, Figure614OnG2) {
   const auto g = geometry_of(testing::g2_params());
-  auto l = CapsuleLayout::create({{8, 16}, 64 * 1000}, g, 512, 0);
+  auto l = CapsuleLayout::create({{8, 16}, 64'000}, g, 512, 0);
   ASSERT_TRUE(l.ok()) << l.error().message;
   // Capsule 0: a1 at LBN 0, a2 in the same column of tracks 1 (reversed: row
   // Sy - 1) and 2.
@@ -125,13 +125,13 @@ void check_layout(const model::DeviceParams& params, const TableSchema& schema, 
 }
 
 TEST(CapsuleLayout, SmallDeviceEveryCapsuleOneAccess) {
-  check_layout(small_params(), {{8, 16}, 64 * 700}, 0);      // c = 3, Ny = 4: 1 track unused
-  check_layout(small_params(), {{8, 16, 8}, 64 * 500}, 130);  // c = 4, from cylinder 1
-  check_layout(small_params(3), {{8, 8}, 64 * 800}, 0);      // c = 2; M does not matter
+  check_layout(small_params(), {{8, 16}, 44'800}, 0);       // c = 3, Ny = 4: 1 track unused
+  check_layout(small_params(), {{8, 16, 8}, 32'000}, 130);  // c = 4, from cylinder 1
+  check_layout(small_params(3), {{8, 8}, 51'200}, 0);       // c = 2; M does not matter
 }
 
 TEST(CapsuleLayout, TooLargeForTheDevice) {
-  auto l = CapsuleLayout::create({{8, 16}, 64 * 100'000}, geometry_of(small_params()), 512, 0);
+  auto l = CapsuleLayout::create({{8, 16}, 6'400'000}, geometry_of(small_params()), 512, 0);
   ASSERT_FALSE(l.ok());
   EXPECT_NE(l.error().message.find("fit on the device"), std::string::npos) << l.error().message;
 }
@@ -148,8 +148,8 @@ TEST(CapsuleLayout, BlocksForAttributes) {
   const auto b = l->blocks_for(60, 10, 0b011);
   EXPECT_EQ(b.size(), 6u);
   EXPECT_TRUE(std::is_sorted(b.begin(), b.end()));
-  // a1 of capsules in one track: consecutive LBNs.
-  const auto a1 = l->blocks_for(0, 64 * 50, 0b001);
+  // a1 of the 50 capsules of one track: consecutive LBNs.
+  const auto a1 = l->blocks_for(0, 3200, 0b001);
   for (std::size_t i = 1; i < a1.size(); ++i) EXPECT_EQ(a1[i], a1[i - 1] + 1);
 }
 
@@ -166,7 +166,7 @@ TEST(CapsuleLayout, BlockImageHoldsTheRecords) {
   // The last capsule holds records 192-196 only: padding after them.
   l->block_image(l->capsule_blocks(3)[0], img);
   EXPECT_EQ(img[0], value_byte(192, 0, 0));
-  EXPECT_EQ(img[5 * 8], 0);
+  EXPECT_EQ(img[40], 0);  // slot 5
   EXPECT_EQ(img[511], 0);
 }
 

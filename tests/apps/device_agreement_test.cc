@@ -71,14 +71,14 @@ TEST(DeviceAgreement, CapsuleQueriesCostTheSameAndVerify) {
   const auto queries = standard_queries(schema, qs);
   std::vector<std::vector<QueryRun>> runs(2);
   int i = 0;
-  for (BlockDevice* d : {static_cast<BlockDevice*>(lun.device.get()),
-                         static_cast<BlockDevice*>(sim.get())}) {
+  for (BlockDevice* d :
+       {static_cast<BlockDevice*>(lun.device.get()), static_cast<BlockDevice*>(sim.get())}) {
     auto normal = NormalLayout::create(schema, {}, 512, 0, d->blocks());
     ASSERT_TRUE(normal.ok());
     auto capsule = CapsuleLayout::create(schema, d->geometry(), 512, normal->end_lbn());
     ASSERT_TRUE(capsule.ok()) << capsule.error().message;
-    for (const TableLayout* l : {static_cast<const TableLayout*>(&*normal),
-                                 static_cast<const TableLayout*>(&*capsule)}) {
+    for (const TableLayout* l :
+         {static_cast<const TableLayout*>(&*normal), static_cast<const TableLayout*>(&*capsule)}) {
       auto load = load_table(*d, *l, schema);
       ASSERT_TRUE(load.ok()) << load.error().message;
       runs[i].push_back(*load);

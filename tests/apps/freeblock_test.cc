@@ -88,8 +88,12 @@ void check_choices(const model::DeviceParams& params, int requests) {
   EXPECT_GT(total, 0u);
 }
 
-TEST(PickFreeBlocks, OneMediaStepOnG2) { check_choices(testing::g2_params(), 2000); }
-TEST(PickFreeBlocks, OneMediaStepWithMicropositioning) { check_choices(small_params(2), 3000); }
+TEST(PickFreeBlocks, OneMediaStepOnG2) {
+  check_choices(testing::g2_params(), 2000);
+}
+TEST(PickFreeBlocks, OneMediaStepWithMicropositioning) {
+  check_choices(small_params(2), 3000);
+}
 TEST(PickFreeBlocks, P20LeavesTwelve) {
   model::DeviceParams p = testing::g2_params();
   p.active_tips = 1280;
@@ -100,7 +104,9 @@ TEST(PickFreeBlocks, P20LeavesTwelve) {
   EXPECT_EQ(free.size(), 12u);
   check_choices(p, 1000);
 }
-TEST(PickFreeBlocks, ConflictGroupsRespected) { check_choices(small_params(0, 2), 2000); }
+TEST(PickFreeBlocks, ConflictGroupsRespected) {
+  check_choices(small_params(0, 2), 2000);
+}
 
 TEST(PickFreeBlocks, NothingLeftNothingPicked) {
   const auto g = geometry_of(small_params());
