@@ -40,10 +40,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (nop_in_interval_.count() > 0) arm_ping();
   }
 
-  // Ends the connection once the queued PDUs are written.
+  // Ends the connection once the queued PDUs are written. Posted: the
+  // session may be asking from inside one of its own calls, and finish()
+  // destroys it.
   void close() {
+    if (closing_) return;
     closing_ = true;
-    if (!writing_) finish();
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+      if (!self->writing_) self->finish();
+    });
   }
 
   bool open() const { return !finished_; }
@@ -173,13 +178,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
       if (session_) session_->recycle(std::move(pdu));
     }
     in_flight_.clear();
-    if (ec) closing_ = true;
-    if (!closing_ || (!ec && !out_.empty())) {
-      if (!out_.empty()) write_queued();
-      return;
+    if (ec) {
+      closing_ = true;
+      return finish();  // the peer is gone: what is queued cannot go out
     }
-    if (!out_.empty() && !ec) return write_queued();
-    finish();
+    if (!out_.empty()) return write_queued();
+    if (closing_) finish();
   }
 
   // The end of the connection, as a lingering close: our side is shut for
