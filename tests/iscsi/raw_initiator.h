@@ -14,7 +14,7 @@
 #include "target/iscsi/pdu.h"
 #include "target/iscsi/text_keys.h"
 #include "target/scsi/lun.h"
-#include "target/scsi/memory_store.h"
+#include "tests/scsi/lun_fixture.h"
 
 namespace memstore::iscsi::testing {
 
@@ -26,11 +26,7 @@ inline constexpr char kRawTarget[] = "iqn.2026-11.org.memstore.test:server";
 inline std::unique_ptr<scsi::Lun> memory_lun(scsi::Timing timing = {scsi::TimingMode::kOff, 1.0}) {
   scsi::LunConfig config;
   config.timing = timing;
-  const model::Geometry g(config.device);
-  auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
-  auto lun = scsi::Lun::create(std::move(config),
-                               std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)));
-  return std::move(std::get<std::unique_ptr<scsi::Lun>>(lun));
+  return scsi::testing::make_lun(std::move(config));
 }
 
 // A raw initiator: whole PDUs out, whole PDUs in, digests when asked.

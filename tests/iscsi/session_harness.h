@@ -16,7 +16,7 @@
 #include "target/iscsi/session.h"
 #include "target/iscsi/text_keys.h"
 #include "target/scsi/lun.h"
-#include "target/scsi/memory_store.h"
+#include "tests/scsi/lun_fixture.h"
 
 namespace memstore::iscsi::testing {
 
@@ -27,15 +27,7 @@ inline constexpr char kInitiatorName[] = "iqn.2026-11.org.memstore.test:initiato
 // the results until release() (a command still "in the model").
 class ImmediatePort final : public LunPort {
  public:
-  ImmediatePort() {
-    scsi::LunConfig config;
-    const model::Geometry g(config.device);
-    auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()),
-                                           static_cast<std::uint32_t>(config.device.block_bytes));
-    auto created = scsi::Lun::create(
-        std::move(config), std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)));
-    lun_ = std::move(std::get<std::unique_ptr<scsi::Lun>>(created));
-  }
+  ImmediatePort() : lun_(scsi::testing::make_lun()) {}
 
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
               std::span<const std::uint8_t> data_out, Done done) override {
