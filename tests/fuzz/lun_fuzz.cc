@@ -18,17 +18,33 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
+// The LUN and its store. The store is watched: WRITE SAME alone can fill
+// 512 MiB of an in-memory G2 LUN, and over millions of inputs the written
+// chunks would pass libFuzzer's 2 GiB limit. Past 256 MiB a fresh LUN is
+// made (what is explored is command handling, not a full device).
+struct Target {
+  std::unique_ptr<memstore::scsi::Lun> lun;
+  const memstore::scsi::MemoryStore* store = nullptr;
+};
+
+Target make_target() {
+  memstore::scsi::LunConfig config;
+  config.timing.mode = memstore::scsi::TimingMode::kOff;
+  const memstore::model::Geometry g(config.device);
+  auto created_store =
+      memstore::scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
+  auto store = std::move(std::get<std::unique_ptr<memstore::scsi::MemoryStore>>(created_store));
+  Target t;
+  t.store = store.get();
+  auto created = memstore::scsi::Lun::create(config, std::move(store));
+  t.lun = std::move(std::get<std::unique_ptr<memstore::scsi::Lun>>(created));
+  return t;
+}
+
 memstore::scsi::Lun& lun() {
-  static std::unique_ptr<memstore::scsi::Lun> instance = [] {
-    memstore::scsi::LunConfig config;
-    config.timing.mode = memstore::scsi::TimingMode::kOff;
-    const memstore::model::Geometry g(config.device);
-    auto store = memstore::scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
-    auto created = memstore::scsi::Lun::create(
-        config, std::move(std::get<std::unique_ptr<memstore::scsi::MemoryStore>>(store)));
-    return std::move(std::get<std::unique_ptr<memstore::scsi::Lun>>(created));
-  }();
-  return *instance;
+  static Target target = make_target();
+  if (target.store->resident_bytes() > (std::uint64_t{256} << 20)) target = make_target();
+  return *target.lun;
 }
 
 }  // namespace
