@@ -206,6 +206,8 @@ class Lun {
   static modepages::ModeOptions mode_options(const LunConfig& config, const BackingStore& store);
   void apply_control_page();
   Outcome check_range(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte) const;
+  Outcome check_transfer(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte,
+                         std::uint16_t len_byte) const;
   Outcome media_outcome(model::Op op, std::uint64_t lba, std::uint64_t blocks) const;
   bool descriptor_sense() const { return mode_.d_sense(); }
   const InitiatorPort& port_of(std::uint64_t nexus) const;

@@ -38,6 +38,14 @@ Rw decode_rw(std::span<const std::uint8_t> cdb) {
   }
 }
 
+// The whole blocks of a write the transport delivered: it may deliver less
+// than the CDB describes (iSCSI: an ExpectedDataTransferLength below the
+// transfer length); the rest is the transport's residual.
+std::uint64_t delivered_blocks(const Rw& rw, std::span<const std::uint8_t> data_out,
+                               std::uint32_t block_size) {
+  return std::min<std::uint64_t>(rw.blocks, data_out.size() / block_size);
+}
+
 Sense store_failure(Reason r, std::uint64_t lba) {
   Sense s{r, std::nullopt, lba};
   return s;
@@ -45,12 +53,20 @@ Sense store_failure(Reason r, std::uint64_t lba) {
 
 }  // namespace
 
+// The checks every READ/WRITE-family command makes first: the transfer
+// length within the Block Limits page's maximum (SBC-3 §6.6.3), then the
+// range (SBC-3 §4.5).
+Outcome Lun::check_transfer(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte,
+                            std::uint16_t len_byte) const {
+  if (blocks > kMaxTransferBlocks) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, len_byte));
+  }
+  return check_range(lba, blocks, lba_byte);
+}
+
 Outcome Lun::read(const CommandContext& c) {
   const Rw rw = decode_rw(c.cdb);
-  if (rw.blocks > kMaxTransferBlocks) {
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
-  }
-  if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
+  if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   Outcome o = media_outcome(model::Op::kRead, rw.lba, rw.blocks);
   o.data_in = buffer(static_cast<std::size_t>(rw.blocks * block_size()));
   if (store_->read(rw.lba, rw.blocks, o.data_in)) {
@@ -61,15 +77,10 @@ Outcome Lun::read(const CommandContext& c) {
 
 Outcome Lun::write(const CommandContext& c) {
   const Rw rw = decode_rw(c.cdb);
-  if (rw.blocks > kMaxTransferBlocks) {
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
-  }
-  if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
-  // A transport may deliver less data than the CDB describes (iSCSI: an
-  // ExpectedDataTransferLength below the transfer length). Only the whole
-  // blocks received are written; the transport reports the residual
-  // (RFC 7143 §11.4.5) from `transfer_bytes`.
-  const std::uint64_t blocks = std::min<std::uint64_t>(rw.blocks, c.data_out.size() / block_size());
+  if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
+  // Only the whole blocks received are written; the transport reports the
+  // residual (RFC 7143 §11.4.5) from `transfer_bytes`.
+  const std::uint64_t blocks = delivered_blocks(rw, c.data_out, block_size());
   const std::size_t bytes = static_cast<std::size_t>(blocks * block_size());
   if (blocks > 0 && store_->write(rw.lba, blocks, c.data_out.first(bytes))) {
     return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
@@ -100,10 +111,7 @@ Outcome Lun::verify(const CommandContext& c) {
   const Rw rw = decode_rw(c.cdb);
   const std::uint8_t bytchk = (c.cdb[1] >> 1) & 0x03;
   if (bytchk == 0x02) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 1, 2));
-  if (rw.blocks > kMaxTransferBlocks) {
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
-  }
-  if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
+  if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   if (bytchk != 0) {
     // 01b: one block of data-out per block; 11b: one block for all (SBC-3 §5.29).
     const std::size_t bs = block_size();
@@ -262,12 +270,9 @@ Outcome Lun::orwrite(const CommandContext& c) {
   // data-out's. ORPROTECT is outside the usage mask (no protection
   // information); BMOP and the ORWRITE generation fields are SBC-4.
   const Rw rw = decode_rw(c.cdb);
-  if (rw.blocks > kMaxTransferBlocks) {
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
-  }
-  if (Outcome o = check_range(rw.lba, rw.blocks, rw.lba_byte); o.sense) return o;
+  if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   // Like WRITE: only the whole blocks the transport delivered are written.
-  const std::uint64_t blocks = std::min<std::uint64_t>(rw.blocks, c.data_out.size() / block_size());
+  const std::uint64_t blocks = delivered_blocks(rw, c.data_out, block_size());
   const std::size_t bytes = static_cast<std::size_t>(blocks * block_size());
   if (blocks > 0) {
     // The Lun runs one command at a time, so the read-modify-write is atomic
