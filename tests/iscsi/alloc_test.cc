@@ -9,11 +9,8 @@
 #include <boost/asio.hpp>
 #include <cstdlib>
 #include <new>
-#include <thread>
 
-#include "target/iscsi/lun_driver.h"
-#include "target/iscsi/server.h"
-#include "tests/iscsi/raw_initiator.h"
+#include "tests/iscsi/loopback_target.h"
 
 namespace {
 thread_local bool t_target_thread = false;
@@ -37,7 +34,6 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 namespace memstore::iscsi {
 namespace {
 
-namespace asio = boost::asio;
 
 class AllocTest : public ::testing::TestWithParam<scsi::TimingMode> {
  protected:
@@ -45,31 +41,13 @@ class AllocTest : public ::testing::TestWithParam<scsi::TimingMode> {
     scsi::Timing timing;
     timing.mode = GetParam();
     timing.scale = 0.001;  // scaled: the realtime timer path, 1000x faster
-    auto lun = testing::memory_lun(timing);
-    TargetSetup t;
-    t.name = testing::kRawTarget;
-    t.portals = {{"127.0.0.1", 0}};
-    t.luns[0] = std::make_unique<LunDriver>(io_, std::move(lun));
-    server_.add_target(std::move(t));
-    ASSERT_EQ(server_.start(), "");
-    port_ = server_.bound_ports().at(0);
-    thread_ = std::thread([this] {
-      t_target_thread = true;
-      io_.run();
-    });
+    ASSERT_EQ(target_.start(testing::memory_lun(timing), [] { t_target_thread = true; }), "");
+    port_ = target_.port();
   }
-  void TearDown() override {
-    asio::post(io_, [this] { server_.stop(); });
-    work_.reset();
-    thread_.join();
-  }
+  void TearDown() override { target_.stop(); }
 
-  asio::io_context io_;
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_{
-      asio::make_work_guard(io_)};
-  Server server_{io_};
+  testing::LoopbackTarget target_;
   std::uint16_t port_ = 0;
-  std::thread thread_;
 };
 
 // Runs `pairs` WRITE(10)+READ(16) pairs of 4 KB one at a time; the writes'

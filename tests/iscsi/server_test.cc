@@ -4,11 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
-#include <thread>
 
-#include "target/iscsi/lun_driver.h"
-#include "target/iscsi/server.h"
-#include "tests/iscsi/raw_initiator.h"
+#include "tests/iscsi/loopback_target.h"
 
 namespace memstore::iscsi {
 namespace {
@@ -19,22 +16,10 @@ namespace asio = boost::asio;
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    TargetSetup t;
-    t.name = testing::kRawTarget;
-    t.portals = {{"127.0.0.1", 0}};
-    t.luns[0] = std::make_unique<LunDriver>(io_, testing::memory_lun());
-    server_.add_target(std::move(t));
-    ASSERT_EQ(server_.start(), "");
-    port_ = server_.bound_ports().at(0);
-    thread_ = std::thread([this] { io_.run(); });
+    ASSERT_EQ(target_.start(testing::memory_lun()), "");
+    port_ = target_.port();
   }
-  // As memstored does: closing every connection lets run() return once their
-  // coroutines have ended, while the LUNs they point at still exist.
-  void TearDown() override {
-    asio::post(io_, [this] { server_.stop(); });
-    work_.reset();
-    thread_.join();
-  }
+  void TearDown() override { target_.stop(); }
 
   using Client = testing::RawInitiator;
 
@@ -52,12 +37,8 @@ class ServerTest : public ::testing::Test {
     EXPECT_TRUE(std::holds_alternative<NopInPdu>(r->first));
   }
 
-  asio::io_context io_;
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_{
-      asio::make_work_guard(io_)};
-  Server server_{io_};
+  testing::LoopbackTarget target_;
   std::uint16_t port_ = 0;
-  std::thread thread_;
 };
 
 TEST_F(ServerTest, DataDigestErrorGetsARejectAndTheConnectionLives) {
@@ -133,7 +114,7 @@ namespace {
 class PingServerTest : public ServerTest {
  protected:
   void SetUp() override {
-    server_.set_nop_in_interval(std::chrono::seconds(1));
+    target_.server().set_nop_in_interval(std::chrono::seconds(1));
     ServerTest::SetUp();
   }
 };
