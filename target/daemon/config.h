@@ -61,6 +61,14 @@ struct Config {
   // Seconds between the target's NOP-In pings on an idle-or-not connection;
   // a ping still unanswered at the next one ends the connection. 0: off.
   std::uint32_t nop_in_interval = 0;
+  // Microseconds before each modeled completion at which the delivery stops
+  // sleeping and waits on the CPU (timer wake-up costs tens of microseconds
+  // on a VM; docs/benchmarks.md "Timing fidelity"). 0: always sleep.
+  std::uint32_t spin_us = kDefaultSpinUs;
+  static constexpr std::uint32_t kDefaultSpinUs = 100;
+  // SCHED_FIFO priority of the daemon (1-99), so that other processes on
+  // the machine cannot delay a delivery. 0: the normal scheduler.
+  std::uint32_t rt_priority = 0;
   std::vector<TargetSpec> targets;
 };
 
@@ -82,6 +90,8 @@ struct CommandLine {
   std::string target_name;
   std::string log_level;
   std::optional<std::uint32_t> nop_in_interval;  // seconds
+  std::optional<std::uint32_t> spin_us;
+  std::optional<std::uint32_t> rt_priority;
 };
 // Applies the command line: with --config, the file first, then --listen
 // (replacing the first target's portals) and --log-level; without it, the

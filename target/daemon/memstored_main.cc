@@ -1,6 +1,7 @@
 // memstored: serves MEMStore LUNs over iSCSI (RFC 7143), every command
 // completing at the time the device model says (DESIGN.md "Transports").
 #include <spdlog/spdlog.h>
+#include <sched.h>
 #include <sys/prctl.h>
 
 #include <CLI/CLI.hpp>
@@ -10,6 +11,8 @@
 #include <functional>
 #include <fmt/ostream.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -58,6 +61,18 @@ int main(int argc, char** argv) {
                  "Seconds between NOP-In pings to each initiator; a connection whose ping goes "
                  "unanswered that long is closed (default 0: no pings)")
       ->check(CLI::Range(0, 3600));
+  app.add_option("--spin-us", cli.spin_us,
+                 "Microseconds before each modeled completion at which delivery stops sleeping "
+                 "and waits on the CPU, for accuracy (default 100; 0: sleep until the timer)")
+      ->check(CLI::Range(0, 10000));
+  app.add_option("--rt-priority", cli.rt_priority,
+                 "Run under SCHED_FIFO at this priority (1-99) so that other processes cannot "
+                 "delay deliveries (needs CAP_SYS_NICE; default 0: normal scheduling)")
+      ->check(CLI::Range(0, 99));
+  bool busy_poll = false;
+  app.add_flag("--busy-poll", busy_poll,
+               "Poll the sockets and timers without ever sleeping (one core at 100%): commands "
+               "are seen as they arrive, for timing-fidelity measurements");
   std::string completion_log;
   app.add_option("--completion-log", completion_log,
                  "Write one CSV line per completion delivered in realtime or scaled timing: "
@@ -78,6 +93,16 @@ int main(int argc, char** argv) {
   // Precise completion timers: the default 50 us timer slack would delay
   // every modeled completion (DESIGN.md "Transports").
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  if (config.rt_priority > 0) {
+    sched_param sp{};
+    sp.sched_priority = static_cast<int>(config.rt_priority);
+    if (::sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
+      std::cerr << "memstored: rt_priority " << config.rt_priority << ": " << std::strerror(errno)
+                << "; SCHED_FIFO needs root or CAP_SYS_NICE (setcap cap_sys_nice+ep on the "
+                   "binary), or leave rt_priority at 0\n";
+      return 2;
+    }
+  }
 
   std::ofstream completions;
   if (!completion_log.empty()) {
@@ -120,6 +145,7 @@ int main(int argc, char** argv) {
       }
       auto driver = std::make_unique<iscsi::LunDriver>(
           io, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
+      driver->set_spin(std::chrono::microseconds(config.spin_us));
       drivers.push_back(driver.get());
       if (completions.is_open()) {
         driver->on_delivery([&completions, ti, id = spec.id](const iscsi::Delivery& d) {
@@ -176,7 +202,12 @@ int main(int argc, char** argv) {
     });
     poll_closed();
   });
-  io.run();
+  if (busy_poll) {
+    // poll() never blocks; it stops, like run(), once no work is left.
+    while (!io.stopped()) io.poll();
+  } else {
+    io.run();
+  }
   int status = 0;
   for (iscsi::LunDriver* d : drivers) {
     if (const auto e = d->lun().flush()) {

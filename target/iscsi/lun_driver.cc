@@ -68,6 +68,12 @@ void LunDriver::arm_decision_timer() {
 }
 
 namespace {
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 bool later(const auto& a, const auto& b) {
   return a.due != b.due ? a.due > b.due : a.sequence > b.sequence;
 }
@@ -104,7 +110,9 @@ void LunDriver::on_result(scsi::ScsiResult r) {
 
 void LunDriver::arm_delivery_timer() {
   if (due_.empty()) return;
-  const Clock::time_point at = due_.front().due;
+  // The timer wakes the spin margin early; deliver_due() waits out the rest.
+  const Clock::time_point due = due_.front().due;
+  const Clock::time_point at = due - std::min<Clock::duration>(spin_, due - Clock::time_point::min());
   if (delivery_armed_for_ <= at) return;  // an earlier wait will re-arm
   delivery_armed_for_ = at;
   delivery_timer_.expires_at(at);
@@ -118,12 +126,19 @@ void LunDriver::arm_delivery_timer() {
 }
 
 // Delivers every result whose instant has come (all of them with `all`).
-// A timer never fires early, so a delivery is never before its modeled time.
+// A result due within the spin margin is waited for on the CPU: waking a
+// sleeping thread from a timer costs tens of microseconds on a VM, far more
+// than the delivery accuracy the emulator promises (docs/benchmarks.md,
+// "Timing fidelity"). The wait ends on the clock, so a delivery is never
+// before its modeled time.
 void LunDriver::deliver_due(bool all) {
   auto cmp = [](const Due& a, const Due& b) { return later(a, b); };
   while (!due_.empty()) {
-    const Clock::time_point now = Clock::now();
-    if (!all && due_.front().due > now) break;
+    Clock::time_point now = Clock::now();
+    if (!all && due_.front().due > now) {
+      if (due_.front().due - now > spin_) break;
+      while ((now = Clock::now()) < due_.front().due) cpu_relax();
+    }
     std::pop_heap(due_.begin(), due_.end(), cmp);
     Due d = std::move(due_.back());
     due_.pop_back();

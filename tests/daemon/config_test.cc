@@ -65,6 +65,8 @@ TEST(DaemonConfig, FullFile) {
 [daemon]
 log_level = "debug"
 nop_in_interval = 15
+spin_us = 40
+rt_priority = 20
 [[target]]
 name = "iqn.2026-11.org.example:disk"
 alias = "lab"
@@ -87,6 +89,8 @@ scheduler = "sptf"
   const Config& c = std::get<Config>(r);
   EXPECT_EQ(c.log_level, "debug");
   EXPECT_EQ(c.nop_in_interval, 15U);
+  EXPECT_EQ(c.spin_us, 40U);
+  EXPECT_EQ(c.rt_priority, 20U);
   const TargetSpec& t = c.targets[0];
   EXPECT_EQ(t.portals[1], (Portal{"::1", 3262}));
   ASSERT_TRUE(t.chap);
@@ -102,6 +106,8 @@ TEST(DaemonConfig, ErrorsNameTheKeyAndLine) {
               HasSubstr("a.toml:2: target[0].nmae: unknown key"));
   EXPECT_THAT(error_of(parse_config("[daemon]\nnop_in_interval = 7200\n[[target]]\n", "n.toml")),
               HasSubstr("n.toml:2: daemon.nop_in_interval"));
+  EXPECT_THAT(error_of(parse_config("[daemon]\nrt_priority = 100\n[[target]]\n", "r.toml")),
+              HasSubstr("r.toml:2: daemon.rt_priority"));
   EXPECT_THAT(error_of(parse_config("[[target]]\nname = \"disk1\"\n[[target.lun]]\n", "b.toml")),
               HasSubstr("target[0].name: must be an iSCSI name"));
   EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ntiming = \"soon\"\n", "c.toml")),

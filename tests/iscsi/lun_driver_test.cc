@@ -1,0 +1,64 @@
+// LunDriver in realtime timing: every result is handed back, none before
+// the instant the model gave it, whether the last stretch before that
+// instant is slept (spin 0) or waited on the CPU (spin > 0), and in the
+// order of those instants.
+#include "target/iscsi/lun_driver.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <vector>
+
+#include "tests/iscsi/raw_initiator.h"
+
+namespace memstore::iscsi {
+namespace {
+
+std::vector<std::uint8_t> read16(std::uint64_t lba, std::uint32_t blocks) {
+  std::vector<std::uint8_t> cdb(16, 0);
+  cdb[0] = 0x88;
+  for (int i = 0; i < 8; ++i) cdb[2 + i] = static_cast<std::uint8_t>(lba >> (56 - 8 * i));
+  for (int i = 0; i < 4; ++i) cdb[10 + i] = static_cast<std::uint8_t>(blocks >> (24 - 8 * i));
+  return cdb;
+}
+
+class LunDriverRealtime : public ::testing::TestWithParam<int> {};
+
+TEST_P(LunDriverRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
+  boost::asio::io_context io;
+  LunDriver driver(io, testing::memory_lun({scsi::TimingMode::kRealtime, 1.0}));
+  driver.set_spin(std::chrono::microseconds(GetParam()));
+  std::vector<Delivery> log;
+  driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
+  int good = 0;
+  constexpr int kCommands = 24;
+  // Eight in flight at a time, at LBAs far apart: the model queues them.
+  std::uint64_t next = 0;
+  std::function<void()> submit_one = [&] {
+    const std::uint64_t tag = next++;
+    driver.submit(1, tag, read16(tag * 977'317 % 6'000'000, 8), {}, [&](scsi::ScsiResult r) {
+      if (r.status == scsi::Status::kGood) ++good;
+      if (next < kCommands) submit_one();
+    });
+  };
+  for (int i = 0; i < 8; ++i) submit_one();
+  io.run();
+  EXPECT_EQ(good, kCommands);
+  ASSERT_EQ(log.size(), static_cast<std::size_t>(kCommands));
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    EXPECT_GE(log[i].delivered_ns, log[i].due_ns) << "delivery " << i << " was early";
+    EXPECT_GT(log[i].complete_ns, log[i].arrival_ns);
+    if (i > 0) {
+      EXPECT_GE(log[i].due_ns, log[i - 1].due_ns) << "out of order at " << i;
+    }
+  }
+  EXPECT_EQ(driver.lateness().count, static_cast<std::uint64_t>(kCommands));
+}
+
+std::string spin_name(const ::testing::TestParamInfo<int>& p) {
+  return "spin" + std::to_string(p.param) + "us";
+}
+INSTANTIATE_TEST_SUITE_P(Spin, LunDriverRealtime, ::testing::Values(0, 200, 5000), spin_name);
+
+}  // namespace
+}  // namespace memstore::iscsi
