@@ -281,12 +281,14 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
     const toml::table* dt = d->as_table();
     if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
     if (!only_keys(ctx, *dt, "daemon.", {"log_level", "state_dir", "nop_in_interval", "spin_us",
-                                          "rt_priority"}) ||
+                                          "rt_priority", "transport_compensation_us"}) ||
         !get_string(ctx, *dt, "daemon.", "log_level", config.log_level) ||
         !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir) ||
         !get_int(ctx, *dt, "daemon.", "nop_in_interval", config.nop_in_interval, 0, 3600) ||
         !get_int(ctx, *dt, "daemon.", "spin_us", config.spin_us, 0, 10000) ||
-        !get_int(ctx, *dt, "daemon.", "rt_priority", config.rt_priority, 0, 99)) {
+        !get_int(ctx, *dt, "daemon.", "rt_priority", config.rt_priority, 0, 99) ||
+        !get_int(ctx, *dt, "daemon.", "transport_compensation_us",
+                 config.transport_compensation_us, 0, 10000)) {
       return ctx.error;
     }
   }
@@ -353,6 +355,9 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
   if (cli.nop_in_interval) config.nop_in_interval = *cli.nop_in_interval;
   if (cli.spin_us) config.spin_us = *cli.spin_us;
   if (cli.rt_priority) config.rt_priority = *cli.rt_priority;
+  if (cli.transport_compensation_us) {
+    config.transport_compensation_us = *cli.transport_compensation_us;
+  }
   return config;
 }
 

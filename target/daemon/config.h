@@ -69,6 +69,9 @@ struct Config {
   // SCHED_FIFO priority of the daemon (1-99), so that other processes on
   // the machine cannot delay a delivery. 0: the normal scheduler.
   std::uint32_t rt_priority = 0;
+  // Microseconds of the initiator's own round trip to take off every
+  // command's modeled latency in realtime timing (LunDriver::set_compensation).
+  std::uint32_t transport_compensation_us = 0;
   std::vector<TargetSpec> targets;
 };
 
@@ -92,6 +95,7 @@ struct CommandLine {
   std::optional<std::uint32_t> nop_in_interval;  // seconds
   std::optional<std::uint32_t> spin_us;
   std::optional<std::uint32_t> rt_priority;
+  std::optional<std::uint32_t> transport_compensation_us;
 };
 // Applies the command line: with --config, the file first, then --listen
 // (replacing the first target's portals) and --log-level; without it, the

@@ -69,6 +69,11 @@ int main(int argc, char** argv) {
                  "Run under SCHED_FIFO at this priority (1-99) so that other processes cannot "
                  "delay deliveries (needs CAP_SYS_NICE; default 0: normal scheduling)")
       ->check(CLI::Range(0, 99));
+  app.add_option("--transport-compensation-us", cli.transport_compensation_us,
+                 "Realtime timing: date each command's arrival this many microseconds earlier, "
+                 "the initiator's own round trip (measure it with timing off at QD1), so that "
+                 "the latency the initiator sees matches the model (default 0)")
+      ->check(CLI::Range(0, 10000));
   bool busy_poll = false;
   app.add_flag("--busy-poll", busy_poll,
                "Poll the sockets and timers without ever sleeping (one core at 100%): commands "
@@ -146,6 +151,7 @@ int main(int argc, char** argv) {
       auto driver = std::make_unique<iscsi::LunDriver>(
           io, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
       driver->set_spin(std::chrono::microseconds(config.spin_us));
+      driver->set_compensation(std::chrono::microseconds(config.transport_compensation_us));
       drivers.push_back(driver.get());
       if (completions.is_open()) {
         driver->on_delivery([&completions, ti, id = spec.id](const iscsi::Delivery& d) {

@@ -39,7 +39,11 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
   c.tag = tag;
   c.cdb = cdb;
   c.data_out = data_out;
-  c.arrival_ns = virtual_now();
+  // Backdated by the initiator's round trip when compensating for it, but
+  // never before a time the model has already been advanced to.
+  const bool realtime = lun_->timing().mode == scsi::TimingMode::kRealtime;
+  c.arrival_ns = std::max(virtual_now() - (realtime ? compensation_ns_ : 0), model_now_);
+  model_now_ = c.arrival_ns;
   pending_pool_.insert(pending_, {nexus, tag}).first->second = Pending{std::move(done), c.arrival_ns};
   auto sink = [this](scsi::ScsiResult r) { on_result(std::move(r)); };
   lun_->submit(c, sink);
@@ -62,7 +66,8 @@ void LunDriver::arm_decision_timer() {
       with_memory(decision_memory_, [this, at](const boost::system::error_code& ec) {
         if (ec) return;  // re-armed earlier
         if (decision_armed_for_ == at) decision_armed_for_ = Clock::time_point::max();
-        lun_->advance(virtual_now(), [this](scsi::ScsiResult r) { on_result(std::move(r)); });
+        model_now_ = std::max(model_now_, virtual_now());
+        lun_->advance(model_now_, [this](scsi::ScsiResult r) { on_result(std::move(r)); });
         arm_decision_timer();
       }));
 }

@@ -74,6 +74,13 @@ class LunDriver final : public LunPort {
   // on the CPU instead (0: sleep until the timer fires). It trades CPU time
   // for accuracy; see deliver_due().
   void set_spin(std::chrono::nanoseconds spin) { spin_ = spin; }
+  // The initiator's fixed round trip (its send, the network, its receive),
+  // as measured with timing off at QD1. Each command's arrival is dated
+  // that much earlier on the model's clock, so that the latency the
+  // initiator sees, rather than the span between arrival and delivery
+  // here, matches the modeled service time. 0: no compensation. See
+  // docs/benchmarks.md, "Timing fidelity".
+  void set_compensation(std::chrono::nanoseconds c) { compensation_ns_ = c.count(); }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -114,6 +121,8 @@ class LunDriver final : public LunPort {
   bool drain_posted_ = false;  // timing off: one posted drain at a time
   HandlerMemory decision_memory_, delivery_memory_, drain_memory_;
   std::chrono::nanoseconds spin_{0};
+  scsi::Ns compensation_ns_ = 0;
+  scsi::Ns model_now_ = 0;  // the latest time handed to the model
   Lateness lateness_;
   std::function<void(const Delivery&)> delivery_log_;
 };

@@ -67,6 +67,7 @@ log_level = "debug"
 nop_in_interval = 15
 spin_us = 40
 rt_priority = 20
+transport_compensation_us = 12
 [[target]]
 name = "iqn.2026-11.org.example:disk"
 alias = "lab"
@@ -91,6 +92,7 @@ scheduler = "sptf"
   EXPECT_EQ(c.nop_in_interval, 15U);
   EXPECT_EQ(c.spin_us, 40U);
   EXPECT_EQ(c.rt_priority, 20U);
+  EXPECT_EQ(c.transport_compensation_us, 12U);
   const TargetSpec& t = c.targets[0];
   EXPECT_EQ(t.portals[1], (Portal{"::1", 3262}));
   ASSERT_TRUE(t.chap);

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "tests/iscsi/raw_initiator.h"
@@ -53,6 +55,31 @@ TEST_P(LunDriverRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
     }
   }
   EXPECT_EQ(driver.lateness().count, static_cast<std::uint64_t>(kCommands));
+}
+
+// With a transport compensation, a command's arrival on the model's clock is
+// its submission less the compensation: the model starts it that much
+// earlier, and the delivery is still not before the modeled completion.
+TEST(LunDriverCompensation, DatesArrivalsEarlierByTheCompensation) {
+  using Clock = std::chrono::steady_clock;
+  boost::asio::io_context io;
+  const auto before_epoch = Clock::now();
+  LunDriver driver(io, testing::memory_lun({scsi::TimingMode::kRealtime, 1.0}));
+  const auto after_epoch = Clock::now();
+  constexpr auto kCompensation = std::chrono::milliseconds(2);
+  driver.set_compensation(kCompensation);
+  std::vector<Delivery> log;
+  driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the model's clock is past 2 ms
+  const auto before_submit = Clock::now();
+  driver.submit(1, 7, read16(3'000'000, 8), {}, [](scsi::ScsiResult) {});
+  const auto after_submit = Clock::now();
+  io.run();
+  ASSERT_EQ(log.size(), 1u);
+  auto ns = [](auto d) { return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(); };
+  EXPECT_GE(log[0].arrival_ns, ns(before_submit - after_epoch - kCompensation));
+  EXPECT_LE(log[0].arrival_ns, ns(after_submit - before_epoch - kCompensation));
+  EXPECT_GE(log[0].delivered_ns, log[0].due_ns);
 }
 
 std::string spin_name(const ::testing::TestParamInfo<int>& p) {
