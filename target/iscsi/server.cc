@@ -31,8 +31,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
              std::chrono::seconds nop_in_interval)
       : socket_(std::move(socket)), ping_timer_(socket_.get_executor()),
         nop_in_interval_(nop_in_interval) {
-    session_ = make_session(Session::Sink{
-        [this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); }, [this] { close(); }});
+    session_ = make_session(
+        Session::Sink{[this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); },
+                      [this] { close(); },
+                      [this](Session::DataPdu pdu) { enqueue_data(std::move(pdu)); }});
   }
 
   void start() {
@@ -155,14 +157,41 @@ class Connection : public std::enable_shared_from_this<Connection> {
         pdu.insert(pdu.begin() + kBhsSize, d.begin(), d.end());
       }
     }
-    out_.push_back(std::move(pdu));
+    Out& o = out_.emplace_back();
+    o.bytes = std::move(pdu);
+    if (!writing_) write_queued();
+  }
+
+  // A Data-In PDU whose segment is written from the READ's buffer in place.
+  void enqueue_data(Session::DataPdu pdu) {
+    if (finished_) return;
+    Out& o = out_.emplace_back();
+    o.bytes = std::move(pdu.head);
+    o.data = pdu.data;
+    o.owner = std::move(pdu.owner);
+    o.owner_port = pdu.owner_port;
+    if (session_ && session_->full_feature()) {
+      const SessionParams& p = session_->params();
+      if (p.data_digest && !o.data.empty()) {
+        o.data_digest = digest_bytes(crc32c(o.data));
+        o.has_data_digest = true;
+      }
+      if (p.header_digest) {
+        const DigestBytes d = digest_bytes(crc32c(std::span(o.bytes).first(kBhsSize)));
+        o.bytes.insert(o.bytes.end(), d.begin(), d.end());
+      }
+    }
     if (!writing_) write_queued();
   }
 
   void write_queued() {
     std::swap(out_, in_flight_);
     gather_.clear();
-    for (const auto& pdu : in_flight_) gather_.push_back(asio::buffer(pdu));
+    for (const Out& o : in_flight_) {
+      gather_.push_back(asio::buffer(o.bytes));
+      if (!o.data.empty()) gather_.push_back(asio::buffer(o.data.data(), o.data.size()));
+      if (o.has_data_digest) gather_.push_back(asio::buffer(o.data_digest));
+    }
     writing_ = true;
     asio::async_write(
         socket_, std::span<const asio::const_buffer>(gather_),
@@ -174,8 +203,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void on_written(const boost::system::error_code& ec) {
     writing_ = false;
     // The buffers go back to the session for its next PDUs.
-    for (auto& pdu : in_flight_) {
-      if (session_) session_->recycle(std::move(pdu));
+    for (Out& o : in_flight_) {
+      if (session_) session_->recycle(std::move(o.bytes));
+      if (o.owner_port != nullptr) o.owner_port->recycle(std::move(o.owner));
     }
     in_flight_.clear();
     if (ec) {
@@ -234,8 +264,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::size_t ahs_len_ = 0, data_len_ = 0;
   bool header_digest_ = false, data_digest_ = false;
   std::vector<std::uint8_t> rest_;                    // the PDU being read, after its BHS
-  std::vector<std::vector<std::uint8_t>> out_;        // queued PDUs
-  std::vector<std::vector<std::uint8_t>> in_flight_;  // PDUs being written
+  // A PDU to write: its bytes (digests included), or, for a Data-In PDU
+  // sent in place, its BHS and header digest, then a view of the segment.
+  struct Out {
+    std::vector<std::uint8_t> bytes;
+    std::span<const std::uint8_t> data;
+    DigestBytes data_digest{};
+    bool has_data_digest = false;
+    scsi::Bytes owner;  // the buffer `data` points into, on a command's last PDU
+    LunPort* owner_port = nullptr;
+  };
+  std::vector<Out> out_;        // queued PDUs
+  std::vector<Out> in_flight_;  // PDUs being written
   std::vector<asio::const_buffer> gather_;
   bool writing_ = false;
   bool reading_ = false;

@@ -37,9 +37,22 @@ using TargetLookup = std::function<const TargetContext*(std::string_view target_
 
 class Session {
  public:
+  // A Data-In PDU whose data segment is not copied: its encoded BHS, and a
+  // view of the READ's data-in buffer. The last PDU of a command carries
+  // the buffer itself (`owner`), which the transport hands back to
+  // `owner_port` once written; the earlier ones only point into it, and
+  // the transport writes PDUs in order, so the buffer outlives them.
+  struct DataPdu {
+    std::vector<std::uint8_t> head;
+    std::span<const std::uint8_t> data;  // a multiple of 4 bytes: no padding
+    scsi::Bytes owner;
+    LunPort* owner_port = nullptr;
+  };
   struct Sink {
     std::function<void(std::vector<std::uint8_t>)> send;  // one encoded PDU (no digests)
     std::function<void()> close;                          // after the queued PDUs
+    // Optional. Without it, Data-In segments are copied into `send` PDUs.
+    std::function<void(DataPdu)> send_data = {};
   };
 
   // `discovery` answers SendTargets for discovery sessions; `nexus` is unique
@@ -90,6 +103,7 @@ class Session {
   StatusSns next_status();  // uses and advances StatSN
   StatusSns peek_status() const;
   void send(const Bhs& bhs, std::span<const std::uint8_t> data = {});
+  std::vector<std::uint8_t> spare_pdu();  // a written PDU's buffer, or a new one
 
   TargetLookup lookup_;
   LoginConfig discovery_;

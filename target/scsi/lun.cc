@@ -87,6 +87,9 @@ Bytes Lun::buffer(std::size_t size) {
     b = std::move(spare_buffers_.back());
     spare_buffers_.pop_back();
   }
+  // No clear() on recycling and a shrink here: a READ's buffer is filled by
+  // the store whole, and zeroing 128 KB per command first cost 5% of a
+  // large read's CPU (docs/benchmarks.md). Only growth is zeroed.
   b.resize(size);
   return b;
 }
@@ -94,7 +97,6 @@ Bytes Lun::buffer(std::size_t size) {
 void Lun::recycle(Bytes buffer) {
   // Enough for the commands in flight on a busy LUN; beyond that, let go.
   if (spare_buffers_.size() < 256 && buffer.capacity() > 0) {
-    buffer.clear();
     spare_buffers_.push_back(std::move(buffer));
   }
 }

@@ -140,7 +140,8 @@ class Lun {
   // (log page 31h, delivery lateness).
   void record_delivery(std::uint64_t late_ns) { stats_.on_delivery(late_ns); }
   // A data-in buffer of `size` bytes, reusing one the transport handed back:
-  // the READ path allocates nothing per command once warm.
+  // the READ path allocates nothing per command once warm. Its contents are
+  // unspecified (an earlier command's data): the caller overwrites them all.
   Bytes buffer(std::size_t size);
   // The transport is done with a result's data-in buffer.
   void recycle(Bytes buffer);
