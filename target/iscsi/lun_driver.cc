@@ -10,8 +10,7 @@ LunDriver::LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun
     : io_(io),
       lun_(std::move(lun)),
       epoch_(Clock::now()),
-      decision_timer_(io),
-      delivery_timer_(io) {}
+      wake_timer_(io) {}
 
 // The model's clock: wall time since the epoch, slowed by the scale factor in
 // scaled mode. (Changing the scale at run time rescales the past too; the
@@ -51,34 +50,10 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
     // As fast as possible: let the model decide everything queued now.
     lun_->advance(std::numeric_limits<scsi::Ns>::max(), sink);
   }
-  arm_decision_timer();
-}
-
-void LunDriver::arm_decision_timer() {
-  const scsi::Ns next = lun_->next_decision_ns();
-  if (next < 0) return;
-  const Clock::time_point at = wall_at(next);
-  // An earlier or equal wait is pending: it re-arms when it fires.
-  if (decision_armed_for_ <= at) return;
-  decision_armed_for_ = at;
-  decision_timer_.expires_at(at);
-  decision_timer_.async_wait(
-      with_memory(decision_memory_, [this, at](const boost::system::error_code& ec) {
-        if (ec) return;  // re-armed earlier
-        if (decision_armed_for_ == at) decision_armed_for_ = Clock::time_point::max();
-        model_now_ = std::max(model_now_, virtual_now());
-        lun_->advance(model_now_, [this](scsi::ScsiResult r) { on_result(std::move(r)); });
-        arm_decision_timer();
-      }));
+  schedule();
 }
 
 namespace {
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 bool later(const auto& a, const auto& b) {
   return a.due != b.due ? a.due > b.due : a.sequence > b.sequence;
 }
@@ -98,52 +73,81 @@ void LunDriver::on_result(scsi::ScsiResult r) {
   d.result = std::move(r);
   due_.push_back(std::move(d));
   std::push_heap(due_.begin(), due_.end(), [](const Due& a, const Due& b) { return later(a, b); });
-  if (off) {
+  if (off && !drain_posted_) {
     // As soon as possible, but not from inside the LUN's callback: the
     // session may submit the initiator's next command from its completion.
-    if (!drain_posted_) {
-      drain_posted_ = true;
-      boost::asio::post(io_, with_memory(drain_memory_, [this] {
-                          drain_posted_ = false;
-                          deliver_due(true);
-                        }));
-    }
-    return;
+    drain_posted_ = true;
+    boost::asio::post(io_, with_memory(drain_memory_, [this] {
+                        drain_posted_ = false;
+                        deliver_due(true);
+                      }));
   }
-  arm_delivery_timer();
+  // Otherwise whoever made the model decide (submit, tick) calls schedule().
 }
 
-void LunDriver::arm_delivery_timer() {
-  if (due_.empty()) return;
-  // The timer wakes the spin margin early; deliver_due() waits out the rest.
-  const Clock::time_point due = due_.front().due;
-  const Clock::time_point at = due - std::min<Clock::duration>(spin_, due - Clock::time_point::min());
-  if (delivery_armed_for_ <= at) return;  // an earlier wait will re-arm
-  delivery_armed_for_ = at;
-  delivery_timer_.expires_at(at);
-  delivery_timer_.async_wait(
-      with_memory(delivery_memory_, [this, at](const boost::system::error_code& ec) {
-        if (ec) return;  // re-armed earlier
-        if (delivery_armed_for_ == at) delivery_armed_for_ = Clock::time_point::max();
-        deliver_due(false);
-        arm_delivery_timer();
-      }));
+// Two kinds of instants matter in realtime and scaled timing: a result's
+// delivery, and the model's next decision (a queued command's service
+// starts when the one before it completes). One timer wakes the driver the
+// spin margin before the earlier of the two; from there it polls: waking a
+// sleeping thread costs tens of microseconds on a VM, far more than the
+// delivery accuracy the emulator promises (docs/benchmarks.md, "Timing
+// fidelity"). The decision shares the timer because it usually falls on a
+// delivery's instant: as a timer of its own, its expiry cost the delivery
+// 3 µs at QD 8.
+void LunDriver::schedule() {
+  if (spinning_ || lun_->timing().mode == scsi::TimingMode::kOff) return;
+  Clock::time_point next = Clock::time_point::max();
+  if (!due_.empty()) next = due_.front().due;
+  if (const scsi::Ns decision = lun_->next_decision_ns(); decision >= 0) {
+    next = std::min(next, wall_at(decision));
+  }
+  if (next == Clock::time_point::max()) return;
+  if (next - Clock::now() <= spin_) return spin();
+  const Clock::time_point at = next - spin_;
+  if (wake_armed_for_ <= at) return;  // an earlier wake-up schedules again
+  wake_armed_for_ = at;
+  wake_timer_.expires_at(at);
+  wake_timer_.async_wait(with_memory(wake_memory_, [this, at](const boost::system::error_code& ec) {
+    if (ec) return;  // re-armed earlier
+    if (wake_armed_for_ == at) wake_armed_for_ = Clock::time_point::max();
+    tick();
+  }));
+}
+
+// Polling: tick() again as soon as the io_context has run whatever else is
+// ready, so that the initiators' commands are still read (their arrival
+// times stay exact) while the driver waits for an instant.
+void LunDriver::spin() {
+  if (spinning_) return;
+  spinning_ = true;
+  boost::asio::post(io_, with_memory(spin_memory_, [this] {
+                      spinning_ = false;
+                      tick();
+                    }));
+}
+
+// Deliveries first, then the model's decision: a queued command's service
+// starts at the instant the one before it is due, and working it out takes
+// a few microseconds that would make that delivery late.
+void LunDriver::tick() {
+  deliver_due(false);
+  const scsi::Ns decision = lun_->next_decision_ns();
+  if (decision >= 0 && wall_at(decision) <= Clock::now()) {
+    model_now_ = std::max(model_now_, virtual_now());
+    lun_->advance(model_now_, [this](scsi::ScsiResult r) { on_result(std::move(r)); });
+    deliver_due(false);  // results due at once
+  }
+  schedule();
 }
 
 // Delivers every result whose instant has come (all of them with `all`).
-// A result due within the spin margin is waited for on the CPU: waking a
-// sleeping thread from a timer costs tens of microseconds on a VM, far more
-// than the delivery accuracy the emulator promises (docs/benchmarks.md,
-// "Timing fidelity"). The wait ends on the clock, so a delivery is never
-// before its modeled time.
+// An instant is compared with the clock, so a delivery is never before
+// its modeled time.
 void LunDriver::deliver_due(bool all) {
   auto cmp = [](const Due& a, const Due& b) { return later(a, b); };
   while (!due_.empty()) {
-    Clock::time_point now = Clock::now();
-    if (!all && due_.front().due > now) {
-      if (due_.front().due - now > spin_) break;
-      while ((now = Clock::now()) < due_.front().due) cpu_relax();
-    }
+    const Clock::time_point now = Clock::now();
+    if (!all && due_.front().due > now) break;
     std::pop_heap(due_.begin(), due_.end(), cmp);
     Due d = std::move(due_.back());
     due_.pop_back();

@@ -87,15 +87,14 @@ class LunDriver final : public LunPort {
   scsi::Ns virtual_now() const;
   Clock::time_point wall_at(scsi::Ns virtual_ns) const;
   void on_result(scsi::ScsiResult r);
-  void arm_decision_timer();
-  void arm_delivery_timer();
+  void schedule();  // wake up (or poll) for the next delivery or decision
+  void spin();
+  void tick();
   void deliver_due(bool all);
 
   boost::asio::io_context& io_;
   std::unique_ptr<scsi::Lun> lun_;
   Clock::time_point epoch_;
-  boost::asio::steady_timer decision_timer_;
-  Clock::time_point decision_armed_for_ = Clock::time_point::max();
   struct Pending {
     Done done;
     scsi::Ns arrival_ns = 0;  // on the model clock
@@ -116,10 +115,11 @@ class LunDriver final : public LunPort {
   };
   std::vector<Due> due_;
   std::uint64_t due_sequence_ = 0;
-  boost::asio::steady_timer delivery_timer_;
-  Clock::time_point delivery_armed_for_ = Clock::time_point::max();
+  boost::asio::steady_timer wake_timer_;
+  Clock::time_point wake_armed_for_ = Clock::time_point::max();
   bool drain_posted_ = false;  // timing off: one posted drain at a time
-  HandlerMemory decision_memory_, delivery_memory_, drain_memory_;
+  bool spinning_ = false;    // a spin handler is posted
+  HandlerMemory wake_memory_, drain_memory_, spin_memory_;
   std::chrono::nanoseconds spin_{0};
   scsi::Ns compensation_ns_ = 0;
   scsi::Ns model_now_ = 0;  // the latest time handed to the model
