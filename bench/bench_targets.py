@@ -22,6 +22,15 @@ def build_dir():
     return os.environ.get("MEMSTORE_BUILD_DIR", os.path.join(repo_root(), "build"))
 
 
+def ensure_built():
+    """Builds memstored and iscsi-load with scripts/build (a no-op when up to date),
+    unless NO_BUILD=1."""
+    if os.environ.get("NO_BUILD") == "1":
+        return
+    subprocess.run([os.path.join(repo_root(), "scripts/build")], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def wait_port(port, timeout=10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -4,7 +4,7 @@
 # Usage: bench_scripts_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
-export MEMSTORE_BUILD_DIR=$2
+export MEMSTORE_BUILD_DIR=$2 NO_BUILD=1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
