@@ -2,8 +2,11 @@
 
 #include <toml++/toml.h>
 
+#include <charconv>
 #include <cstdint>
 #include <sstream>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 
 namespace memstore::model {
@@ -135,6 +138,53 @@ std::string assign(DeviceParams& p, const Key& key, const toml::node& n) {
   return std::visit(Visitor{p, n}, key.field);
 }
 
+// A key's value as TOML and JSON write it (the same text for every type
+// here). Doubles take the shortest digits that read back to the same value,
+// with ".0" when they would otherwise read as an integer.
+std::string value_text(const DeviceParams& p, const Field& field) {
+  return std::visit(
+      [&](auto f) -> std::string {
+        using F = decltype(f);
+        if constexpr (std::is_same_v<F, CylinderSwitchField>) {
+          return p.cylinder_switch == CylinderSwitch::kSeek ? R"("seek")" : R"("min_turnaround")";
+        } else {
+          const auto v = [&] {
+            if constexpr (std::is_same_v<F, PIntField> || std::is_same_v<F, PLongField> ||
+                          std::is_same_v<F, PRealField>) {
+              return p.power.*f;
+            } else {
+              return p.*f;
+            }
+          }();
+          using V = decltype(v);
+          if constexpr (std::is_same_v<V, const bool>) {
+            return v ? "true" : "false";
+          } else {
+            char buf[400];  // the longest fixed-notation double fits
+            if constexpr (std::is_same_v<V, const double>) {
+              // Plain decimals unless they get long (1e+300, 1e-30).
+              auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed).ptr;
+              if (end - buf > 20) end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+              std::string text(buf, end);
+              if (text.find_first_of(".e") == std::string::npos) text += ".0";
+              return text;
+            } else {
+              return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+            }
+          }
+        }
+      },
+      field);
+}
+
+bool in_power_table(std::string_view name) {
+  return name.starts_with("power.");
+}
+
+std::string_view leaf_name(std::string_view name) {
+  return in_power_table(name) ? name.substr(std::string_view("power.").size()) : name;
+}
+
 std::string where(const toml::node& n, const std::string& source) {
   std::ostringstream os;
   os << source << ":" << n.source().begin.line;
@@ -147,6 +197,29 @@ std::vector<std::string> param_keys() {
   std::vector<std::string> keys{"preset"};
   for (const Key& k : kKeys) keys.emplace_back(k.name);
   return keys;
+}
+
+std::string params_to_toml(const DeviceParams& p) {
+  std::string top;
+  std::string power = "\n[power]\n";
+  for (const Key& k : kKeys) {
+    std::string& out = in_power_table(k.name) ? power : top;
+    out.append(leaf_name(k.name)).append(" = ").append(value_text(p, k.field)).append("\n");
+  }
+  return top + power;
+}
+
+std::string params_to_json(const DeviceParams& p) {
+  std::string top = "{\n";
+  std::string power = "  \"power\": {\n";
+  for (const Key& k : kKeys) {
+    const bool in_power = in_power_table(k.name);
+    std::string& out = in_power ? power : top;
+    out.append(in_power ? "    \"" : "  \"").append(leaf_name(k.name)).append("\": ");
+    out.append(value_text(p, k.field)).append(",\n");
+  }
+  power.erase(power.size() - 2);  // the last ",\n"
+  return top + power + "\n  }\n}\n";
 }
 
 ParamsResult params_from_toml(std::string_view text, const DeviceParams& base,

@@ -34,4 +34,10 @@ ParamsResult params_from_toml(std::string_view text, const DeviceParams& base,
 // Every accepted key, dotted ("power.idle_timeout_ns"), for help texts.
 std::vector<std::string> param_keys();
 
+// The whole parameter set, every key of the table above (the power keys in a
+// [power] table), as TOML that params_from_toml reads back to the same values
+// whatever its base, or as one JSON object of the same shape.
+std::string params_to_toml(const DeviceParams& p);
+std::string params_to_json(const DeviceParams& p);
+
 }  // namespace memstore::model

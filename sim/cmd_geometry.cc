@@ -1,5 +1,6 @@
-// memsim geometry, equiv and seek: the device's virtual geometry, equivalence
-// classes (thesis §6.3.2) and the positioning breakdown of one seek (§3.1).
+// memsim geometry, params, equiv and seek: the device's virtual geometry, its
+// parameters, equivalence classes (thesis §6.3.2) and the positioning
+// breakdown of one seek (§3.1).
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 #include "model/device_factory.h"
 #include "model/geometry.h"
 #include "model/mems_mechanism.h"
+#include "model/params_toml.h"
 #include "model/seek_reference.h"
 #include "sim/commands.h"
 
@@ -16,7 +18,7 @@ namespace {
 std::optional<model::DeviceParams> params_or_report(const DeviceOptions& o) {
   if (model::is_comparison_disk(o.device)) {
     std::cerr << "memsim: --device: '" << o.device
-              << "' is a comparison disk; geometry, equiv and seek need a MEMStore:";
+              << "' is a comparison disk; geometry, params, equiv and seek need a MEMStore:";
     for (const std::string& name : model::preset_names()) std::cerr << " " << name;
     std::cerr << "\n";
     return std::nullopt;
@@ -35,6 +37,14 @@ bool lbn_in_range(const char* option, std::int64_t lbn, const model::Geometry& g
 }
 
 }  // namespace
+
+int cmd_params(const ParamsArgs& a) {
+  const auto p = params_or_report(a.device);
+  if (!p) return 2;
+  std::cout << (a.format == OutputFormat::kJson ? model::params_to_json(*p)
+                                                : model::params_to_toml(*p));
+  return 0;
+}
 
 int cmd_geometry(const GeometryArgs& a) {
   auto p = params_or_report(a.device);

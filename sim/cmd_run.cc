@@ -41,7 +41,9 @@ bool check_workload(const std::string& w) {
   return false;
 }
 
-std::optional<RunStats> run_random(const DeviceOptions& o, const RandomWorkloadSpec& spec_in) {
+// `trace`, if not null, receives every generated request as a DiskSim line.
+std::optional<RunStats> run_random(const DeviceOptions& o, const RandomWorkloadSpec& spec_in,
+                                   std::ostream* trace = nullptr) {
   auto device = device_or_report(o);
   if (!device) return std::nullopt;
   RandomWorkloadSpec spec = spec_in;
@@ -50,7 +52,11 @@ std::optional<RunStats> run_random(const DeviceOptions& o, const RandomWorkloadS
   for (const std::string& e : problems) std::cerr << "memsim: " << e << "\n";
   if (!problems.empty()) return std::nullopt;
   RandomWorkload w(spec);
-  return simulate(*device, [&w] { return w.next(); });
+  return simulate(*device, [&w, trace] {
+    std::optional<model::Request> r = w.next();
+    if (r && trace != nullptr) *trace << disksim_line(*r);
+    return r;
+  });
 }
 
 // One point of a sweep: the Random workload at `rate` requests/s.
@@ -74,8 +80,23 @@ int cmd_run(const RunArgs& a) {
   spec.mean_size_kb = a.mean_size_kb;
   spec.read_fraction = a.read_fraction;
   spec.seed = a.seed;
-  const auto stats = run_random(a.device, spec);
+  std::ofstream trace;
+  if (!a.write_trace.empty()) {
+    trace.open(a.write_trace, std::ios::binary | std::ios::trunc);
+    if (!trace) {
+      std::cerr << "memsim: --write-trace: cannot write '" << a.write_trace << "'\n";
+      return 1;
+    }
+  }
+  const auto stats = run_random(a.device, spec, trace.is_open() ? &trace : nullptr);
   if (!stats) return 2;
+  if (trace.is_open()) {
+    trace.close();
+    if (!trace) {
+      std::cerr << "memsim: --write-trace: error writing '" << a.write_trace << "'\n";
+      return 1;
+    }
+  }
   return print_run(*stats, {a.device.device, a.device.scheduler, a.workload}, a.format);
 }
 

@@ -19,6 +19,14 @@ struct GeometryArgs {
 };
 int cmd_geometry(const GeometryArgs& a);
 
+// The device's whole parameter set after --config and --set: TOML that
+// --config reads back, or JSON.
+struct ParamsArgs {
+  DeviceOptions device;
+  OutputFormat format = OutputFormat::kText;
+};
+int cmd_params(const ParamsArgs& a);
+
 struct EquivArgs {
   DeviceOptions device;
   std::int64_t lbn = 0;
@@ -44,6 +52,7 @@ struct RunArgs {
   double mean_size_kb = 4.0;
   double read_fraction = 0.67;
   std::uint64_t seed = 1;
+  std::string write_trace;  // if set, the generated requests as a DiskSim ASCII trace
   OutputFormat format = OutputFormat::kText;
 };
 int cmd_run(const RunArgs& a);

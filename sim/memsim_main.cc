@@ -68,6 +68,13 @@ int main(int argc, char** argv) {
   add_format(g, geometry.format, false);
   g->callback([&] { status = memstore::sim::cmd_geometry(geometry); });
 
+  memstore::sim::ParamsArgs params;
+  auto* pa = app.add_subcommand(
+      "params", "Print every device parameter after --config/--set (TOML that --config reads)");
+  add_device_options(pa, params.device, false);
+  add_format(pa, params.format, false);
+  pa->callback([&] { status = memstore::sim::cmd_params(params); });
+
   memstore::sim::EquivArgs equiv;
   auto* e = app.add_subcommand("equiv", "Print an LBN's equivalence class and ensemble");
   add_device_options(e, equiv.device, false);
@@ -97,6 +104,8 @@ int main(int argc, char** argv) {
   r->add_option("--read-fraction", run.read_fraction, "Fraction of reads")
       ->check(CLI::Range(0.0, 1.0));
   r->add_option("--seed", run.seed, "Random seed");
+  r->add_option("--write-trace", run.write_trace,
+                "Also write the generated requests to this file as a DiskSim ASCII trace");
   add_format(r, run.format, true);
   r->callback([&] { status = memstore::sim::cmd_run(run); });
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -157,6 +159,16 @@ std::optional<TraceFormat> parse_trace_format(std::string_view name) {
   if (name == "disksim") return TraceFormat::kDiskSim;
   if (name == "spc") return TraceFormat::kSpc;
   return std::nullopt;
+}
+
+std::string disksim_line(const model::Request& r) {
+  // Integer arithmetic, so the six decimals are exact.
+  char line[96];
+  const int n = std::snprintf(line, sizeof line, "%" PRId64 ".%06" PRId64 " 0 %" PRId64 " %d %d\n",
+                              r.arrival_ns / 1'000'000, r.arrival_ns % 1'000'000,
+                              static_cast<std::int64_t>(r.lbn), static_cast<int>(r.blocks),
+                              r.op == model::Op::kRead ? 1 : 0);
+  return {line, static_cast<std::size_t>(n)};
 }
 
 std::vector<std::string> validate(const TraceOptions& options) {

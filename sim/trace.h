@@ -49,6 +49,12 @@ enum class TraceFormat { kDiskSim, kSpc };
 // "disksim" or "spc"; nullopt for anything else.
 std::optional<TraceFormat> parse_trace_format(std::string_view name);
 
+// `r` as one DiskSim ASCII line, newline included: the arrival in ms with six
+// decimals (whole ns, so TraceReader gives back the same arrival_ns), device
+// 0, the LBN, the size in blocks, and flags 1 for a read, 0 for a write. DiskSim
+// 4.0 reads the same line as its "ascii" trace format. REQUIRES: r.arrival_ns >= 0.
+std::string disksim_line(const model::Request& r);
+
 struct TraceOptions {
   // Inter-arrival scaling (thesis §6.1.1): every gap is divided by scale.
   double scale = 1.0;

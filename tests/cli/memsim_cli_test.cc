@@ -179,6 +179,39 @@ TEST(MemsimGeometry, Fig610ConfigLoads) {
   EXPECT_EQ(j["blocks"], 81);
 }
 
+// --- params -----------------------------------------------------------------
+
+TEST(MemsimParams, TomlReadsBackThroughConfig) {
+  const Result written =
+      memsim({"params", "--set", "active_tips=1280", "--set", "power.idle_timeout_ns=-1"});
+  ASSERT_EQ(written.status, 0) << written.err;
+  EXPECT_NE(written.out.find("\nactive_tips = 1280\n"), std::string::npos) << written.out;
+  TempFile file;
+  std::ofstream(file.path()) << written.out;
+  // Every key is in the file, so the other preset underneath leaves no trace.
+  const Result read = memsim({"params", "--device", "g1", "--config", file.path()});
+  ASSERT_EQ(read.status, 0) << read.err;
+  EXPECT_EQ(read.out, written.out);
+}
+
+TEST(MemsimParams, JsonHasEveryKey) {
+  json j = ok_json(memsim({"params", "--device", "g2", "--json"}));
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["active_tips"], 640);
+  EXPECT_EQ(j["sled_accel_m_s2"], 803.6);
+  EXPECT_EQ(j["bidirectional"], true);
+  EXPECT_EQ(j["cylinder_switch"], "seek");
+  EXPECT_EQ(j["power"]["idle_timeout_ns"], 100000000);
+  EXPECT_EQ(j.size(), 22u);  // 21 keys and the power table
+  EXPECT_EQ(j["power"].size(), 7u);
+}
+
+TEST(MemsimParams, ComparisonDiskIsRejected) {
+  const Result r = memsim({"params", "--device", "uberdisk"});
+  expect_clean_failure(r, 2);
+  EXPECT_TRUE(r.out.empty());
+}
+
 // --- equiv ------------------------------------------------------------------
 
 TEST(MemsimEquiv, Fig610Lbn33) {
@@ -258,6 +291,29 @@ TEST(MemsimRun, CsvHasHeaderAndOneRowPerMetric) {
   for (std::size_t i = 0; i < std::size(kMetricKeys); ++i) {
     EXPECT_EQ(l[i + 1].rfind(std::string(kMetricKeys[i]) + ",", 0), 0u) << l[i + 1];
   }
+}
+
+TEST(MemsimRun, WrittenTraceReplaysToTheSameResults) {
+  TempFile trace;
+  json run = ok_json(memsim({"run", "--requests", "300", "--interarrival-ms", "2", "--seed", "5",
+                             "--write-trace", trace.path(), "--json"}));
+  const std::vector<std::string> l = lines(slurp(trace.path()));
+  ASSERT_EQ(l.size(), 300u);
+  EXPECT_EQ(l[0].rfind("0.000000 0 ", 0), 0u) << l[0];
+  json replay = ok_json(memsim({"replay", "--trace", trace.path(), "--json"}));
+  EXPECT_EQ(run["workload"], "random");
+  EXPECT_EQ(replay["workload"], trace.path());
+  run.erase("workload");
+  replay.erase("workload");
+  EXPECT_EQ(run, replay);
+}
+
+TEST(MemsimRun, UnwritableTraceIsARuntimeError) {
+  const Result r =
+      memsim({"run", "--requests", "10", "--write-trace", "/nonexistent-memsim-dir/t", "--json"});
+  expect_clean_failure(r, 1);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("--write-trace"), std::string::npos) << r.err;
 }
 
 // --- sweep ------------------------------------------------------------------

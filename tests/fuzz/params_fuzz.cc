@@ -1,9 +1,11 @@
 // libFuzzer target for the device-parameter parser: any text must either
-// yield parameters that validate() accepts and that build a working device,
-// or errors that each name a key or a line — never a crash or a hang.
+// yield parameters that validate() accepts, that build a working device and
+// that params_to_toml writes back to the same set, or errors that each name a
+// key or a line — never a crash or a hang.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "model/geometry.h"
@@ -20,6 +22,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (g.blocks() <= 0) std::abort();
     const memstore::model::Lbn last = g.blocks() - 1;
     if (g.to_lbn(g.to_physical(last)) != last) std::abort();
+    // The written set reads back to itself, whatever the base.
+    const std::string written = memstore::model::params_to_toml(*r.params);
+    const auto back = memstore::model::params_from_toml(written, *memstore::model::preset("g1"));
+    if (!back.params || memstore::model::params_to_toml(*back.params) != written) std::abort();
   } else if (r.errors.empty()) {
     std::abort();
   } else {

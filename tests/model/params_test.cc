@@ -128,5 +128,42 @@ TEST(ParamsToml, EveryKeyInTheTableIsAccepted) {
   }
 }
 
+TEST(ParamsToml, WrittenSetReadsBackToTheSameValues) {
+  DeviceParams odd = *preset("g3");
+  odd.sled_accel_m_s2 = 803.6123456789012;  // needs all 17 digits
+  odd.spring_factor = 0.1;
+  odd.bit_width_nm = 30.5;
+  odd.power.tip_active_w = 1e-30;  // written with an exponent
+  odd.bidirectional = false;
+  odd.cylinder_switch = CylinderSwitch::kMinTurnaround;
+  odd.power.idle_timeout_ns = -1;
+  odd.power.startup_j = 5e-5;
+  for (const DeviceParams& p : {*preset("g1"), *preset("g2"), *preset("g3"), odd}) {
+    const std::string text = params_to_toml(p);
+    // Read on top of another preset: every key is written, so nothing of the base remains.
+    const ParamsResult r = params_from_toml(text, *preset(p.name == "g1" ? "g2" : "g1"));
+    ASSERT_TRUE(r.params) << text << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(params_to_toml(*r.params), text);
+    EXPECT_EQ(r.params->sled_accel_m_s2, p.sled_accel_m_s2);
+  }
+}
+
+TEST(ParamsToml, WritesEveryKeyWithPlainNumbers) {
+  const std::string text = "\n" + params_to_toml(*preset("g2"));
+  for (const std::string& key : param_keys()) {
+    if (key == "preset") continue;
+    const std::string leaf = key.rfind("power.", 0) == 0 ? key.substr(6) : key;
+    EXPECT_THAT(text, HasSubstr("\n" + leaf + " = ")) << key;
+  }
+  EXPECT_THAT(text, HasSubstr("\nper_tip_rate_bit_s = 700000.0\n"));
+  EXPECT_THAT(text, HasSubstr("\nsled_accel_m_s2 = 803.6\n"));
+  EXPECT_THAT(text, HasSubstr("\n[power]\n"));
+  EXPECT_THAT(text, HasSubstr("\nstartup_j = 0.00005\n"));
+  EXPECT_THAT(text, HasSubstr("\ncylinder_switch = \"seek\"\n"));
+  const std::string json = params_to_json(*preset("g2"));
+  EXPECT_THAT(json, HasSubstr("\"active_tips\": 640,"));
+  EXPECT_THAT(json, HasSubstr("\"power\": {"));
+}
+
 }  // namespace
 }  // namespace memstore::model

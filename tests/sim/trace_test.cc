@@ -52,6 +52,28 @@ TEST(TraceFormatName, ParsesKnownNames) {
 
 // --- DiskSim ---------------------------------------------------------------
 
+TEST(DiskSimLine, WritesWholeNanosecondsAndReadsBackTheSameRequest) {
+  std::vector<model::Request> written(3);
+  written[0] = {0, 0, 0, 1, model::Op::kRead, nullptr};
+  written[1] = {1, 1'062'419, 3'013'587, 4, model::Op::kWrite, nullptr};
+  written[2] = {2, 123'456'789'012'345, 999'999, 70, model::Op::kRead, nullptr};
+  EXPECT_EQ(disksim_line(written[0]), "0.000000 0 0 1 1\n");
+  EXPECT_EQ(disksim_line(written[1]), "1.062419 0 3013587 4 0\n");
+  EXPECT_EQ(disksim_line(written[2]), "123456789.012345 0 999999 70 1\n");
+  std::string text;
+  for (const model::Request& r : written) text += disksim_line(r);
+  const Result back = read_all(text, TraceFormat::kDiskSim, options(10'000'000));
+  EXPECT_EQ(back.last.kind, Kind::kEnd);
+  ASSERT_EQ(back.requests.size(), written.size());
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    EXPECT_EQ(back.requests[i].id, written[i].id);
+    EXPECT_EQ(back.requests[i].arrival_ns, written[i].arrival_ns);
+    EXPECT_EQ(back.requests[i].lbn, written[i].lbn);
+    EXPECT_EQ(back.requests[i].blocks, written[i].blocks);
+    EXPECT_EQ(back.requests[i].op, written[i].op);
+  }
+}
+
 TEST(DiskSimTrace, ParsesGoodLines) {
   const Result r = read_all(
       "# comment\n"
