@@ -128,6 +128,10 @@ class Tgt:
 def iscsi_load(url, *args, csv=None):
     """Runs bench/iscsi-load; returns its JSON summary."""
     cmd = [os.path.join(build_dir(), "bench/iscsi-load"), "--json", *map(str, args)]
+    if os.environ.get("CLIENT_RT_PRIORITY"):
+        # SCHED_FIFO for the client too, so that other processes do not
+        # delay its reading of a completion.
+        cmd = ["chrt", "-f", os.environ["CLIENT_RT_PRIORITY"], *cmd]
     if csv:
         cmd += ["--csv", csv]
     cmd.append(url)
