@@ -41,22 +41,34 @@ bool check_workload(const std::string& w) {
   return false;
 }
 
-// `trace`, if not null, receives every generated request as a DiskSim line.
-std::optional<RunStats> run_random(const DeviceOptions& o, const RandomWorkloadSpec& spec_in,
-                                   std::ostream* trace = nullptr) {
+// The device for `o` and `spec` completed with its capacity, or null after
+// reporting what is wrong with either.
+std::unique_ptr<model::Device> prepare_random(const DeviceOptions& o, RandomWorkloadSpec& spec) {
   auto device = device_or_report(o);
-  if (!device) return std::nullopt;
-  RandomWorkloadSpec spec = spec_in;
+  if (!device) return nullptr;
   spec.capacity_blocks = device->blocks();
   const std::vector<std::string> problems = validate(spec);
   for (const std::string& e : problems) std::cerr << "memsim: " << e << "\n";
-  if (!problems.empty()) return std::nullopt;
+  if (!problems.empty()) return nullptr;
+  return device;
+}
+
+// `spec` as completed by prepare_random(). `trace`, if not null, receives
+// every generated request as a DiskSim line.
+RunStats simulate_random(model::Device& device, const RandomWorkloadSpec& spec,
+                         std::ostream* trace = nullptr) {
   RandomWorkload w(spec);
-  return simulate(*device, [&w, trace] {
+  return simulate(device, [&w, trace] {
     std::optional<model::Request> r = w.next();
     if (r && trace != nullptr) *trace << disksim_line(*r);
     return r;
   });
+}
+
+std::optional<RunStats> run_random(const DeviceOptions& o, RandomWorkloadSpec spec) {
+  auto device = prepare_random(o, spec);
+  if (!device) return std::nullopt;
+  return simulate_random(*device, spec);
 }
 
 // One point of a sweep: the Random workload at `rate` requests/s.
@@ -80,6 +92,10 @@ int cmd_run(const RunArgs& a) {
   spec.mean_size_kb = a.mean_size_kb;
   spec.read_fraction = a.read_fraction;
   spec.seed = a.seed;
+  // Every argument is checked before the trace file is opened: a bad one
+  // must neither leave an empty file behind nor truncate an existing one.
+  auto device = prepare_random(a.device, spec);
+  if (!device) return 2;
   std::ofstream trace;
   if (!a.write_trace.empty()) {
     trace.open(a.write_trace, std::ios::binary | std::ios::trunc);
@@ -88,8 +104,7 @@ int cmd_run(const RunArgs& a) {
       return 1;
     }
   }
-  const auto stats = run_random(a.device, spec, trace.is_open() ? &trace : nullptr);
-  if (!stats) return 2;
+  const RunStats stats = simulate_random(*device, spec, trace.is_open() ? &trace : nullptr);
   if (trace.is_open()) {
     trace.close();
     if (!trace) {
@@ -97,7 +112,7 @@ int cmd_run(const RunArgs& a) {
       return 1;
     }
   }
-  return print_run(*stats, {a.device.device, a.device.scheduler, a.workload}, a.format);
+  return print_run(stats, {a.device.device, a.device.scheduler, a.workload}, a.format);
 }
 
 int cmd_replay(const ReplayArgs& a) {

@@ -64,7 +64,7 @@ class TempFile {
 };
 
 // Runs memsim with `args`; stdout and stderr go to temporary files.
-Result memsim(std::initializer_list<std::string> args) {
+Result memsim(const std::vector<std::string>& args) {
   std::vector<std::string> argv_s{MEMSIM_PATH};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -100,6 +100,10 @@ Result memsim(std::initializer_list<std::string> args) {
   r.out = slurp(out.path());
   r.err = slurp(err.path());
   return r;
+}
+
+Result memsim(std::initializer_list<std::string> args) {
+  return memsim(std::vector<std::string>(args));
 }
 
 // memsim succeeded and printed JSON; returns it.
@@ -314,6 +318,42 @@ TEST(MemsimRun, UnwritableTraceIsARuntimeError) {
   expect_clean_failure(r, 1);
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(r.err.find("--write-trace"), std::string::npos) << r.err;
+}
+
+TEST(MemsimRun, BadArgumentsLeaveNoTraceFile) {
+  // Checked before the file is opened: no empty file is left behind...
+  std::string path;
+  {
+    const TempFile t;
+    path = t.path() + ".trace";  // a fresh name in the temporary directory
+  }
+  const std::vector<std::string> bad[] = {{"--interarrival-ms", "-1"}, {"--mean-size-kb", "0"},
+                                          {"--scheduler", "elevator"}, {"--device", "g9"},
+                                          {"--set", "tips=-1"},        {"--workload", "zipf"}};
+  for (const auto& args : bad) {
+    std::vector<std::string> argv{"run", "--requests", "10", "--write-trace", path};
+    argv.insert(argv.end(), args.begin(), args.end());
+    SCOPED_TRACE(args.front());
+    const Result r = memsim(argv);
+    expect_clean_failure(r, 2);
+    EXPECT_TRUE(r.out.empty());
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    EXPECT_EQ(f, nullptr) << "memsim left " << path << " behind";
+    if (f != nullptr) {
+      std::fclose(f);
+      std::remove(path.c_str());
+    }
+  }
+  // ... and an existing file is not truncated.
+  const TempFile existing;
+  {
+    std::ofstream out(existing.path(), std::ios::binary);
+    out << "keep me\n";
+  }
+  const Result r = memsim(
+      {"run", "--requests", "10", "--interarrival-ms", "0", "--write-trace", existing.path()});
+  expect_clean_failure(r, 2);
+  EXPECT_EQ(slurp(existing.path()), "keep me\n");
 }
 
 // --- sweep ------------------------------------------------------------------

@@ -1,13 +1,24 @@
 #include "sim/trace.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
 #include <sstream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
 namespace memstore::sim {
 namespace {
+
+using namespace std::string_view_literals;
 
 using Kind = TraceItem::Kind;
 
@@ -22,9 +33,9 @@ struct Result {
   TraceItem last;  // kEnd or kError
 };
 
-Result read_all(const std::string& text, TraceFormat format, const TraceOptions& o) {
-  std::istringstream in(text);
-  TraceReader reader(in, format, o);
+Result read_stream(std::istream& in, TraceFormat format, const TraceOptions& o,
+                   std::size_t buffer_bytes = TraceReader::kBufferBytes) {
+  TraceReader reader(in, format, o, buffer_bytes);
   Result r;
   for (;;) {
     TraceItem item = reader.next();
@@ -33,6 +44,27 @@ Result read_all(const std::string& text, TraceFormat format, const TraceOptions&
       return r;
     }
     r.requests.push_back(item.request);
+  }
+}
+
+Result read_all(const std::string& text, TraceFormat format, const TraceOptions& o,
+                std::size_t buffer_bytes = TraceReader::kBufferBytes) {
+  std::istringstream in(text);
+  return read_stream(in, format, o, buffer_bytes);
+}
+
+// Every field of every request, and the final item, are equal.
+void expect_same(const Result& a, const Result& b) {
+  EXPECT_EQ(a.last.kind, b.last.kind);
+  EXPECT_EQ(a.last.error, b.last.error);
+  ASSERT_EQ(a.requests.size(), b.requests.size());
+  for (std::size_t i = 0; i < a.requests.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(a.requests[i].id, b.requests[i].id);
+    EXPECT_EQ(a.requests[i].arrival_ns, b.requests[i].arrival_ns);
+    EXPECT_EQ(a.requests[i].lbn, b.requests[i].lbn);
+    EXPECT_EQ(a.requests[i].blocks, b.requests[i].blocks);
+    EXPECT_EQ(a.requests[i].op, b.requests[i].op);
   }
 }
 
@@ -267,6 +299,317 @@ TEST(TraceOptionsError, InvalidOptionsReportedByFirstNext) {
   EXPECT_EQ(error_of("0 0 0 1 1\n", TraceFormat::kDiskSim, o),
             "invalid trace options: --scale must be positive; --capacity-blocks must be positive");
   EXPECT_TRUE(validate(options()).empty());
+}
+
+// --- Lines and buffering -----------------------------------------------------
+// The reader takes the input in blocks and joins lines split between two of
+// them; none of that may show in the result.
+
+TEST(TraceLines, CrlfAndBareCrLines) {
+  const Result r =
+      read_all("1 0 10 1 1\r\n\r\n# comment\r\n \t\r\n2 0 20 2 0\r\n3 0 30 3 1\r",  // last: no \n
+               TraceFormat::kDiskSim, options());
+  EXPECT_EQ(r.last.kind, Kind::kEnd);
+  ASSERT_EQ(r.requests.size(), 3u);
+  EXPECT_EQ(r.requests[1].lbn, 20);
+  EXPECT_EQ(r.requests[1].op, model::Op::kWrite);
+  EXPECT_EQ(r.requests[2].lbn, 30);
+  EXPECT_EQ(r.requests[2].blocks, 3);
+  // The '\r' is not part of the last field, nor of a message quoting it.
+  EXPECT_EQ(error_of("0 0 0 1 1\r\n0 0 0 x\r\n", TraceFormat::kDiskSim),
+            "line 2: expected 5 fields (arrival_ms devno blkno size flags), got 4");
+  EXPECT_EQ(error_of("0 0 0 1 1\r\n0 0 0 1 x\r\n", TraceFormat::kDiskSim),
+            "line 2: flags must be a non-negative integer, got 'x'");
+  EXPECT_EQ(error_of("0,1,512,r,0\r\n0,1,512,r,y\r\n", TraceFormat::kSpc),
+            "line 2: Timestamp must be a finite number, got 'y'");
+}
+
+TEST(TraceLines, LastLineWithoutNewline) {
+  const Result spc = read_all("0,1,512,r,0\n0,2,1024,w,1", TraceFormat::kSpc, options());
+  EXPECT_EQ(spc.last.kind, Kind::kEnd);
+  ASSERT_EQ(spc.requests.size(), 2u);
+  EXPECT_EQ(spc.requests[1].blocks, 2);
+  EXPECT_EQ(spc.requests[1].arrival_ns, 1'000'000'000);
+  // Counted as a line of its own, in messages too.
+  EXPECT_EQ(error_of("0 0 0 1 1\n\n1 0 0", TraceFormat::kDiskSim),
+            "line 3: expected 5 fields (arrival_ms devno blkno size flags), got 3");
+  EXPECT_EQ(read_all("# only a comment", TraceFormat::kDiskSim, options()).last.kind, Kind::kEnd);
+  EXPECT_EQ(read_all("   ", TraceFormat::kDiskSim, options()).last.kind, Kind::kEnd);
+  const Result one = read_all("7 0 1 1 1", TraceFormat::kDiskSim, options());
+  EXPECT_EQ(one.last.kind, Kind::kEnd);
+  EXPECT_EQ(one.requests.size(), 1u);
+}
+
+TEST(TraceLines, MaxLengthLastLineWithoutNewline) {
+  const std::string max_line = "0 0 0 1 1" + std::string(TraceReader::kMaxLineBytes - 9, ' ');
+  const Result ok = read_all("0 0 0 1 1\n" + max_line, TraceFormat::kDiskSim, options());
+  EXPECT_EQ(ok.last.kind, Kind::kEnd);
+  EXPECT_EQ(ok.requests.size(), 2u);
+  EXPECT_EQ(error_of("0 0 0 1 1\n" + max_line + " ", TraceFormat::kDiskSim),
+            "line 2: longer than 4096 bytes");
+  // The '\r' of a CRLF line counts towards the limit, as it always did.
+  EXPECT_EQ(error_of(max_line + "\r\n", TraceFormat::kDiskSim), "line 1: longer than 4096 bytes");
+}
+
+// A trace of `lines` lines of varied lengths: requests (some padded to just
+// under the line limit), blank lines, comments and CRLF endings.
+std::string varied_trace(int lines) {
+  std::string text;
+  for (int i = 0; i < lines; ++i) {
+    switch (i % 11) {
+      case 3:
+        text += "\n";
+        break;
+      case 5:
+        text += "# comment " + std::string(static_cast<std::size_t>(i % 97), '#') + "\n";
+        break;
+      case 7:
+        text += "\t" + std::to_string(i) + ".25 0 " + std::to_string(i * 7919) + " " +
+                std::to_string(1 + i % 13) + " " + std::to_string(i % 2) + "\r\n";
+        break;
+      case 9:
+        if (i % 4 == 1) {  // a line of exactly kMaxLineBytes, in different places
+          std::string line = std::to_string(i) + " 0 " + std::to_string(i) + " 1 1";
+          line.resize(TraceReader::kMaxLineBytes, ' ');
+          text += line + "\n";
+          break;
+        }
+        [[fallthrough]];
+      default:
+        text += std::to_string(i) + "." + std::to_string(i % 1000) + " 0 " +
+                std::to_string(i * 104729 % 5'000'000) + " " + std::to_string(1 + i % 17) + " " +
+                std::to_string(i % 3 == 0 ? 1 : 0) + "\n";
+    }
+  }
+  return text;
+}
+
+TEST(TraceBuffer, LinesSplitAcrossReadsAreJoined) {
+  const std::string text = varied_trace(20'000);  // about 1 MB
+  ASSERT_GT(text.size(), 4 * TraceReader::kBufferBytes);
+  const Result whole = read_all(text, TraceFormat::kDiskSim, options(10'000'000), text.size() + 1);
+  EXPECT_EQ(whole.last.kind, Kind::kEnd) << whole.last.error;
+  EXPECT_EQ(whole.requests.size(), 20'000u - 2 * (20'000u / 11));  // minus blanks, comments
+  // Small buffers put the splits at many different offsets inside lines,
+  // including inside the longest ones.
+  for (const std::size_t bytes :
+       {std::size_t{0}, TraceReader::kMinBufferBytes, TraceReader::kMinBufferBytes + 1,
+        std::size_t{4099}, std::size_t{5000}, std::size_t{8191}, TraceReader::kBufferBytes}) {
+    SCOPED_TRACE(bytes);
+    expect_same(read_all(text, TraceFormat::kDiskSim, options(10'000'000), bytes), whole);
+  }
+}
+
+TEST(TraceBuffer, ErrorsAfterManyReadsNameTheirLine) {
+  const std::string good = varied_trace(10'000);
+  for (const std::size_t bytes : {TraceReader::kMinBufferBytes, TraceReader::kBufferBytes}) {
+    SCOPED_TRACE(bytes);
+    EXPECT_EQ(read_all(good + "1e9 0 0 1 x\n", TraceFormat::kDiskSim, options(), bytes).last.error,
+              "line 10001: flags must be a non-negative integer, got 'x'");
+    const Result r = read_all(good + "1e9 0 0 1", TraceFormat::kDiskSim, options(), bytes);
+    EXPECT_EQ(r.last.error,
+              "line 10001: expected 5 fields (arrival_ms devno blkno size flags), got 4");
+    const Result too_long = read_all(good + std::string(TraceReader::kMaxLineBytes + 1, '1'),
+                                     TraceFormat::kDiskSim, options(), bytes);
+    EXPECT_EQ(too_long.last.error, "line 10001: longer than 4096 bytes");
+  }
+}
+
+TEST(TraceBuffer, LongLineStraddlingAReadIsTooLong) {
+  // With the smallest buffer, the first read ends inside the second line.
+  const std::string text = "0 0 0 1 1\n" + std::string(TraceReader::kMaxLineBytes + 1, '7') + "\n";
+  for (const std::size_t bytes : {TraceReader::kMinBufferBytes, TraceReader::kBufferBytes}) {
+    const Result r = read_all(text, TraceFormat::kDiskSim, options(), bytes);
+    EXPECT_EQ(r.requests.size(), 1u);
+    EXPECT_EQ(r.last.error, "line 2: longer than 4096 bytes");
+  }
+}
+
+// A streambuf that hands out its text a few bytes at a time, as a pipe can:
+// only underflow() is overridden, so sgetn() goes through the default
+// xsgetn(), which must still fill the request unless the input has ended.
+class TrickleBuf : public std::streambuf {
+ public:
+  explicit TrickleBuf(std::string text) : text_(std::move(text)) {}
+
+ protected:
+  int_type underflow() override {
+    if (pos_ == text_.size()) return traits_type::eof();
+    const std::size_t n = std::min<std::size_t>(1 + pos_ % 7, text_.size() - pos_);
+    char* p = text_.data() + pos_;
+    setg(p, p, p + n);
+    pos_ += n;
+    return traits_type::to_int_type(*p);
+  }
+
+ private:
+  std::string text_;
+  std::size_t pos_ = 0;
+};
+
+TEST(TraceBuffer, StreamThatDeliversFewBytesAtATime) {
+  const std::string text = varied_trace(3'000) + "1e9 0 0 1";  // ends in an error
+  const Result expected = read_all(text, TraceFormat::kDiskSim, options(10'000'000));
+  TrickleBuf buf(text);
+  std::istream in(&buf);
+  expect_same(read_stream(in, TraceFormat::kDiskSim, options(10'000'000)), expected);
+  EXPECT_EQ(expected.last.error,
+            "line 3001: expected 5 fields (arrival_ms devno blkno size flags), got 4");
+}
+
+TEST(TraceBuffer, FileLargerThanTheBuffer) {
+  // std::ifstream, as memsim reads traces: its filebuf reads large requests
+  // straight into the reader's buffer.
+  const std::string text = varied_trace(30'000) + "30000 0 1 1 1";  // no final newline
+  const char* dir = std::getenv("TMPDIR");
+  std::string path =
+      std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/memstore_trace_test_XXXXXX";
+  const int fd = mkstemp(path.data());
+  ASSERT_GE(fd, 0);
+  close(fd);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  std::ifstream in(path, std::ios::binary);
+  const Result from_file = read_stream(in, TraceFormat::kDiskSim, options(10'000'000));
+  std::remove(path.c_str());
+  const Result expected = read_all(text, TraceFormat::kDiskSim, options(10'000'000));
+  EXPECT_EQ(expected.last.kind, Kind::kEnd) << expected.last.error;
+  EXPECT_EQ(expected.requests.back().lbn, 1);
+  expect_same(from_file, expected);
+}
+
+TEST(TraceBuffer, NoStreambufIsAnEmptyTrace) {
+  std::istream in(nullptr);
+  EXPECT_EQ(read_stream(in, TraceFormat::kDiskSim, options()).last.kind, Kind::kEnd);
+}
+
+// --- Number parsers ---------------------------------------------------------
+// trace_detail::parse_int and parse_finite replace std::from_chars on the
+// common shapes; they must agree with it on every token, bit for bit.
+
+std::optional<std::int64_t> from_chars_int(std::string_view s) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> from_chars_finite(std::string_view s) {
+  double v = 0.0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v)) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+void expect_parsed_like_from_chars(std::string_view token) {
+  SCOPED_TRACE(std::string(token));
+  EXPECT_EQ(trace_detail::parse_int(token), from_chars_int(token));
+  const std::optional<double> got = trace_detail::parse_finite(token);
+  const std::optional<double> want = from_chars_finite(token);
+  ASSERT_EQ(got.has_value(), want.has_value());
+  if (got) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(*got), std::bit_cast<std::uint64_t>(*want));
+  }
+}
+
+TEST(TraceNumbers, EdgeTokensMatchFromChars) {
+  static constexpr std::string_view kTokens[] = {"",
+                                                 "-",
+                                                 "+1",
+                                                 "0",
+                                                 "-0",
+                                                 "00",
+                                                 "007",
+                                                 "-007",
+                                                 "1a",
+                                                 "a1",
+                                                 "--1",
+                                                 " 1",
+                                                 "1 ",
+                                                 "1\0"sv,
+                                                 "123456789012345678",
+                                                 "-123456789012345678",
+                                                 "1234567890123456789",
+                                                 "9223372036854775807",
+                                                 "9223372036854775808",
+                                                 "-9223372036854775808",
+                                                 "-9223372036854775809",
+                                                 "99999999999999999999",
+                                                 "0000000000000000000000001",
+                                                 "1.5",
+                                                 "-1.5",
+                                                 ".5",
+                                                 "-.5",
+                                                 "5.",
+                                                 "-5.",
+                                                 ".",
+                                                 "-.",
+                                                 "..5",
+                                                 "1.2.3",
+                                                 "1.-2",
+                                                 "1e5",
+                                                 "1E5",
+                                                 "1e",
+                                                 "1e+",
+                                                 "1.5e-3",
+                                                 "inf",
+                                                 "-inf",
+                                                 "INF",
+                                                 "nan",
+                                                 "-nan",
+                                                 "nan(1)",
+                                                 "infinity",
+                                                 "0x10",
+                                                 "9007199254740992",
+                                                 "9007199254740993",
+                                                 "9007199254740993.0",
+                                                 "900719925474099.3",
+                                                 "18446744073709551615",
+                                                 "18446744073709551616",
+                                                 "1844674407370955161.6",
+                                                 "0.1",
+                                                 "0.2",
+                                                 "0.3",
+                                                 "-0.0",
+                                                 "123456789.012345",
+                                                 "49999953.123456",
+                                                 "0.0000000000000000000001",
+                                                 "0.00000000000000000000001",
+                                                 "1234567890123456789.5",
+                                                 "1.7976931348623157e308",
+                                                 "1e999",
+                                                 "1e-400",
+                                                 "4.9e-324",
+                                                 "\xff",
+                                                 "\x01\xff\x00"sv};
+  for (const std::string_view t : kTokens) expect_parsed_like_from_chars(t);
+}
+
+TEST(TraceNumbers, RandomTokensMatchFromChars) {
+  std::mt19937_64 rng(7);
+  const auto pick = [&rng](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  static constexpr std::string_view kDigits = "0123456789";
+  static constexpr std::string_view kMixed = "0123456789012345678901234567890123456789.-eE+xn ";
+  std::string t;
+  for (int i = 0; i < 200'000; ++i) {
+    t.clear();
+    if (i % 2 == 0) {  // [-]digits[.digits], the shapes the fast paths take, and a bit beyond
+      if (pick(4) == 0) t += '-';
+      for (std::size_t n = pick(21); n > 0; --n) t += kDigits[pick(10)];
+      if (pick(3) != 0) {
+        t += '.';
+        for (std::size_t n = pick(25); n > 0; --n) t += kDigits[pick(10)];
+      }
+    } else {
+      for (std::size_t n = pick(25); n > 0; --n) t += kMixed[pick(kMixed.size())];
+    }
+    expect_parsed_like_from_chars(t);
+    if (HasFailure()) return;  // one token is enough to debug
+  }
 }
 
 // --- SPC -------------------------------------------------------------------
