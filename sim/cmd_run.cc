@@ -1,5 +1,6 @@
 // memsim run, replay and sweep: workloads and traces through the device model.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -124,6 +125,11 @@ int cmd_replay(const ReplayArgs& a) {
   }
   auto device = device_or_report(a.device);
   if (!device) return 2;
+  std::error_code ec;
+  if (std::filesystem::is_directory(a.trace, ec)) {
+    std::cerr << "memsim: --trace: '" << a.trace << "' is a directory; give a trace file\n";
+    return 2;
+  }
   std::ifstream in(a.trace, std::ios::binary);
   if (!in) {
     std::cerr << "memsim: --trace: cannot read '" << a.trace << "'\n";
@@ -138,12 +144,19 @@ int cmd_replay(const ReplayArgs& a) {
   if (!problems.empty()) return 2;
   TraceReader reader(in, *format, options);
   std::string error;
-  const RunStats stats = simulate(*device, [&]() -> std::optional<model::Request> {
-    TraceItem item = reader.next();
-    if (item.kind == TraceItem::Kind::kRequest) return item.request;
-    if (item.kind == TraceItem::Kind::kError) error = item.error;
-    return std::nullopt;
-  });
+  RunStats stats;
+  try {
+    stats = simulate(*device, [&]() -> std::optional<model::Request> {
+      TraceItem item = reader.next();
+      if (item.kind == TraceItem::Kind::kRequest) return item.request;
+      if (item.kind == TraceItem::Kind::kError) error = item.error;
+      return std::nullopt;
+    });
+  } catch (const std::ios_base::failure& e) {
+    // libstdc++'s filebuf throws when read(2) fails (EIO, a special file).
+    std::cerr << "memsim: " << a.trace << ": read error: " << e.what() << "\n";
+    return 1;
+  }
   if (!error.empty()) {
     std::cerr << "memsim: " << a.trace << ": " << error << "\n";
     return 1;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
@@ -451,6 +452,15 @@ TEST(MemsimErrors, ReplayMissingFile) {
   const Result r = memsim({"replay", "--trace", data("no_such_trace.disksim")});
   expect_clean_failure(r, 1);
   EXPECT_NE(r.err.find("no_such_trace.disksim"), std::string::npos) << r.err;
+}
+
+TEST(MemsimErrors, ReplayDirectoryIsRefusedCleanly) {
+  // A directory opens as a stream; reading it used to abort with an
+  // uncaught std::ios_failure.
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  const Result r = memsim({"replay", "--trace", dir});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
 }
 
 TEST(MemsimErrors, ReplayMalformedLineNamesTheLine) {
