@@ -254,10 +254,14 @@ SledState MemsMechanism::start_state(Ns now) const {
   return restart ? rest_state() : sled_;
 }
 
+PositioningTarget MemsMechanism::place_of(Lbn lbn) const {
+  const PhysicalAddress a = geometry_.to_physical(lbn);
+  const int dir = Geometry::track_runs_up(geometry_.track_of(lbn)) ? +1 : -1;
+  return {x_bits_of(a.x), access_start_y(a.y, +1), access_start_y(a.y, -1), dir};
+}
+
 PositioningTarget MemsMechanism::positioning_target(const Request& r) const {
-  const PhysicalAddress a = geometry_.to_physical(r.lbn);
-  const int dir = Geometry::track_runs_up(geometry_.track_of(r.lbn)) ? +1 : -1;
-  PositioningTarget t{x_bits_of(a.x), access_start_y(a.y, +1), access_start_y(a.y, -1), dir};
+  PositioningTarget t = place_of(r.lbn);
   t.x_m = x_m(t.x_bits);
   // k / (2 (a + k x1)) in the frame of travel (see positioning_lower_bounds_ns);
   // 0 where the spring outpulls the actuator, which the bound checks anyway.
@@ -270,7 +274,7 @@ PositioningTarget MemsMechanism::positioning_target(const Request& r) const {
 }
 
 Ns MemsMechanism::positioning_ns(const Request& r, Ns now) const {
-  return positioning_target_ns(r, positioning_target(r), now);
+  return positioning_target_ns(r, place_of(r.lbn), now);  // no bound factors needed
 }
 
 Ns MemsMechanism::positioning_target_ns(const Request& /*r*/, const PositioningTarget& t,

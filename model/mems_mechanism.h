@@ -113,6 +113,8 @@ class MemsMechanism final : public Mechanism {
   };
   XSeek x_seek(const SledState& from, std::int32_t x) const;
   XSeek x_seek_to_bits(const SledState& from, std::int32_t to_x) const;
+  // The part of a PositioningTarget the estimate itself needs.
+  PositioningTarget place_of(Lbn lbn) const;
   // The private positioning helpers take where the access starts (to_y, as
   // access_start_y gives it for each direction), so that a PositioningTarget
   // computed once can feed them.
