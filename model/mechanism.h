@@ -7,7 +7,10 @@
 // it; the device calls service() once per request, in time order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,29 @@ struct MediaPoint {
   double u = 0;  // X (cylinder) for a MEMStore; cylinder for a disk
   double v = 0;  // Y (row) for a MEMStore; rotational position for a disk
   bool runs_up = true;
+};
+
+// What a mechanism's positioning estimates need to know about a request,
+// computed once per request by Mechanism::positioning_target. For a MEMStore:
+// the X position of its cylinder and where an access of its row starts in
+// either Y direction (bits from the sled's centre, as SledState), the
+// direction its track runs in, and the target-only factors of the X lower
+// bound (so the bound over the whole queue needs no division). Other
+// mechanisms leave it empty.
+struct PositioningTarget {
+  std::int32_t x_bits = 0;
+  std::int32_t y_up_bits = 0;    // start of the row, read upward
+  std::int32_t y_down_bits = 0;  // start of the row, read downward
+  std::int32_t dir = 1;          // +1: the track runs up; -1: down
+  double x_m = 0;                // X displacement of the cylinder
+  double x_arrive_up = 0;        // X lower bound factor arriving moving +x
+  double x_arrive_down = 0;      // ... moving -x
+};
+
+// lower <= positioning_ns <= upper, in ns.
+struct PositioningBounds {
+  Ns lower = 0;
+  Ns upper = std::numeric_limits<Ns>::max();
 };
 
 enum class PowerState : std::uint8_t { kInactive, kIdle, kSeek, kAccess, kStartup };
@@ -51,12 +77,39 @@ class Mechanism {
   // started at `now` from the current state. Pure; used by SPTF-like schedulers.
   virtual Ns positioning_ns(const Request& r, Ns now) const = 0;
 
-  // Lower bounds on positioning_ns(r, now), so SPTF can skip the exact
-  // computation for requests that cannot win: a coarse one that is very cheap
-  // and a tight one that costs more. 0 is always valid.
-  enum class Bound { kCoarse, kTight };
-  virtual Ns positioning_lower_bound_ns(const Request& /*r*/, Ns /*now*/, Bound /*b*/) const {
-    return 0;
+  // SPTF-like schedulers estimate every pending request at every pick (thesis
+  // §6.1.2: SPTF needs "the exact mapping of LBNs to physical locations, and
+  // the exact predicted timing" of the device). These let them prune that:
+  //   positioning_target  what the estimates need from a request, worked out
+  //                       once per request (the LBN mapping) and kept;
+  //   positioning_lower_bounds_ns
+  //                       a cheap lower bound for many requests in one call;
+  //   positioning_upper_bound_ns
+  //                       an upper bound for one request, cheaper than
+  //   positioning_bounds_ns
+  //                       tighter lower and upper bounds for one request;
+  //   positioning_target_ns
+  //                       the value itself from the target, equal to
+  //                       positioning_ns(r, now).
+  // Every bound is a bound on positioning_ns(r, now), the value SPTF
+  // compares. A mechanism without its own versions gives bounds 0 and
+  // "unknown", so a scheduler evaluates every request.
+  virtual PositioningTarget positioning_target(const Request& /*r*/) const { return {}; }
+  virtual void positioning_lower_bounds_ns(std::span<const PositioningTarget> targets, Ns /*now*/,
+                                           std::span<Ns> lower) const {
+    for (std::size_t i = 0; i < targets.size(); ++i) lower[i] = 0;
+  }
+  virtual Ns positioning_upper_bound_ns(const Request& /*r*/, const PositioningTarget& /*t*/,
+                                        Ns /*now*/) const {
+    return std::numeric_limits<Ns>::max();
+  }
+  virtual PositioningBounds positioning_bounds_ns(const Request& /*r*/,
+                                                  const PositioningTarget& /*t*/,
+                                                  Ns /*now*/) const {
+    return {};
+  }
+  virtual Ns positioning_target_ns(const Request& r, const PositioningTarget& /*t*/, Ns now) const {
+    return positioning_ns(r, now);
   }
 
   // Serves `r` starting at `now` (not before the previous service ended),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace memstore::model {
@@ -32,15 +33,12 @@ MemsMechanism::MemsMechanism(const DeviceParams& p)
   y_axis_ = Axis::make(p.sled_accel_m_s2, p.spring_factor, p.region_bits_y * bit_m_ / 2);
   // The used Y band (rows plus the closing servo field) is centred on the rest position.
   y_centre_ = (geometry_.sy() * sector_bits_ + p.servo_bits_per_sector) / 2;
-  sled_ = rest_state();
-}
-
-SledState MemsMechanism::rest_state() const {
   // At rest the sled waits at the start of the centremost block, ready to
   // read it upward (DiskSim 4.0 uses the same point).
   const Lbn centre = geometry_.sx() / 2 * geometry_.sc() + geometry_.sc() / 2;
   const PhysicalAddress a = geometry_.to_physical(centre);
-  return {x_bits_of(a.x), access_start_y(a.y, +1), +1};
+  rest_ = {x_bits_of(a.x), access_start_y(a.y, +1), +1};
+  sled_ = rest_;
 }
 
 std::int32_t MemsMechanism::access_start_y(std::int32_t y, std::int32_t dir) const {
@@ -54,18 +52,20 @@ std::int32_t MemsMechanism::access_end_y(std::int32_t y, std::int32_t dir) const
 }
 
 MemsMechanism::XSeek MemsMechanism::x_seek(const SledState& from, std::int32_t x) const {
-  const std::int32_t to_x = x_bits_of(x);
+  return x_seek_to_bits(from, x_bits_of(x));
+}
+
+MemsMechanism::XSeek MemsMechanism::x_seek_to_bits(const SledState& from, std::int32_t to_x) const {
   if (to_x == from.x_bits) return {};
   return {rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x)), settle_s_};
 }
 
-Positioning MemsMechanism::position_in(const SledState& from, const XSeek& xs, std::int32_t y,
+Positioning MemsMechanism::position_in(const SledState& from, const XSeek& xs, std::int32_t to_y,
                                        std::int32_t dir) const {
   Positioning c;
   c.dir = dir;
   c.x_base_s = xs.base_s;
   c.settle_s = xs.settle_s;
-  const std::int32_t to_y = access_start_y(y, dir);
   if (to_y != from.y_bits || dir != from.y_dir) {
     c.y = y_seek(y_axis_, y_m(from.y_bits), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_);
   }
@@ -75,10 +75,10 @@ Positioning MemsMechanism::position_in(const SledState& from, const XSeek& xs, s
 
 Positioning MemsMechanism::position_in(const SledState& from, std::int32_t x, std::int32_t y,
                                        std::int32_t dir) const {
-  return position_in(from, x_seek(from, x), y, dir);
+  return position_in(from, x_seek(from, x), access_start_y(y, dir), dir);
 }
 
-double MemsMechanism::y_upper_bound_s(const SledState& from, std::int32_t y,
+double MemsMechanism::y_upper_bound_s(const SledState& from, std::int32_t to_y,
                                       std::int32_t dir) const {
   // The sled stays between its start and its target, so no spring it meets
   // is stronger than at the one farther from the centre: the net acceleration
@@ -87,7 +87,7 @@ double MemsMechanism::y_upper_bound_s(const SledState& from, std::int32_t y,
   // point). The constant-acceleration seek at that floor, plus turnarounds at
   // the same floor, bounds the Y positioning from above; the margin covers the
   // piecewise error (docs/model.md).
-  const double to = y_m(access_start_y(y, dir));
+  const double to = y_m(to_y);
   const double at = y_m(from.y_bits);
   const double d = std::abs(to - at);
   const double travel = to > at ? 1.0 : -1.0;
@@ -101,20 +101,23 @@ double MemsMechanism::y_upper_bound_s(const SledState& from, std::int32_t y,
 
 Positioning MemsMechanism::position_for(const SledState& from, std::int32_t x, std::int32_t y,
                                         std::int32_t preferred_dir) const {
-  return position_for(from, x_seek(from, x), y, preferred_dir);
+  return position_for(from, x_seek(from, x), access_start_y(y, +1), access_start_y(y, -1),
+                      preferred_dir);
 }
 
-Positioning MemsMechanism::position_for(const SledState& from, const XSeek& xs, std::int32_t y,
-                                        std::int32_t preferred_dir) const {
-  if (!bidirectional_) return position_in(from, xs, y, +1);
+Positioning MemsMechanism::position_for(const SledState& from, const XSeek& xs, std::int32_t y_up,
+                                        std::int32_t y_down, std::int32_t preferred_dir) const {
+  if (!bidirectional_) return position_in(from, xs, y_up, +1);
+  const std::int32_t y_pref = preferred_dir > 0 ? y_up : y_down;
+  const std::int32_t y_other = preferred_dir > 0 ? y_down : y_up;
   // X usually dominates (thesis §3.3): when even the preferred direction's
   // worst Y fits inside X + settle, it ties any other direction at best.
-  if (xs.base_s > 0 && y_upper_bound_s(from, y, preferred_dir) <= xs.base_s + xs.settle_s) {
-    return position_in(from, xs, y, preferred_dir);
+  if (xs.base_s > 0 && y_upper_bound_s(from, y_pref, preferred_dir) <= xs.base_s + xs.settle_s) {
+    return position_in(from, xs, y_pref, preferred_dir);
   }
-  const Positioning a = position_in(from, xs, y, preferred_dir);
+  const Positioning a = position_in(from, xs, y_pref, preferred_dir);
   if (a.total_s == 0) return a;  // already there: streaming on costs nothing
-  const Positioning b = position_in(from, xs, y, -preferred_dir);
+  const Positioning b = position_in(from, xs, y_other, -preferred_dir);
   // Strictly sooner wins; a tie keeps the preferred direction.
   return b.total_s < a.total_s ? b : a;
 }
@@ -129,7 +132,7 @@ Positioning MemsMechanism::look_ahead(const Positioning& greedy, const Step& s,
   const XSeek xs{greedy.x_base_s, greedy.settle_s};
   for (std::int32_t dir : {+1, -1}) {
     if (!bidirectional_ && dir < 0) continue;
-    const Positioning p = position_in(sled_, xs, s.y, dir);
+    const Positioning p = position_in(sled_, xs, access_start_y(s.y, dir), dir);
     const SledState after{x_bits_of(s.x), access_end_y(s.y, dir), dir};
     const double t = p.total_s + position_for(after, next.x, next.y, next.preferred_dir).total_s;
     if (best_s < 0 || t < best_s) {
@@ -251,60 +254,175 @@ SledState MemsMechanism::start_state(Ns now) const {
   return restart ? rest_state() : sled_;
 }
 
-Ns MemsMechanism::positioning_ns(const Request& r, Ns now) const {
-  const PhysicalAddress a = geometry_.to_physical(r.lbn);
-  const int dir = Geometry::track_runs_up(geometry_.track_of(r.lbn)) ? +1 : -1;
-  const SledState from = start_state(now);
-  const XSeek xs = x_seek(from, a.x);
-  if (xs.base_s > 0 && y_upper_bound_s(from, a.y, dir) <= xs.base_s + xs.settle_s) {
-    return to_ns(xs.base_s + xs.settle_s);  // no Y seek can matter (see position_for)
-  }
-  return to_ns(position_for(from, xs, a.y, dir).total_s);
+PositioningTarget MemsMechanism::place_of(Lbn lbn) const {
+  const PhysicalAddress a = geometry_.to_physical(lbn);
+  const int dir = Geometry::track_runs_up(geometry_.track_of(lbn)) ? +1 : -1;
+  return {x_bits_of(a.x), access_start_y(a.y, +1), access_start_y(a.y, -1), dir};
 }
 
-Ns MemsMechanism::positioning_lower_bound_ns(const Request& r, Ns now, Bound b) const {
-  // Positioning is max(X + settle, Y + turnarounds) (Eq. 3.1), so a bound on
-  // either axis bounds it. Between start and target no spring is stronger than
-  // at the outer end, so the net acceleration never exceeds a + k r, and a
-  // move at that acceleration is the fastest possible: bang-bang from rest to
-  // rest for X, from and to access speed for Y, with each turnaround at least
-  // 2 v / (a + k r). The margin covers the piecewise error (docs/model.md).
-  // The coarse bound is the X part alone, which needs only the cylinder.
+PositioningTarget MemsMechanism::positioning_target(const Request& r) const {
+  PositioningTarget t = place_of(r.lbn);
+  t.x_m = x_m(t.x_bits);
+  // k / (2 (a + k x1)) in the frame of travel (see positioning_lower_bounds_ns);
+  // 0 where the spring outpulls the actuator, which the bound checks anyway.
+  const double a_x = x_axis_.accel_m_s2, k = x_axis_.spring_per_m;
+  if (k > 0 && a_x > k * std::abs(t.x_m)) {
+    t.x_arrive_up = 0.5 * k / (a_x + k * t.x_m);
+    t.x_arrive_down = 0.5 * k / (a_x - k * t.x_m);
+  }
+  return t;
+}
+
+Ns MemsMechanism::positioning_ns(const Request& r, Ns now) const {
+  return positioning_target_ns(r, place_of(r.lbn), now);  // no bound factors needed
+}
+
+Ns MemsMechanism::positioning_target_ns(const Request& /*r*/, const PositioningTarget& t,
+                                        Ns now) const {
   const SledState from = start_state(now);
-  const Lbn local = r.lbn % geometry_.blocks_per_sled();
-  double bound = 0;
-  const std::int32_t to_x = x_bits_of(static_cast<std::int32_t>(local / geometry_.sc()));
-  if (to_x != from.x_bits) {
-    const double x0 = x_m(from.x_bits), x1 = x_m(to_x);
-    const double a_max =
-        x_axis_.accel_m_s2 + x_axis_.spring_per_m * std::max(std::abs(x0), std::abs(x1));
-    bound = 2 * std::sqrt(std::abs(x1 - x0) / a_max) + settle_s_;
+  const XSeek xs = x_seek_to_bits(from, t.x_bits);
+  const std::int32_t y_pref = t.dir > 0 ? t.y_up_bits : t.y_down_bits;
+  if (xs.base_s > 0 && y_upper_bound_s(from, y_pref, t.dir) <= xs.base_s + xs.settle_s) {
+    return to_ns(xs.base_s + xs.settle_s);  // no Y seek can matter (see position_for)
   }
-  if (b == Bound::kCoarse) {
-    bound -= 5e-6;
-    return bound > 0 ? static_cast<Ns>(bound * 1e9) : 0;
+  return to_ns(position_for(from, xs, t.y_up_bits, t.y_down_bits, t.dir).total_s);
+}
+
+namespace {
+
+// Bounds in seconds to bounds on to_ns() of the exact value. The margin covers
+// rounding: the bounds and the model's value are computed along different
+// paths, and the model's speed near the end of a seek is the square root of a
+// difference close to zero (relative errors ~1e-8 of a chunk, picoseconds).
+constexpr double kBoundMarginS = 4e-9;
+Ns lower_ns(double s) {
+  const double ns = (s - kBoundMarginS) * 1e9;
+  return ns > 0 ? static_cast<Ns>(ns) : 0;
+}
+Ns upper_ns(double s) {
+  if (!(s < 1e6)) return std::numeric_limits<Ns>::max();  // unknown (infinite)
+  return static_cast<Ns>((s + kBoundMarginS) * 1e9) + 1;
+}
+
+}  // namespace
+
+void MemsMechanism::positioning_lower_bounds_ns(std::span<const PositioningTarget> targets, Ns now,
+                                                std::span<Ns> lower) const {
+  // The X part alone bounds positioning = max(X + settle, Y) (Eq. 3.1) from
+  // below: the spring-mass time of the rest-to-rest X seek (see
+  // base_seek_bounds_s), with asin cut after z^3 here. Rest to rest, a
+  // phase's z^2 simplifies to k d / (2 (a -+ k x)) at its outer end; the
+  // sled's factor is worked out here once, the target's in its
+  // PositioningTarget, so each request costs two square roots and no
+  // division.
+  const SledState from = start_state(now);
+  const double a = x_axis_.accel_m_s2;
+  const double k = x_axis_.spring_per_m;
+  const double x0 = x_m(from.x_bits);
+  // The closed form needs the actuator to beat the spring at both ends (a
+  // spring factor below 1); otherwise the bound is 0.
+  const bool closed_form = k > 0 && a > k * std::abs(x0);
+  const double two_over_omega = closed_form ? 2 / std::sqrt(k) : 0;
+  const double quarter_k_over_a = 0.25 * k / a;
+  const double leave_up = closed_form ? 0.5 * k / (a - k * x0) : 0;    // travel toward +x
+  const double leave_down = closed_form ? 0.5 * k / (a + k * x0) : 0;  // toward -x
+  const std::size_t n = targets.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const PositioningTarget& t = targets[i];
+    const double x1 = t.x_m;
+    // The frame where travel is toward +x.
+    const bool up = x1 >= x0;
+    const double s0 = up ? x0 : -x0, s1 = up ? x1 : -x1;
+    const double xm = 0.5 * (s0 + s1) + quarter_k_over_a * (s1 * s1 - s0 * s0);
+    const double z1_sq = std::max(0.0, xm - s0) * (up ? leave_up : leave_down);
+    const double z2_sq = std::max(0.0, s1 - xm) * (up ? t.x_arrive_up : t.x_arrive_down);
+    const double z1 = std::sqrt(z1_sq), z2 = std::sqrt(z2_sq);
+    constexpr double kSixth = 1.0 / 6;
+    const double s =
+        two_over_omega * (z1 * (1 + z1_sq * kSixth) + z2 * (1 + z2_sq * kSixth)) + settle_s_;
+    // A zero factor (spring stronger than the actuator) leaves the bound at
+    // settle + part of the seek: not a bound, so 0.
+    const bool valid = t.x_arrive_up > 0 && two_over_omega > 0;
+    lower[i] = t.x_bits == from.x_bits || !valid ? 0 : lower_ns(s);
   }
-  const PhysicalAddress a = geometry_.to_physical(r.lbn);
-  double y_bound = -1;
-  for (std::int32_t dir : {+1, -1}) {
-    if (!bidirectional_ && dir < 0) continue;
-    const double to = y_m(access_start_y(a.y, dir));
-    const double at = y_m(from.y_bits);
-    if (to == at && dir == from.y_dir) {
-      y_bound = 0;
-      break;
+}
+
+SeekBounds MemsMechanism::y_bounds_s(const SledState& from, std::int32_t to_y, std::int32_t dir,
+                                     bool upper_only) const {
+  // The cases of position_in and y_seek: no seek when already there in the
+  // right direction; one turnaround (Eq. 3.6) when only the direction
+  // differs; otherwise the base seek at access speed plus a turnaround before
+  // it if the sled moves away from the target and one after it if it must
+  // arrive moving back. Turnarounds are computed as the model does.
+  if (to_y == from.y_bits && dir == from.y_dir) return {};
+  const double x0 = y_m(from.y_bits);
+  const double x1 = y_m(to_y);
+  const double v0 = from.y_dir * v_m_s_;
+  const double v1 = dir * v_m_s_;
+  if (to_y == from.y_bits) {
+    const double t = turnaround_s(y_axis_, x0, v0);
+    return {t, t};
+  }
+  const double travel = x1 > x0 ? 1.0 : -1.0;
+  double turns = 0;
+  if (v0 * travel < 0) turns += turnaround_s(y_axis_, x0, v0);
+  if (v1 * travel < 0) turns += turnaround_s(y_axis_, x1, -v1);
+  SeekBounds b = base_seek_bounds_s(y_axis_, x0, x1, v_m_s_, upper_only);
+  b.lower_s += turns;
+  b.upper_s += turns;
+  return b;
+}
+
+Ns MemsMechanism::positioning_upper_bound_ns(const Request& /*r*/, const PositioningTarget& t,
+                                             Ns now) const {
+  // As positioning_bounds_ns, upper bounds only.
+  const SledState from = start_state(now);
+  double x = 0;
+  if (t.x_bits != from.x_bits) {
+    x = base_seek_bounds_s(x_axis_, x_m(from.x_bits), x_m(t.x_bits), 0, true).upper_s + settle_s_;
+  }
+  const std::int32_t pref = bidirectional_ ? t.dir : +1;
+  double y = y_bounds_s(from, pref > 0 ? t.y_up_bits : t.y_down_bits, pref, true).upper_s;
+  if (bidirectional_ && y > x) {
+    y = std::min(y, y_bounds_s(from, pref > 0 ? t.y_down_bits : t.y_up_bits, -pref, true).upper_s);
+  }
+  return upper_ns(std::max(x, y));
+}
+
+PositioningBounds MemsMechanism::positioning_bounds_ns(const Request& /*r*/,
+                                                       const PositioningTarget& t, Ns now) const {
+  // Positioning is max(X + settle, Y) with Y the sooner direction's (Eq. 3.1,
+  // position_for), so bounds on X and on each direction's Y bound it; except
+  // that the estimate (positioning_target_ns) returns X + settle outright when
+  // the closed-form Y bound in the track's direction fits inside it. On a
+  // unidirectional device that direction need not be the one read (+1), so
+  // the estimate can lie below max(X + settle, Y). Follow the same test.
+  const SledState from = start_state(now);
+  SeekBounds x;
+  bool estimate_may_skip_y = false;
+  if (t.x_bits != from.x_bits) {
+    x = base_seek_bounds_s(x_axis_, x_m(from.x_bits), x_m(t.x_bits), 0);
+    x.lower_s += settle_s_;
+    x.upper_s += settle_s_;
+    const double y_closed_form =
+        y_upper_bound_s(from, t.dir > 0 ? t.y_up_bits : t.y_down_bits, t.dir);
+    if (y_closed_form <= x.lower_s - kBoundMarginS) {
+      return {lower_ns(x.lower_s), upper_ns(x.upper_s)};  // surely X + settle
     }
-    const double travel = to > at ? 1.0 : (to < at ? -1.0 : static_cast<double>(dir));
-    const int turns = (from.y_dir * travel < 0 ? 1 : 0) + (dir * travel < 0 ? 1 : 0);
-    const double a_max =
-        y_axis_.accel_m_s2 + y_axis_.spring_per_m * std::max(std::abs(to), std::abs(at));
-    const double v = v_m_s_;
-    const double t =
-        2 * (std::sqrt(v * v + a_max * std::abs(to - at)) - v) / a_max + turns * 2 * v / a_max;
-    if (y_bound < 0 || t < y_bound) y_bound = t;
+    estimate_may_skip_y = y_closed_form <= x.upper_s + kBoundMarginS;
   }
-  bound = std::max(bound, y_bound) - 5e-6;
-  return bound > 0 ? static_cast<Ns>(bound * 1e9) : 0;
+  const std::int32_t pref = bidirectional_ ? t.dir : +1;
+  const SeekBounds y_pref = y_bounds_s(from, pref > 0 ? t.y_up_bits : t.y_down_bits, pref);
+  // X usually dominates (thesis §3.3): then the other direction cannot matter.
+  if (y_pref.upper_s <= x.lower_s) return {lower_ns(x.lower_s), upper_ns(x.upper_s)};
+  SeekBounds y = y_pref;
+  if (bidirectional_) {
+    const SeekBounds y_other = y_bounds_s(from, pref > 0 ? t.y_down_bits : t.y_up_bits, -pref);
+    y.lower_s = std::min(y.lower_s, y_other.lower_s);
+    y.upper_s = std::min(y.upper_s, y_other.upper_s);
+  }
+  const double lower = estimate_may_skip_y ? x.lower_s : std::max(x.lower_s, y.lower_s);
+  return {lower_ns(lower), upper_ns(std::max(x.upper_s, y.upper_s))};
 }
 
 MediaPoint MemsMechanism::point_of(Lbn lbn) const {

@@ -56,7 +56,14 @@ class MemsMechanism final : public Mechanism {
 
   std::int64_t blocks() const override { return geometry_.blocks_per_sled(); }
   Ns positioning_ns(const Request& r, Ns now) const override;
-  Ns positioning_lower_bound_ns(const Request& r, Ns now, Bound b) const override;
+  PositioningTarget positioning_target(const Request& r) const override;
+  void positioning_lower_bounds_ns(std::span<const PositioningTarget> targets, Ns now,
+                                   std::span<Ns> lower) const override;
+  Ns positioning_upper_bound_ns(const Request& r, const PositioningTarget& t,
+                                Ns now) const override;
+  PositioningBounds positioning_bounds_ns(const Request& r, const PositioningTarget& t,
+                                          Ns now) const override;
+  Ns positioning_target_ns(const Request& r, const PositioningTarget& t, Ns now) const override;
   Breakdown service(const Request& r, Ns now) override;
   MediaPoint point_of(Lbn lbn) const override;
   MediaPoint current_point() const override;
@@ -70,6 +77,14 @@ class MemsMechanism final : public Mechanism {
 
   const Geometry& geometry() const { return geometry_; }
   const SledState& state() const { return sled_; }
+  // Puts the sled at `s`, spun up, as if its last service had ended at
+  // `done_ns`, without accounting time or energy: for benchmarks and tests
+  // that need many sled states without serving requests to reach them.
+  void place_sled(const SledState& s, Ns done_ns) {
+    sled_ = s;
+    inactive_ = false;
+    last_done_ns_ = done_ns;
+  }
   bool inactive() const { return inactive_; }
 
   // The best way to start accessing row `y` of cylinder `x` from `from`:
@@ -97,13 +112,23 @@ class MemsMechanism final : public Mechanism {
     double settle_s = 0;
   };
   XSeek x_seek(const SledState& from, std::int32_t x) const;
-  Positioning position_for(const SledState& from, const XSeek& xs, std::int32_t y,
-                           std::int32_t preferred_dir) const;
+  XSeek x_seek_to_bits(const SledState& from, std::int32_t to_x) const;
+  // The part of a PositioningTarget the estimate itself needs.
+  PositioningTarget place_of(Lbn lbn) const;
+  // The private positioning helpers take where the access starts (to_y, as
+  // access_start_y gives it for each direction), so that a PositioningTarget
+  // computed once can feed them.
+  Positioning position_for(const SledState& from, const XSeek& xs, std::int32_t y_up,
+                           std::int32_t y_down, std::int32_t preferred_dir) const;
   // An upper bound on the Y positioning (seek plus turnarounds) for an access
-  // of row y in direction dir, in closed form.
-  double y_upper_bound_s(const SledState& from, std::int32_t y, std::int32_t dir) const;
-  Positioning position_in(const SledState& from, const XSeek& xs, std::int32_t y,
+  // starting at to_y in direction dir, in closed form.
+  double y_upper_bound_s(const SledState& from, std::int32_t to_y, std::int32_t dir) const;
+  Positioning position_in(const SledState& from, const XSeek& xs, std::int32_t to_y,
                           std::int32_t dir) const;
+  // Lower and upper bounds on the Y positioning for an access starting at
+  // to_y in direction dir (seconds); with upper_only, lower_s is 0.
+  SeekBounds y_bounds_s(const SledState& from, std::int32_t to_y, std::int32_t dir,
+                        bool upper_only = false) const;
   struct Step {
     std::int32_t x, y, blocks, preferred_dir;
   };
@@ -111,7 +136,7 @@ class MemsMechanism final : public Mechanism {
   void run_steps(std::span<const Step> steps, Breakdown& b);
   void begin_service(Ns now, Breakdown& b);
   Positioning look_ahead(const Positioning& greedy, const Step& s, const Step& next) const;
-  SledState rest_state() const;
+  SledState rest_state() const { return rest_; }
   // Where the sled would start a request at `now`: a sled that will have spun
   // down by then restarts from rest.
   SledState start_state(Ns now) const;
@@ -127,6 +152,7 @@ class MemsMechanism final : public Mechanism {
   bool bidirectional_;
   bool min_turnaround_cylinder_switch_;
 
+  SledState rest_;  // where the sled waits at rest (fixed by the geometry)
   SledState sled_;
   bool inactive_ = true;  // a device starts spun down (as DiskSim's)
   Ns last_done_ns_ = 0;

@@ -19,49 +19,134 @@ Request PendingList::take(std::size_t index) {
   return r;
 }
 
-Request SptfScheduler::pick(const Mechanism& m, Ns now) {
-  auto aged = [&](std::size_t i, Ns positioning) {
+std::vector<Request> PositionedQueue::drain_in_arrival_order() {
+  std::sort(items_.begin(), items_.end(),
+            [](const Item& a, const Item& b) { return a.seq < b.seq; });
+  std::vector<Request> out;
+  for (const Item& i : items_) out.push_back(i.request);
+  items_.clear();
+  targets_.clear();
+  prepared_ = 0;
+  return out;
+}
+
+void PositionedQueue::bind(const Mechanism& m) {
+  if (&m != prepared_for_) {  // targets and points are the mechanism's own
+    prepared_for_ = &m;
+    prepared_ = 0;
+    targets_.clear();
+    for (Item& i : items_) i.has_point = false;
+  }
+}
+
+void PositionedQueue::prepare(const Mechanism& m) {
+  bind(m);
+  for (std::size_t i = prepared_; i < items_.size(); ++i) {
+    targets_.push_back(m.positioning_target(items_[i].request));
+  }
+  prepared_ = items_.size();
+}
+
+const MediaPoint& PositionedQueue::point(std::size_t i, const Mechanism& m) {
+  Item& item = items_[i];
+  if (!item.has_point) {
+    item.point = m.point_of(item.request.lbn);
+    item.has_point = true;
+  }
+  return item.point;
+}
+
+Request PositionedQueue::take(std::size_t index) {
+  Request r = items_[index].request;
+  const std::size_t last = items_.size() - 1;
+  items_[index] = items_[last];
+  items_.pop_back();
+  if (prepared_ > last) {  // every item had its target: keep them paired
+    targets_[index] = targets_[last];
+    prepared_ = last;
+  } else {
+    prepared_ = std::min(prepared_, index);  // the hole holds an unprepared item now
+  }
+  targets_.resize(prepared_);
+  return r;
+}
+
+template <class Index>
+std::size_t PositionedQueue::choose(const Mechanism& m, Ns now, double age_weight,
+                                    std::span<const PositioningTarget> targets, Index index) {
+  const std::size_t n = targets.size();
+  auto aged = [&](Ns positioning, std::size_t item) {
     double cost = static_cast<double>(positioning);
-    if (age_weight_ > 0) {
-      cost -= age_weight_ * static_cast<double>(now - items_[i].request.arrival_ns);
+    if (age_weight > 0) {
+      cost -= age_weight * static_cast<double>(now - items_[item].request.arrival_ns);
     }
     return cost;
   };
-  // Branch and bound: a cheap lower bound per request, the exact positioning
-  // only for requests whose bound does not exceed the best exact cost so far.
-  // Every request whose exact cost ties the minimum has a bound at or below it
-  // and is evaluated, so the choice (earliest arrival among the cheapest) is
-  // exactly that of evaluating everything.
-  // Start from the cheapest coarse bound; then only requests whose bound does
-  // not exceed the best exact cost can win. Those get the tight bound, and
-  // the survivors are evaluated exactly, cheapest bound first so the best
-  // cost drops early. Typically a handful of the queue is evaluated exactly.
-  using Bound = Mechanism::Bound;
-  order_.resize(items_.size());
-  std::size_t best = 0;
-  for (std::size_t i = 0; i < items_.size(); ++i) {
-    order_[i] = {aged(i, m.positioning_lower_bound_ns(items_[i].request, now, Bound::kCoarse)), i};
-    if (order_[i].first < order_[best].first) best = i;
-  }
-  double best_cost = aged(best, m.positioning_ns(items_[best].request, now));
-  auto end = std::partition(order_.begin(), order_.end(), [&](const auto& e) {
-    return e.first <= best_cost && e.second != best;
-  });
-  for (auto it = order_.begin(); it != end; ++it) {
-    it->first = aged(it->second,
-                     m.positioning_lower_bound_ns(items_[it->second].request, now, Bound::kTight));
-  }
-  end = std::partition(order_.begin(), end, [&](const auto& e) { return e.first <= best_cost; });
-  std::sort(order_.begin(), end);
-  for (auto it = order_.begin(); it != end && it->first <= best_cost; ++it) {
-    const std::size_t i = it->second;
-    const double cost = aged(i, m.positioning_ns(items_[i].request, now));
-    if (cost < best_cost || (cost == best_cost && i < best)) {
-      best_cost = cost;
-      best = i;
+  // Every bound below is a bound on the same aged cost the exact scan
+  // compares (rounding is monotone, so lower <= exact survives the aging).
+  lower_.resize(n);
+  m.positioning_lower_bounds_ns(targets, now, lower_);
+  std::size_t first = 0;
+  double first_lower = aged(lower_[0], index(0));
+  for (std::size_t k = 1; k < n; ++k) {
+    const double c = aged(lower_[k], index(k));
+    if (c < first_lower) {
+      first_lower = c;
+      first = k;
     }
   }
-  return take(best);
+  // The most promising request's upper bound starts the threshold. If no
+  // other request's cheap bound reaches it, that request is the choice;
+  // otherwise every request whose cheap bound does not exceed the threshold
+  // gets both bounds, and the threshold falls to the least upper bound seen.
+  double threshold =
+      aged(m.positioning_upper_bound_ns(items_[index(first)].request, targets[first], now),
+           index(first));
+  bool rivals = false;
+  for (std::size_t k = 0; k < n && !rivals; ++k) {
+    rivals = k != first && aged(lower_[k], index(k)) <= threshold;
+  }
+  if (!rivals) return index(first);
+  candidates_.clear();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t item = index(k);
+    const double coarse = aged(lower_[k], item);
+    if (coarse > threshold) continue;
+    const PositioningBounds b = m.positioning_bounds_ns(items_[item].request, targets[k], now);
+    const double lower = std::max(coarse, aged(b.lower, item));
+    const double upper = aged(b.upper, item);
+    threshold = std::min(threshold, upper);
+    if (lower <= threshold) candidates_.push_back({lower, upper, static_cast<std::uint32_t>(k)});
+  }
+  // Only requests whose lower bound does not exceed the least upper bound
+  // can be the cheapest. One alone is strictly cheaper than every other.
+  std::erase_if(candidates_, [&](const Candidate& c) { return c.lower > threshold; });
+  if (candidates_.size() == 1) return index(candidates_[0].k);
+  // Exact costs, lowest bound first, until no remaining request can reach
+  // the best; ties to the earliest arrival, as the full scan.
+  std::sort(candidates_.begin(), candidates_.end(),
+            [](const Candidate& a, const Candidate& b) { return a.lower < b.lower; });
+  std::size_t best = index(candidates_[0].k);
+  double best_cost = std::numeric_limits<double>::infinity();
+  for (const Candidate& c : candidates_) {
+    if (c.lower > best_cost) break;
+    const std::size_t item = index(c.k);
+    const double cost =
+        aged(m.positioning_target_ns(items_[item].request, targets[c.k], now), item);
+    if (cost < best_cost || (cost == best_cost && items_[item].seq < items_[best].seq)) {
+      best_cost = cost;
+      best = item;
+    }
+  }
+  return best;
+}
+
+Request SptfScheduler::pick(const Mechanism& m, Ns now) {
+  // One request: nothing to choose, so no positioning to estimate (the
+  // device computes the service itself).
+  if (items_.size() == 1) return take(0);
+  prepare(m);
+  return take(choose(m, now, age_weight_, targets_, [](std::size_t k) { return k; }));
 }
 
 Request SdfScheduler::pick(const Mechanism& m, Ns) {
@@ -115,6 +200,7 @@ int ZsptfScheduler::zone_of(const MediaPoint& p, int level) const {
 }
 
 Request ZsptfScheduler::pick(const Mechanism& m, Ns now) {
+  bind(m);
   const int level = level_for(items_.size());
   const int zones = zones_at(level);
   if (level != current_level_) {
@@ -122,32 +208,37 @@ Request ZsptfScheduler::pick(const Mechanism& m, Ns now) {
     current_zone_ = zone_of(m.current_point(), level);
     current_level_ = level;
   }
+  const std::size_t n = items_.size();
+  if (zones == 1) {  // fully merged: SPTF over everything
+    current_zone_ = 0;
+    if (n == 1) return take(0);
+    prepare(m);
+    return take(choose(m, now, 0.0, targets_, [](std::size_t k) { return k; }));
+  }
   // Pass 1: zone of each pending request; the first zone at or after the
   // current one (circularly) that has work.
-  std::vector<int> zone(items_.size());
+  zone_.resize(n);
   int target = -1;
   int best_dist = zones;
-  for (std::size_t i = 0; i < items_.size(); ++i) {
-    zone[i] = zone_of(m.point_of(items_[i].request.lbn), level);
-    const int dist = (zone[i] - current_zone_ + zones) % zones;
+  for (std::size_t i = 0; i < n; ++i) {
+    zone_[i] = zone_of(point(i, m), level);
+    const int dist = (zone_[i] - current_zone_ + zones) % zones;
     if (dist < best_dist) {
       best_dist = dist;
-      target = zone[i];
+      target = zone_[i];
     }
   }
   current_zone_ = target;
   // Pass 2: SPTF inside that zone.
-  std::size_t best = 0;
-  Ns best_cost = std::numeric_limits<Ns>::max();
-  for (std::size_t i = 0; i < items_.size(); ++i) {
-    if (zone[i] != target) continue;
-    const Ns cost = m.positioning_ns(items_[i].request, now);
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = i;
-    }
+  members_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (zone_[i] == target) members_.push_back(static_cast<std::uint32_t>(i));
   }
-  return take(best);
+  if (members_.size() == 1) return take(members_[0]);
+  prepare(m);
+  member_targets_.clear();
+  for (const std::uint32_t i : members_) member_targets_.push_back(targets_[i]);
+  return take(choose(m, now, 0.0, member_targets_, [this](std::size_t k) { return members_[k]; }));
 }
 
 }  // namespace memstore::model

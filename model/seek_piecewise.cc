@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace memstore::model {
 namespace {
@@ -68,6 +69,63 @@ double base_seek_s(const Axis& axis, double x0, double x1, double v0, double v1,
   chunks = std::clamp(chunks, 1, kMaxChunks);
   double t = phase_s<kMaxChunks>(a, k, x0, xm, v, chunks);
   return t + phase_s<kMaxChunks>(-a, k, xm, x1, v, chunks);
+}
+
+SeekBounds base_seek_bounds_s(const Axis& axis, double x0, double x1, double v, bool upper_only) {
+  if (x0 == x1) return {};
+  if (x1 < x0) {
+    x0 = -x0;
+    x1 = -x1;
+  }
+  const double a = axis.accel_m_s2;
+  const double k = axis.spring_per_m;
+  // Where the spring outpulls the actuator the sled cannot accelerate toward
+  // the target, and the model's phases (and the reasoning above) break down.
+  if (!(a > k * std::max(std::abs(x0), std::abs(x1)))) {
+    return {0, std::numeric_limits<double>::infinity()};
+  }
+  // Switch point as base_seek_s computes it (v0 = v1); inside [x0, x1] once
+  // the actuator beats the spring at both ends.
+  const double xm = 0.5 * (x0 + x1) + (0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
+  const double d1 = xm - x0;
+  const double d2 = x1 - xm;
+  // Net acceleration at the outer ends of the phases: a - k x0 and a + k x1.
+  const double e1 = a - k * x0;
+  const double e2 = a + k * x1;
+  // Speed at the switch point: v^2 plus twice the work of phase 1.
+  const double vm = std::sqrt(std::max(0.0, v * v + d1 * (2 * e1 - k * d1)));
+  SeekBounds b;
+  b.upper_s = 2 * (x1 - x0) / (v + vm);
+  if (upper_only) return b;
+  if (k <= 0) {
+    b.lower_s = b.upper_s;  // constant acceleration: every chunking is exact
+    return b;
+  }
+  // Phase 1 circles about a/k, phase 2 about -a/k; R^2 = v^2/k + (x - centre)^2
+  // at either end, and z = c / 2R, so
+  //   z^2 = k (k d^2 + (vm - v)^2) / (4 (k v^2 + e^2)),
+  // which from rest (v = 0, vm^2 = 2 d1 e1 - k d1^2) is k d / (2 e). The
+  // divisions do not wait for vm's square root.
+  double z1_sq, z2_sq;
+  if (v == 0) {
+    z1_sq = 0.5 * k * d1 / e1;
+    z2_sq = 0.5 * k * d2 / e2;
+  } else {
+    const double kv2 = k * v * v;
+    const double q1 = k / (4 * (kv2 + e1 * e1));
+    const double q2 = k / (4 * (kv2 + e2 * e2));
+    const double dv2 = (vm - v) * (vm - v);
+    z1_sq = (k * d1 * d1 + dv2) * q1;
+    z2_sq = (k * d2 * d2 + dv2) * q2;
+  }
+  z1_sq = std::min(1.0, z1_sq);
+  z2_sq = std::min(1.0, z2_sq);
+  auto asin_below = [](double z, double zz) {
+    return z * (1 + zz * (1.0 / 6 + zz * (3.0 / 40 + zz * (5.0 / 112))));
+  };
+  b.lower_s = 2 * (asin_below(std::sqrt(z1_sq), z1_sq) + asin_below(std::sqrt(z2_sq), z2_sq)) /
+              std::sqrt(k);
+  return b;
 }
 
 double turnaround_s(const Axis& axis, double x, double v) {

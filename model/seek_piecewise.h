@@ -23,6 +23,36 @@ inline constexpr int kChunksPerPhase = 8;
 double base_seek_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s,
                    int chunks = kChunksPerPhase);
 
+// Bounds on base_seek_s (with the model's chunks) for a seek that starts and
+// ends at the same speed v (X: 0; Y: the access speed), for schedulers that
+// need the fastest of many seeks without computing each (SPTF, thesis §6.1.2).
+//
+// Why they hold. In the frame where travel is toward +x the net acceleration
+// of either phase is +-a - k x: linear in x with slope -k, so the squared
+// speed v(x)^2 is a concave quadratic, and the model's speeds at chunk ends lie
+// on it exactly (the work done, Eqs. 3.2-3.3). Inside a chunk the model holds
+// the acceleration constant (§3.1), which makes v^2 linear between the chunk's
+// ends: the chord, at or below the concave curve, so the chunk takes at least
+// as long as the spring-mass motion over it. Cutting a phase into fewer,
+// longer chunks puts the chord lower again. Hence, per phase,
+//   spring-mass time  <=  model (8 chunks)  <=  model with 1 chunk.
+// upper_s is the 1-chunk time, 2 d / (v_start + v_end) per phase. lower_s is
+// the spring-mass time in closed form: a phase is harmonic motion about
+// +-a/k, so (x, v / sqrt k) runs on a circle of radius R at angular speed
+// sqrt k, and covers the angle 2 asin(c / 2R) (c the chord between the
+// phase's end points) or more; asin is bounded below by its Taylor series
+// cut after z^7 (every term is positive). Both ignore rounding: callers keep
+// a few ns of margin.
+struct SeekBounds {
+  double lower_s = 0;
+  double upper_s = 0;
+};
+// REQUIRES: v_m_s >= 0. Where the spring outpulls the actuator (spring factor
+// above 1, near the edges) the bounds are 0 and infinity. With upper_only,
+// lower_s is left 0 (it costs two more square roots and divisions).
+SeekBounds base_seek_bounds_s(const Axis& axis, double x0_m, double x1_m, double v_m_s,
+                              bool upper_only = false);
+
 // Eq. 3.6: reversing velocity v (signed) at displacement x takes 2|v| / a(x),
 // where a(x) is the actuator acceleration plus the spring's contribution:
 // the spring helps reverse a sled moving away from the centre and hurts one

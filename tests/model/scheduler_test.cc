@@ -478,5 +478,151 @@ TEST(SchedulerSptfPropertyTest, PickHasTheMinimumPositioningTimeOnG2) {
   EXPECT_TRUE(s->empty());
 }
 
+// --- Pruned choice against the full scan ------------------------------------
+
+// The choice as a scan of every pending request computes it: the exact
+// positioning (less aging) of each, the least cost, ties to the earliest
+// arrival. For ZSPTF, the zone logic as well. The schedulers prune this scan
+// with bounds and must pick exactly the same request every time.
+class FullScan {
+ public:
+  FullScan(std::string name, const SchedulerOptions& o) : name_(std::move(name)), o_(o), z_(o) {}
+  void add(const Request& r) { pending_.push_back(r); }
+  std::size_t size() const { return pending_.size(); }
+
+  Request pick(const Mechanism& m, Ns now) {
+    std::vector<std::size_t> eligible;
+    if (name_ == "zsptf") {
+      const int level = z_.level_for(pending_.size());
+      const int zones = z_.zones_at(level);
+      if (level != level_) {
+        zone_ = z_.zone_of(m.current_point(), level);
+        level_ = level;
+      }
+      int target = -1;
+      int best_dist = zones;
+      std::vector<int> zone;
+      for (const Request& r : pending_) {
+        zone.push_back(z_.zone_of(m.point_of(r.lbn), level));
+        const int dist = (zone.back() - zone_ + zones) % zones;
+        if (dist < best_dist) {
+          best_dist = dist;
+          target = zone.back();
+        }
+      }
+      zone_ = target;
+      for (std::size_t i = 0; i < pending_.size(); ++i) {
+        if (zone[i] == target) eligible.push_back(i);
+      }
+    } else {
+      for (std::size_t i = 0; i < pending_.size(); ++i) eligible.push_back(i);
+    }
+    const double w = name_ == "asptf" ? o_.age_weight : 0;
+    std::size_t best = eligible[0];
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (const std::size_t i : eligible) {  // in arrival order: strict < keeps the earliest
+      double cost = static_cast<double>(m.positioning_ns(pending_[i], now));
+      if (w > 0) cost -= w * static_cast<double>(now - pending_[i].arrival_ns);
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = i;
+      }
+    }
+    const Request r = pending_[best];
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(best));
+    return r;
+  }
+
+ private:
+  std::string name_;
+  SchedulerOptions o_;
+  ZsptfScheduler z_;  // only for its zone geometry
+  std::vector<Request> pending_;
+  int zone_ = 0, level_ = 0;
+};
+
+struct ChoiceCase {
+  const char* device;
+  const char* scheduler;
+  SchedulerOptions options;
+};
+
+// Random queues of 1 to ~400 requests, served on the real sled in a closed
+// loop (the sled moves to each pick), with duplicates and neighbours of
+// pending requests (exact ties), bursts and lulls, idle gaps long enough to
+// spin down, and the sled put at random places.
+TEST(SchedulerChoiceTest, PrunedChoiceEqualsTheFullScan) {
+  SchedulerOptions aged_hard;
+  aged_hard.age_weight = 0.5;
+  SchedulerOptions no_pyramid;
+  no_pyramid.pyramid_min_per_zone = 0;
+  // g2u: G2 reading upward only, where the estimate's X shortcut can
+  // undercut the real positioning (see MemsMechanism::positioning_bounds_ns).
+  const ChoiceCase cases[] = {
+      {"g2", "sptf", {}},   {"g1", "sptf", {}},  {"g3", "sptf", {}},
+      {"g2u", "sptf", {}},  {"g2", "asptf", {}}, {"g2", "asptf", aged_hard},
+      {"g2", "zsptf", {}},  {"g1", "zsptf", {}}, {"g2", "zsptf", no_pyramid},
+      {"g2u", "zsptf", {}},
+  };
+  for (const ChoiceCase& c : cases) {
+    const bool unidirectional = std::string(c.device) == "g2u";
+    DeviceParams params = *preset(unidirectional ? "g2" : c.device);
+    params.bidirectional = params.bidirectional && !unidirectional;
+    params.power.idle_timeout_ns = 20'000'000;
+    MemsMechanism mech(params);
+    auto s = make_scheduler(c.scheduler, c.options);
+    ASSERT_NE(s, nullptr);
+    FullScan full(c.scheduler, c.options);
+    std::mt19937_64 rng(std::hash<std::string>{}(std::string(c.device) + c.scheduler) +
+                        static_cast<std::uint64_t>(c.options.age_weight * 1000) +
+                        static_cast<std::uint64_t>(c.options.pyramid_min_per_zone));
+    std::uniform_int_distribution<Lbn> lbn(0, mech.blocks() - 16);
+    std::vector<Lbn> recent;
+    std::uint64_t id = 0;
+    Ns now = 0;
+    auto add = [&] {
+      Lbn l = lbn(rng);
+      if (!recent.empty() && rng() % 4 == 0) {
+        // Same LBN, same row, or the next row of a recent request: equal or
+        // nearly equal positioning times.
+        const Lbn near = recent[rng() % recent.size()];
+        const Lbn offsets[] = {0, 1, mech.geometry().p(), -mech.geometry().p()};
+        l = std::clamp<Lbn>(near + offsets[rng() % 4], 0, mech.blocks() - 16);
+      }
+      recent.push_back(l);
+      if (recent.size() > 64) recent.erase(recent.begin());
+      const Request r = req(id++, l, now, static_cast<std::int32_t>(1 + rng() % 16));
+      s->add(r);
+      full.add(r);
+    };
+    int picks = 0;
+    for (int step = 0; step < 3000; ++step) {
+      // Queue length wanders: bursts while it is short, lulls while long.
+      const std::size_t target = step % 1000 < 500 ? 1 + (step % 500) * 400 / 500 : 1 + rng() % 8;
+      const int arrivals =
+          s->size() < target ? static_cast<int>(1 + rng() % 4) : static_cast<int>(rng() % 2);
+      for (int i = 0; i < arrivals; ++i) add();
+      if (s->empty()) continue;
+      if (rng() % 97 == 0) now += 30'000'000;  // spins down: the next start is from rest
+      if (rng() % 53 == 0) {
+        SledState placed = mech.state_after_reading(lbn(rng));
+        if (rng() % 2) placed.y_dir = -placed.y_dir;
+        mech.place_sled(placed, now);
+      }
+      const Request want = full.pick(mech, now);
+      const Request got = s->pick(mech, now);
+      ASSERT_EQ(got.id, want.id) << c.device << " " << c.scheduler << " w " << c.options.age_weight
+                                 << " step " << step << " pending " << full.size() + 1;
+      ++picks;
+      now += mech.service(got, now).service_ns();
+    }
+    EXPECT_GT(picks, 2500) << c.device << " " << c.scheduler;
+    // The rest leaves in arrival order.
+    std::vector<Request> left = s->drain();
+    for (std::size_t i = 1; i < left.size(); ++i) EXPECT_LT(left[i - 1].id, left[i].id);
+    EXPECT_EQ(left.size(), full.size());
+  }
+}
+
 }  // namespace
 }  // namespace memstore::model

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/mems_mechanism.h"
@@ -127,6 +128,59 @@ TEST(Seek, TurnaroundAgreesWithIntegratedReversal) {
       EXPECT_NEAR(turnaround_s(kG2, y, v), ref, 0.05 * ref) << "y=" << y << " v=" << v;
     }
   }
+}
+
+// SPTF prunes with these bounds (base_seek_bounds_s): the model's own seek
+// must lie between them, for X (rest to rest) and Y (access speed at both
+// ends), over the whole sled and for weak, G2 and almost-balancing springs.
+TEST(Seek, BoundsBracketThePiecewiseSeek) {
+  for (const double spring_factor : {0.0, 0.3, 0.75, 0.95}) {
+    const Axis axis = Axis::make(803.6, spring_factor, kHalfRange);
+    double worst_upper = 0, worst_lower = 0;
+    for (int i = -40; i <= 40; ++i) {
+      for (int j = -40; j <= 40; ++j) {
+        // Whole bits, as the model's positions, plus a few one-bit seeks.
+        const double x0 = std::round(i * kHalfRange / 40 / kBit) * kBit;
+        const double x1 = j == i ? x0 + kBit : std::round(j * kHalfRange / 40 / kBit) * kBit;
+        if (std::abs(x1) > kHalfRange) continue;
+        for (const double v : {0.0, kV}) {
+          const double exact = base_seek_s(axis, x0, x1, v, v);
+          const SeekBounds b = base_seek_bounds_s(axis, x0, x1, v);
+          // Up to rounding: the model's speed at the end of a seek is the
+          // square root of a difference near zero, good to ~1e-8 of a chunk
+          // (picoseconds here); SPTF keeps 4 ns of margin.
+          ASSERT_LE(b.lower_s, exact + 1e-10)
+              << spring_factor << " " << x0 << " " << x1 << " " << v;
+          ASSERT_GE(b.upper_s, exact - 1e-10)
+              << spring_factor << " " << x0 << " " << x1 << " " << v;
+          worst_upper = std::max(worst_upper, b.upper_s - exact);
+          worst_lower = std::max(worst_lower, exact - b.lower_s);
+        }
+      }
+    }
+    // Tight enough to be useful: the lower bound is the spring-mass time, a
+    // few us from the piecewise model (docs/model.md); the upper bound is the
+    // one-chunk model, tens of us off for long seeks (45 us on G2).
+    EXPECT_LT(worst_lower, 3.5e-6) << spring_factor;
+    EXPECT_LT(worst_upper, 75e-6) << spring_factor;
+  }
+  EXPECT_EQ(base_seek_bounds_s(kG2, 1e-6, 1e-6, kV).upper_s, 0.0);
+}
+
+TEST(Seek, BoundsGiveUpWhenTheSpringOutpullsTheActuator) {
+  // Spring factor 1.5: near the edges the spring outpulls the actuator, and
+  // the model is no longer a two-phase motion, so nothing bounds it.
+  const Axis strong = Axis::make(803.6, 1.5, kHalfRange);
+  for (const double x0 : {-45e-6, 45e-6}) {
+    const SeekBounds b = base_seek_bounds_s(strong, x0, 0, 0);
+    EXPECT_EQ(b.lower_s, 0.0);
+    EXPECT_TRUE(std::isinf(b.upper_s));
+  }
+  // Where the actuator still wins at both ends, the bounds hold.
+  const SeekBounds b = base_seek_bounds_s(strong, -20e-6, 20e-6, 0);
+  const double exact = base_seek_s(strong, -20e-6, 20e-6, 0, 0);
+  EXPECT_LE(b.lower_s, exact);
+  EXPECT_GE(b.upper_s, exact);
 }
 
 }  // namespace
