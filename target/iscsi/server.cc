@@ -142,23 +142,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // ---- Writing: everything queued in one gathered write ----
 
-  // Adds digests when the session has negotiated them (RFC 7143 §12.1), in
-  // place: the buffer is a recycled one and usually has the room.
+  struct Out;  // a queued PDU, below
+
   void enqueue(std::vector<std::uint8_t> pdu) {
     if (finished_) return;
-    if (session_ && session_->full_feature()) {
-      const SessionParams& p = session_->params();
-      if (p.data_digest && pdu.size() > kBhsSize) {
-        const DigestBytes d = digest_bytes(crc32c(std::span(pdu).subspan(kBhsSize)));
-        pdu.insert(pdu.end(), d.begin(), d.end());
-      }
-      if (p.header_digest) {
-        const DigestBytes d = digest_bytes(crc32c(std::span(pdu).first(kBhsSize)));
-        pdu.insert(pdu.begin() + kBhsSize, d.begin(), d.end());
-      }
-    }
     Out& o = out_.emplace_back();
     o.bytes = std::move(pdu);
+    add_digests(o);
     if (!writing_) write_queued();
   }
 
@@ -170,18 +160,27 @@ class Connection : public std::enable_shared_from_this<Connection> {
     o.data = pdu.data;
     o.owner = std::move(pdu.owner);
     o.owner_port = pdu.owner_port;
-    if (session_ && session_->full_feature()) {
-      const SessionParams& p = session_->params();
-      if (p.data_digest && !o.data.empty()) {
-        o.data_digest = digest_bytes(crc32c(o.data));
-        o.has_data_digest = true;
-      }
-      if (p.header_digest) {
-        const DigestBytes d = digest_bytes(crc32c(std::span(o.bytes).first(kBhsSize)));
-        o.bytes.insert(o.bytes.end(), d.begin(), d.end());
-      }
-    }
+    add_digests(o);
     if (!writing_) write_queued();
+  }
+
+  // Adds digests when the session has negotiated them (RFC 7143 §12.1): the
+  // header digest right after the BHS, in place (the buffer is a recycled
+  // one and usually has the room), and the data digest after the segment,
+  // whether the segment follows the BHS in `bytes` or is viewed in place.
+  void add_digests(Out& o) {
+    if (!session_ || !session_->full_feature()) return;
+    const SessionParams& p = session_->params();
+    const std::span<const std::uint8_t> segment =
+        o.data.empty() ? std::span<const std::uint8_t>(o.bytes).subspan(kBhsSize) : o.data;
+    if (p.data_digest && !segment.empty()) {
+      o.data_digest = digest_bytes(crc32c(segment));
+      o.has_data_digest = true;
+    }
+    if (p.header_digest) {
+      const DigestBytes d = digest_bytes(crc32c(std::span(o.bytes).first(kBhsSize)));
+      o.bytes.insert(o.bytes.begin() + kBhsSize, d.begin(), d.end());
+    }
   }
 
   void write_queued() {
@@ -264,8 +263,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::size_t ahs_len_ = 0, data_len_ = 0;
   bool header_digest_ = false, data_digest_ = false;
   std::vector<std::uint8_t> rest_;                    // the PDU being read, after its BHS
-  // A PDU to write: its bytes (digests included), or, for a Data-In PDU
-  // sent in place, its BHS and header digest, then a view of the segment.
+  // A PDU to write: its bytes (BHS, header digest, and the padded segment
+  // unless it is viewed in place), the view, and the data digest.
   struct Out {
     std::vector<std::uint8_t> bytes;
     std::span<const std::uint8_t> data;

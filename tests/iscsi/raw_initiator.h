@@ -66,6 +66,7 @@ struct RawInitiator {
     if (digests && len > 0) {
       std::array<std::uint8_t, kDigestSize> d;
       asio::read(socket, asio::buffer(d), ec);
+      if (ec || !check_digest(data, d)) return std::nullopt;  // over the padded segment
     }
     if (ec) return std::nullopt;
     data.resize(len);
