@@ -160,9 +160,10 @@ int main(int argc, char** argv) {
                      d.delivered_ns, d.delivered_ns - d.due_ns);
         });
       }
-      spdlog::info("LUN {} of {}: {} ({} blocks), backing {}, timing {}, scheduler {}", spec.id,
-                   t.name, spec.params.name, driver->lun().blocks(), spec.backing,
-                   scsi::timing_mode_name(spec.timing.mode), spec.scheduler);
+      spdlog::info("LUN {} of {}: {} ({} blocks), backing {}, timing {}, scheduler {}, storage I/O {}",
+                   spec.id, t.name, spec.params.name, driver->lun().blocks(), spec.backing,
+                   scsi::timing_mode_name(spec.timing.mode), spec.scheduler,
+                   driver->lun().store_async() != nullptr ? "io_uring" : "synchronous");
       setup.luns[spec.id] = std::move(driver);
     }
     server.add_target(std::move(setup));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 #include <limits>
+#include <unistd.h>
 
 namespace memstore::iscsi {
 
@@ -10,7 +11,12 @@ LunDriver::LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun
     : io_(io),
       lun_(std::move(lun)),
       epoch_(Clock::now()),
-      wake_timer_(io) {}
+      wake_timer_(io) {
+  if (lun_->enable_async_io()) {
+    // A duplicate: the stream descriptor closes what it holds.
+    storage_events_.emplace(io_, ::dup(lun_->store_async()->completion_fd()));
+  }
+}
 
 // The model's clock: wall time since the epoch, slowed by the scale factor in
 // scaled mode. (Changing the scale at run time rescales the past too; the
@@ -46,6 +52,7 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
   pending_pool_.insert(pending_, {nexus, tag}).first->second = Pending{std::move(done), c.arrival_ns};
   auto sink = [this](scsi::ScsiResult r) { on_result(std::move(r)); };
   lun_->submit(c, sink);
+  watch_storage();
   if (lun_->timing().mode == scsi::TimingMode::kOff) {
     // As fast as possible: let the model decide everything queued now.
     lun_->advance(std::numeric_limits<scsi::Ns>::max(), sink);
@@ -69,6 +76,7 @@ void LunDriver::on_result(scsi::ScsiResult r) {
   pending_pool_.erase(pending_, it);
   const bool off = lun_->timing().mode == scsi::TimingMode::kOff;
   d.due = off ? Clock::time_point::min() : wall_at(r.complete_ns);
+  d.timed = !off;
   d.sequence = due_sequence_++;
   d.result = std::move(r);
   due_.push_back(std::move(d));
@@ -142,30 +150,70 @@ void LunDriver::tick() {
 
 // Delivers every result whose instant has come (all of them with `all`).
 // An instant is compared with the clock, so a delivery is never before
-// its modeled time.
+// its modeled time. A result whose storage operations are still running
+// waits for them (deliver_storage_ready()).
 void LunDriver::deliver_due(bool all) {
   auto cmp = [](const Due& a, const Due& b) { return later(a, b); };
   while (!due_.empty()) {
-    const Clock::time_point now = Clock::now();
-    if (!all && due_.front().due > now) break;
+    if (!all && due_.front().due > Clock::now()) break;
     std::pop_heap(due_.begin(), due_.end(), cmp);
     Due d = std::move(due_.back());
     due_.pop_back();
-    if (!all) {
-      const auto late = std::chrono::duration_cast<std::chrono::nanoseconds>(now - d.due).count();
-      ++lateness_.count;
-      lateness_.sum_ns += static_cast<long double>(late);
-      lateness_.max_ns = std::max<std::int64_t>(lateness_.max_ns, late);
-      lun_->record_delivery(static_cast<std::uint64_t>(std::max<std::int64_t>(0, late)));
-      if (delivery_log_) {
-        auto since_epoch = [&](Clock::time_point t) {
-          return std::chrono::duration_cast<std::chrono::nanoseconds>(t - epoch_).count();
-        };
-        delivery_log_(Delivery{d.result.nexus, d.result.tag, d.arrival_ns, d.result.complete_ns,
-                               since_epoch(d.due), since_epoch(now)});
-      }
+    if (d.result.io && !d.result.io->ready()) {
+      waiting_storage_.push_back(std::move(d));
+      continue;
     }
-    d.done(std::move(d.result));
+    deliver(d);
+  }
+}
+
+void LunDriver::deliver(Due& d) {
+  lun_->complete_io(d.result);
+  if (d.timed) {
+    const Clock::time_point now = Clock::now();
+    const auto late = std::chrono::duration_cast<std::chrono::nanoseconds>(now - d.due).count();
+    ++lateness_.count;
+    lateness_.sum_ns += static_cast<long double>(late);
+    lateness_.max_ns = std::max<std::int64_t>(lateness_.max_ns, late);
+    lun_->record_delivery(static_cast<std::uint64_t>(std::max<std::int64_t>(0, late)));
+    if (delivery_log_) {
+      auto since_epoch = [&](Clock::time_point t) {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(t - epoch_).count();
+      };
+      delivery_log_(Delivery{d.result.nexus, d.result.tag, d.arrival_ns, d.result.complete_ns,
+                             since_epoch(d.due), since_epoch(now)});
+    }
+  }
+  d.done(std::move(d.result));
+}
+
+// The store's completions are reaped on this thread whenever its eventfd
+// says there are some; the wait is armed only while operations are in
+// flight, so that an idle LUN leaves the io_context free to return.
+void LunDriver::watch_storage() {
+  if (!storage_events_ || watching_storage_ || lun_->store_async()->in_flight() == 0) return;
+  watching_storage_ = true;
+  storage_events_->async_wait(
+      boost::asio::posix::stream_descriptor::wait_read,
+      with_memory(storage_memory_, [this](const boost::system::error_code& ec) {
+        if (ec) return;  // cancelled: the driver is going away
+        watching_storage_ = false;
+        lun_->store_async()->reap();
+        deliver_storage_ready();
+        watch_storage();
+      }));
+}
+
+// Delivers, one at a time, the due results whose storage has finished: a
+// delivery may make the session forget a nexus, which changes the list.
+void LunDriver::deliver_storage_ready() {
+  for (;;) {
+    const auto it = std::find_if(waiting_storage_.begin(), waiting_storage_.end(),
+                                 [](const Due& d) { return d.result.io->ready(); });
+    if (it == waiting_storage_.end()) return;
+    Due d = std::move(*it);
+    waiting_storage_.erase(it);
+    deliver(d);
   }
 }
 
@@ -176,6 +224,7 @@ void LunDriver::forget(std::uint64_t nexus) {
   }
   // Results already decided for that nexus are dropped too.
   std::erase_if(due_, [&](const Due& d) { return d.result.nexus == nexus; });
+  std::erase_if(waiting_storage_, [&](const Due& d) { return d.result.nexus == nexus; });
   std::make_heap(due_.begin(), due_.end(), [](const Due& a, const Due& b) { return later(a, b); });
 }
 

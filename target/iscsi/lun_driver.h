@@ -7,15 +7,22 @@
 // Lateness: every delivery's distance from its intended instant is recorded
 // (it can only be late: a timer never fires early).
 //
+// Storage: when the LUN's store is asynchronous (a file store on io_uring),
+// the driver reaps its completions on this thread, and a result is
+// delivered at its instant or when its storage operations finish,
+// whichever is later (a late finish shows as lateness).
+//
 // Single-threaded: call it from the io_context's thread only.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -91,6 +98,8 @@ class LunDriver final : public LunPort {
   void spin();
   void tick();
   void deliver_due(bool all);
+  void watch_storage();      // reap the store's completions when there are any
+  void deliver_storage_ready();
 
   boost::asio::io_context& io_;
   std::unique_ptr<scsi::Lun> lun_;
@@ -112,8 +121,15 @@ class LunDriver final : public LunPort {
     Done done;
     scsi::ScsiResult result;
     scsi::Ns arrival_ns = 0;
+    bool timed = false;  // realtime or scaled: lateness is recorded
   };
+  void deliver(Due& d);
   std::vector<Due> due_;
+  // Due, but their storage operations have not finished (asynchronous store).
+  std::vector<Due> waiting_storage_;
+  std::optional<boost::asio::posix::stream_descriptor> storage_events_;
+  bool watching_storage_ = false;
+  HandlerMemory storage_memory_;
   std::uint64_t due_sequence_ = 0;
   boost::asio::steady_timer wake_timer_;
   Clock::time_point wake_armed_for_ = Clock::time_point::max();

@@ -21,6 +21,10 @@
 //   than FUA asks for and is what a single-queue drive does anyway.
 // - unmap() is durable on the same terms as write().
 //
+// Asynchronous stores (async_store.h) also keep these calls correct while
+// asynchronous operations are in flight: a synchronous call first waits for
+// all of them.
+//
 // Thread safety: stores are NOT thread-safe. A Lun serialises every call to
 // its store; anyone else sharing a store between threads must lock around it.
 #pragma once
@@ -33,6 +37,8 @@
 #include <string>
 
 namespace memstore::scsi {
+
+class AsyncStore;
 
 struct StoreError {
   int errno_value = 0;  // errno of the failed system call, or EINVAL/ERANGE/ENOMEM
@@ -83,6 +89,10 @@ class BackingStore {
 
   // One line for logs: kind, location, size, durability mode.
   virtual std::string describe() const = 0;
+
+  // The store's asynchronous interface (async_store.h), or nullptr when it
+  // has none or it is not started.
+  virtual AsyncStore* async() { return nullptr; }
 };
 
 // For implementations: the REQUIRES of read/write/unmap as one check.

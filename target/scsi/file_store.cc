@@ -157,15 +157,8 @@ std::variant<std::unique_ptr<FileStore>, StoreError> FileStore::open(const std::
   return std::unique_ptr<FileStore>(new FileStore(fd.release(), path, blocks, block_size, mode));
 }
 
-FileStore::FileStore(int fd, std::string path, std::uint64_t blocks, std::uint32_t block_size,
-                     DurabilityMode mode)
-    : fd_(fd), path_(std::move(path)), blocks_(blocks), block_size_(block_size), mode_(mode) {}
-
-FileStore::~FileStore() {
-  ::close(fd_);
-}
-
 StoreStatus FileStore::read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) {
+  wait_idle();
   if (auto e = check_access(*this, "read", lba, count, out.size())) return e;
   const std::uint64_t offset = lba * block_size_;
   std::size_t done = 0;
@@ -177,6 +170,7 @@ StoreStatus FileStore::read(std::uint64_t lba, std::uint64_t count, std::span<st
 
 StoreStatus FileStore::write(std::uint64_t lba, std::uint64_t count,
                              std::span<const std::uint8_t> in) {
+  wait_idle();
   if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
   const std::uint64_t offset = lba * block_size_;
   std::size_t done = 0;
@@ -187,6 +181,7 @@ StoreStatus FileStore::write(std::uint64_t lba, std::uint64_t count,
 }
 
 StoreStatus FileStore::unmap(std::uint64_t lba, std::uint64_t count) {
+  wait_idle();
   if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
   if (count == 0) return std::nullopt;
   const std::uint64_t offset = lba * block_size_;
@@ -212,6 +207,7 @@ StoreStatus FileStore::flush() {
   // After a failed fdatasync the kernel may have marked the lost pages clean,
   // so a second call could succeed without the data ever reaching the disk.
   // Once it has failed, every later flush fails too.
+  wait_idle();  // an asynchronous fdatasync may fail meanwhile
   if (flush_error_) return flush_error_;
   int rc = 0;
   do {

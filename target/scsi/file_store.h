@@ -24,6 +24,13 @@
 // retry that succeeds would claim durability for data that is gone.
 // The destructor does not flush: an orderly shutdown calls flush() first.
 //
+// Asynchronous I/O (start_async()): reads, writes, hole punches and
+// fdatasyncs go through io_uring, so the thread that starts them never waits
+// for the disk; buffered writes the kernel cannot do at once run on its
+// io-wq workers. Operations on overlapping blocks run in the order they were
+// started, others concurrently (async_store.h). The synchronous calls stay
+// available and first wait for every asynchronous operation.
+//
 // unmap() punches a hole (fallocate PUNCH_HOLE | KEEP_SIZE). On a file system
 // that cannot punch holes (EOPNOTSUPP) it writes zeros instead, from then on
 // without trying to punch again — reads are zeros either way, only the space
@@ -35,6 +42,7 @@
 #include <string>
 #include <variant>
 
+#include "target/scsi/async_store.h"
 #include "target/scsi/backing_store.h"
 
 namespace memstore::scsi {
@@ -44,7 +52,7 @@ enum class DurabilityMode : std::uint8_t {
   kWriteThrough,  // WCE=0: every write is durable when it returns
 };
 
-class FileStore final : public BackingStore {
+class FileStore final : public BackingStore, public AsyncStore {
  public:
   static std::variant<std::unique_ptr<FileStore>, StoreError> open(const std::string& path,
                                                                    std::uint64_t blocks,
@@ -67,6 +75,25 @@ class FileStore final : public BackingStore {
   bool volatile_cache() const override { return mode_ == DurabilityMode::kWriteBack; }
   std::string describe() const override;
 
+  // Starts io_uring with room for `depth` operations in the kernel at once
+  // (more wait their turn); from then on async() is this store. Errors: the
+  // kernel refuses io_uring (too old, or disabled by the administrator).
+  StoreStatus start_async(unsigned depth = 128);
+  // This store, asynchronous; started on the first call (nullptr when the
+  // kernel refuses io_uring: async_error() says why).
+  AsyncStore* async() override;
+  const StoreStatus& async_error() const { return async_error_; }
+  void start_read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out,
+                  const std::shared_ptr<IoWait>& wait) override;
+  void start_write(std::uint64_t lba, std::uint64_t count, std::span<const std::uint8_t> in,
+                   bool durable, const std::shared_ptr<IoWait>& wait) override;
+  void start_unmap(std::uint64_t lba, std::uint64_t count, bool durable,
+                   const std::shared_ptr<IoWait>& wait) override;
+  void start_flush(const std::shared_ptr<IoWait>& wait) override;
+  int completion_fd() const override;
+  void reap() override;
+  std::size_t in_flight() const override;
+
   const std::string& path() const { return path_; }
   // False once the file system refused to punch a hole (unmap writes zeros).
   bool punches_holes() const { return punch_holes_; }
@@ -74,6 +101,14 @@ class FileStore final : public BackingStore {
  private:
   FileStore(int fd, std::string path, std::uint64_t blocks, std::uint32_t block_size,
             DurabilityMode mode);
+  // io_uring (file_store_uring.cc).
+  struct RingOp;
+  struct Ring;
+  void issue();
+  void start(RingOp* op);
+  void complete(RingOp* op, int res);
+  void finish(RingOp* op, StoreStatus status);
+  void wait_idle();  // every asynchronous operation finished
   StoreStatus sync_if_write_through(const char* op);
   StoreStatus write_zeros(std::uint64_t offset, std::uint64_t length);
   StoreError error(int errno_value, const std::string& what) const;
@@ -85,6 +120,8 @@ class FileStore final : public BackingStore {
   DurabilityMode mode_;
   bool punch_holes_ = true;
   StoreStatus flush_error_;  // sticky: see flush()
+  std::unique_ptr<Ring> ring_;
+  StoreStatus async_error_;
 };
 
 }  // namespace memstore::scsi

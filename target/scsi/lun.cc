@@ -101,6 +101,34 @@ void Lun::recycle(Bytes buffer) {
   }
 }
 
+bool Lun::enable_async_io() {
+  async_ = store_->async();
+  return async_ != nullptr;
+}
+
+const std::shared_ptr<IoWait>& Lun::io_for(std::uint64_t lba, bool writing) {
+  if (!current_io_) current_io_ = std::make_shared<IoWait>(lba, writing);
+  return current_io_;
+}
+
+void Lun::complete_io(ScsiResult& r) {
+  if (!r.io) return;
+  IoWait& w = *r.io;
+  if (w.error() && r.status == Status::kGood) {
+    r.status = Status::kCheckCondition;
+    r.sense = build_sense(store_sense(w.error()->errno_value, w.writing(), w.lba()),
+                          descriptor_sense());
+    if (!r.data_in.empty()) recycle(std::move(r.data_in));
+    r.data_in.clear();
+  } else if (!w.writing() && r.status == Status::kGood) {
+    r.data_in = w.take_data();  // a READ's data, read into the IoWait's buffer
+  }
+  for (Bytes& b : w.buffers()) {
+    if (b.capacity() > 0) recycle(std::move(b));
+  }
+  r.io.reset();
+}
+
 Outcome Lun::dispatch(const CommandContext& c) {
   return (this->*c.spec.handler)(c);
 }
@@ -173,6 +201,7 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
                            arrival};
   Outcome outcome = dispatch(ctx);
   finish(result, outcome, ctx);
+  result.io = std::move(current_io_);
   if (!outcome.media || outcome.sense || outcome.conflict) {
     sink(std::move(result));
     return;

@@ -31,7 +31,9 @@
 #include "model/scheduler.h"
 #include "modepages/mode_sense.h"
 #include "modepages/vpd_pages.h"
+#include "target/scsi/async_store.h"
 #include "target/scsi/backing_store.h"
+#include "target/scsi/io_wait.h"
 #include "target/scsi/command_table.h"
 #include "target/scsi/lun_stats.h"
 #include "target/scsi/node_pool.h"
@@ -74,6 +76,9 @@ struct ScsiResult {
   std::uint64_t transfer_bytes = 0;
   Ns complete_ns = 0;
   model::Breakdown breakdown;  // for media commands
+  // Storage operations still in flight (asynchronous stores only): the
+  // result is not final until io->ready() and Lun::complete_io() ran.
+  std::shared_ptr<IoWait> io;
 };
 
 // What a handler produces; the Lun turns it into a ScsiResult.
@@ -148,6 +153,21 @@ class Lun {
   // Makes every acknowledged write durable (shutdown).
   StoreStatus flush() { return store_->flush(); }
 
+  // Asynchronous storage (async_store.h): from now on reads, writes,
+  // unmaps and flushes of READ, WRITE, WRITE SAME, UNMAP and SYNCHRONIZE
+  // CACHE are started and finish later; their results carry the IoWait to
+  // wait for, and the caller must reap completions (store_async()) and call
+  // complete_io() on each such result before delivering it. Other commands
+  // keep using the store synchronously (it waits for the asynchronous ones
+  // first). False when the store has no asynchronous interface.
+  bool enable_async_io();
+  AsyncStore* store_async() const { return async_; }
+  // Makes a result whose storage operations have finished final: a failure
+  // becomes CHECK CONDITION with the sense for its cause (store_sense), a
+  // READ gets its data, and the command's buffers are recycled.
+  // REQUIRES: !r.io || r.io->ready().
+  void complete_io(ScsiResult& r);
+
   // What the transport tells the Lun about I_T nexuses and task management.
   //
   // The initiator port behind a nexus, for persistent reservations: iSCSI
@@ -210,6 +230,14 @@ class Lun {
   Outcome check_transfer(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte,
                          std::uint16_t len_byte) const;
   Outcome media_outcome(model::Op op, std::uint64_t lba, std::uint64_t blocks) const;
+  // The command's IoWait, made on first use (asynchronous storage).
+  const std::shared_ptr<IoWait>& io_for(std::uint64_t lba, bool writing);
+  // The store failed synchronously: the sense for its cause.
+  Outcome store_failed(const StoreError& e, bool writing, std::uint64_t lba) const {
+    return Outcome::fail(store_sense(e.errno_value, writing, lba));
+  }
+  Outcome write_blocks(const CommandContext& c, bool durable);
+  Outcome unmap_blocks(std::uint64_t lba, std::uint64_t n, bool durable);
   bool descriptor_sense() const { return mode_.d_sense(); }
   const InitiatorPort& port_of(std::uint64_t nexus) const;
   Requester requester(std::uint64_t nexus) const { return {nexus, port_of(nexus)}; }
@@ -235,6 +263,8 @@ class Lun {
   LunConfig config_;
   model::Geometry geometry_;
   std::unique_ptr<BackingStore> store_;
+  AsyncStore* async_ = nullptr;            // set: asynchronous storage is on
+  std::shared_ptr<IoWait> current_io_;     // the command being dispatched
   std::unique_ptr<model::Device> device_;
   modepages::ModeState mode_;
   std::uint64_t next_request_id_ = 1;

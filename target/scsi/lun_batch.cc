@@ -83,20 +83,20 @@ Outcome Lun::write_buffer(const CommandContext& c) {
     const std::size_t bytes = static_cast<std::size_t>(d.blocks) * bs;
     if (d.op == modepages::BatchOp::kWrite) {
       any_write = true;
-      if (store_->write(d.lba, d.blocks, list_bytes.subspan(d.data_offset, bytes))) {
-        return Outcome::fail({Reason::kWriteError, std::nullopt, d.lba});
+      if (auto e = store_->write(d.lba, d.blocks, list_bytes.subspan(d.data_offset, bytes))) {
+        return store_failed(*e, true, d.lba);
       }
     } else {
       const std::size_t at = o.batch_read_data.size();
       o.batch_read_data.resize(at + bytes);
-      if (store_->read(d.lba, d.blocks,
-                       std::span<std::uint8_t>(o.batch_read_data).subspan(at, bytes))) {
-        return Outcome::fail({Reason::kReadError, std::nullopt, d.lba});
+      if (auto e = store_->read(d.lba, d.blocks,
+                                std::span<std::uint8_t>(o.batch_read_data).subspan(at, bytes))) {
+        return store_failed(*e, false, d.lba);
       }
     }
   }
-  if (any_write && (cdb.fua || !mode_.wce()) && store_->flush()) {
-    return Outcome::fail({Reason::kWriteError, std::nullopt, std::nullopt});
+  if (any_write && (cdb.fua || !mode_.wce())) {
+    if (auto e = store_->flush()) return store_failed(*e, true, list.descriptors.front().lba);
   }
   model::Request r;
   r.lbn = extents->front().lbn;

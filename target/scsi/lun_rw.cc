@@ -46,10 +46,10 @@ std::uint64_t delivered_blocks(const Rw& rw, std::span<const std::uint8_t> data_
   return std::min<std::uint64_t>(rw.blocks, data_out.size() / block_size);
 }
 
-Sense store_failure(Reason r, std::uint64_t lba) {
-  Sense s{r, std::nullopt, lba};
-  return s;
-}
+// WRITE SAME writes its pattern in pieces of this many bytes: each is one
+// storage operation, so no single one holds the disk (or, with a
+// synchronous store, the thread) for long.
+constexpr std::size_t kWriteSameRunBytes = std::size_t{1} << 20;
 
 }  // namespace
 
@@ -68,26 +68,47 @@ Outcome Lun::read(const CommandContext& c) {
   const Rw rw = decode_rw(c.cdb);
   if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   Outcome o = media_outcome(model::Op::kRead, rw.lba, rw.blocks);
-  o.data_in = buffer(static_cast<std::size_t>(rw.blocks * block_size()));
-  if (store_->read(rw.lba, rw.blocks, o.data_in)) {
-    return Outcome::fail(store_failure(Reason::kReadError, rw.lba));
+  const auto bytes = static_cast<std::size_t>(rw.blocks * block_size());
+  if (async_ != nullptr && rw.blocks > 0) {
+    // The data arrives in a buffer the IoWait owns; complete_io() hands it
+    // to the result.
+    const std::shared_ptr<IoWait>& io = io_for(rw.lba, false);
+    async_->start_read(rw.lba, rw.blocks, io->hold(buffer(bytes)), io);
+    return o;
   }
+  o.data_in = buffer(bytes);
+  if (auto e = store_->read(rw.lba, rw.blocks, o.data_in)) return store_failed(*e, false, rw.lba);
   return o;
 }
 
 Outcome Lun::write(const CommandContext& c) {
+  // FUA, or a write-through cache (WCE = 0): durable before GOOD (SBC-3 §4.14).
+  return write_blocks(c, decode_rw(c.cdb).fua || !mode_.wce());
+}
+
+Outcome Lun::write_blocks(const CommandContext& c, bool durable) {
   const Rw rw = decode_rw(c.cdb);
   if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   // Only the whole blocks received are written; the transport reports the
   // residual (RFC 7143 §11.4.5) from `transfer_bytes`.
   const std::uint64_t blocks = delivered_blocks(rw, c.data_out, block_size());
   const std::size_t bytes = static_cast<std::size_t>(blocks * block_size());
-  if (blocks > 0 && store_->write(rw.lba, blocks, c.data_out.first(bytes))) {
-    return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
-  }
-  // FUA, or a write-through cache (WCE = 0): durable before GOOD (SBC-3 §4.14).
-  if ((rw.fua || !mode_.wce()) && store_->flush()) {
-    return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
+  if (async_ != nullptr && blocks > 0) {
+    // The data-out is the transport's until submit() returns: the operation
+    // writes from a copy the IoWait owns.
+    const std::shared_ptr<IoWait>& io = io_for(rw.lba, true);
+    const std::span<std::uint8_t> copy = io->hold(buffer(bytes));
+    std::copy_n(c.data_out.begin(), bytes, copy.begin());
+    async_->start_write(rw.lba, blocks, copy, durable, io);
+  } else if (blocks > 0) {
+    if (auto e = store_->write(rw.lba, blocks, c.data_out.first(bytes))) {
+      return store_failed(*e, true, rw.lba);
+    }
+    if (durable) {
+      if (auto e = store_->flush()) return store_failed(*e, true, rw.lba);
+    }
+  } else if (durable) {
+    if (auto e = store_->flush()) return store_failed(*e, true, rw.lba);
   }
   Outcome o = media_outcome(model::Op::kWrite, rw.lba, blocks);
   o.transfer_bytes = rw.blocks * block_size();
@@ -98,13 +119,9 @@ Outcome Lun::write_and_verify(const CommandContext& c) {
   // BYTCHK 00b: verify the medium; 01b: compare with the data just written,
   // which matches by construction. Other values are reserved here.
   if ((c.cdb[1] & 0x06) > 0x02) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 1, 2));
-  Outcome o = write(c);
-  if (o.sense) return o;
   // Verification makes the data durable and costs the same media pass as the
   // write, which the model times (docs/vendor-interface.md).
-  if (store_->flush())
-    return Outcome::fail(store_failure(Reason::kWriteError, decode_rw(c.cdb).lba));
-  return o;
+  return write_blocks(c, true);
 }
 
 Outcome Lun::verify(const CommandContext& c) {
@@ -120,9 +137,7 @@ Outcome Lun::verify(const CommandContext& c) {
       return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
     }
     Bytes medium(static_cast<std::size_t>(rw.blocks) * bs);
-    if (store_->read(rw.lba, rw.blocks, medium)) {
-      return Outcome::fail(store_failure(Reason::kReadError, rw.lba));
-    }
+    if (auto e = store_->read(rw.lba, rw.blocks, medium)) return store_failed(*e, false, rw.lba);
     for (std::size_t i = 0; i < medium.size(); ++i) {
       const std::uint8_t expected = bytchk == 0x01 ? c.data_out[i] : c.data_out[i % bs];
       if (medium[i] != expected) {
@@ -141,7 +156,11 @@ Outcome Lun::synchronize_cache(const CommandContext& c) {
   const std::uint64_t n = ten ? get_be(c.cdb, 7, 2) : get_be(c.cdb, 10, 4);
   // NUMBER OF LOGICAL BLOCKS 0: from LBA to the end (SBC-3 §5.22).
   if (Outcome o = check_range(lba, n == 0 ? 0 : n, 2); o.sense) return o;
-  if (store_->flush()) return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  if (async_ != nullptr) {
+    async_->start_flush(io_for(lba, true));
+    return {};
+  }
+  if (auto e = store_->flush()) return store_failed(*e, true, lba);
   return {};
 }
 
@@ -174,26 +193,61 @@ Outcome Lun::write_same(const CommandContext& c) {
     std::copy_n(c.data_out.begin(), bs, block.begin());
   }
   const bool zeros = std::all_of(block.begin(), block.end(), [](std::uint8_t b) { return b == 0; });
+  // WCE = 0: on stable storage before GOOD (SBC-3 §4.14), the unmap too.
+  const bool durable = !mode_.wce();
   if (unmap_bit && zeros) {
     // Deallocate: unmapped blocks read as zeros (LBPRZ), so this is exact.
     // No media motion: the model is not involved.
-    if (store_->unmap(lba, n)) return Outcome::fail(store_failure(Reason::kWriteError, lba));
+    if (Outcome o = unmap_blocks(lba, n, durable); o.sense) return o;
     return {};
   }
-  Bytes run(std::min<std::uint64_t>(n, 256) * bs);
-  for (std::size_t i = 0; i < run.size(); i += bs)
-    std::copy(block.begin(), block.end(), run.begin() + static_cast<std::ptrdiff_t>(i));
+  // One run of the pattern, written again and again: each write is one
+  // storage operation of at most kWriteSameRunBytes.
+  const std::uint64_t run_blocks = std::max<std::uint64_t>(1, kWriteSameRunBytes / bs);
+  Bytes pattern = buffer(static_cast<std::size_t>(std::min(n, run_blocks) * bs));
+  for (std::size_t i = 0; i < pattern.size(); i += bs)
+    std::copy(block.begin(), block.end(), pattern.begin() + static_cast<std::ptrdiff_t>(i));
+  std::span<const std::uint8_t> run = pattern;
+  const std::shared_ptr<IoWait>* io = nullptr;
+  if (async_ != nullptr) {
+    io = &io_for(lba, true);
+    run = (*io)->hold(std::move(pattern));
+  }
   for (std::uint64_t done = 0; done < n;) {
-    const std::uint64_t k = std::min<std::uint64_t>(256, n - done);
-    if (store_->write(lba + done, k,
-                      std::span<const std::uint8_t>(run).first(static_cast<std::size_t>(k * bs)))) {
-      return Outcome::fail(store_failure(Reason::kWriteError, lba + done));
+    const std::uint64_t k = std::min(run_blocks, n - done);
+    const auto piece = run.first(static_cast<std::size_t>(k * bs));
+    if (io != nullptr) {
+      async_->start_write(lba + done, k, piece, false, *io);
+    } else if (auto e = store_->write(lba + done, k, piece)) {
+      recycle(std::move(pattern));
+      return store_failed(*e, true, lba + done);
     }
     done += k;
   }
-  if (!mode_.wce() && store_->flush())
-    return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  if (io != nullptr) {
+    // The flush waits for this command's writes (async_store.h).
+    if (durable) async_->start_flush(*io);
+  } else {
+    recycle(std::move(pattern));
+    if (durable) {
+      if (auto e = store_->flush()) return store_failed(*e, true, lba);
+    }
+  }
   return media_outcome(model::Op::kWrite, lba, n);
+}
+
+// UNMAP and WRITE SAME's deallocation: asynchronous when the store is.
+Outcome Lun::unmap_blocks(std::uint64_t lba, std::uint64_t n, bool durable) {
+  if (n == 0) return {};
+  if (async_ != nullptr) {
+    async_->start_unmap(lba, n, durable, io_for(lba, true));
+    return {};
+  }
+  if (auto e = store_->unmap(lba, n)) return store_failed(*e, true, lba);
+  if (durable) {
+    if (auto e = store_->flush()) return store_failed(*e, true, lba);
+  }
+  return {};
 }
 
 Outcome Lun::unmap(const CommandContext& c) {
@@ -223,10 +277,11 @@ Outcome Lun::unmap(const CommandContext& c) {
     if (Outcome o = check_range(lba, n, 0); o.sense) return o;
   }
   for (std::size_t at = 8; at < 8 + desc_len; at += 16) {
-    const std::uint64_t lba = get_be(list, at, 8);
-    const std::uint64_t n = get_be(list, at + 8, 4);
-    if (n > 0 && store_->unmap(lba, n))
-      return Outcome::fail(store_failure(Reason::kWriteError, lba));
+    // WCE = 0: on stable storage before GOOD (SBC-3 §4.14).
+    if (Outcome o = unmap_blocks(get_be(list, at, 8), get_be(list, at + 8, 4), !mode_.wce());
+        o.sense) {
+      return o;
+    }
   }
   return {};
 }
@@ -247,18 +302,18 @@ Outcome Lun::compare_and_write(const CommandContext& c) {
   // The Lun runs one command at a time, so compare and write together are
   // atomic with respect to every other command (SBC-3 §5.2).
   Bytes medium(bytes);
-  if (store_->read(lba, n, medium)) return Outcome::fail(store_failure(Reason::kReadError, lba));
+  if (auto e = store_->read(lba, n, medium)) return store_failed(*e, false, lba);
   const auto mismatch = std::mismatch(medium.begin(), medium.end(), c.data_out.begin());
   if (mismatch.first != medium.end()) {
     Sense s{Reason::kMiscompare, std::nullopt,
             static_cast<std::uint64_t>(mismatch.first - medium.begin())};
     return Outcome::fail(s);
   }
-  if (store_->write(lba, n, c.data_out.subspan(bytes, bytes))) {
-    return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  if (auto e = store_->write(lba, n, c.data_out.subspan(bytes, bytes))) {
+    return store_failed(*e, true, lba);
   }
-  if (((c.cdb[1] & 0x08) != 0 || !mode_.wce()) && store_->flush()) {
-    return Outcome::fail(store_failure(Reason::kWriteError, lba));
+  if ((c.cdb[1] & 0x08) != 0 || !mode_.wce()) {
+    if (auto e = store_->flush()) return store_failed(*e, true, lba);
   }
   // The model times the write pass; the compare reads the same blocks in the
   // same positioning (docs/vendor-interface.md).
@@ -278,16 +333,12 @@ Outcome Lun::orwrite(const CommandContext& c) {
     // The Lun runs one command at a time, so the read-modify-write is atomic
     // with respect to every other command.
     Bytes medium(bytes);
-    if (store_->read(rw.lba, blocks, medium)) {
-      return Outcome::fail(store_failure(Reason::kReadError, rw.lba));
-    }
+    if (auto e = store_->read(rw.lba, blocks, medium)) return store_failed(*e, false, rw.lba);
     for (std::size_t i = 0; i < bytes; ++i) medium[i] |= c.data_out[i];
-    if (store_->write(rw.lba, blocks, medium)) {
-      return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
-    }
+    if (auto e = store_->write(rw.lba, blocks, medium)) return store_failed(*e, true, rw.lba);
   }
-  if ((rw.fua || !mode_.wce()) && store_->flush()) {
-    return Outcome::fail(store_failure(Reason::kWriteError, rw.lba));
+  if (rw.fua || !mode_.wce()) {
+    if (auto e = store_->flush()) return store_failed(*e, true, rw.lba);
   }
   // Timed as what the device does: a read of the blocks, then a write of
   // the same blocks (docs/vendor-interface.md).

@@ -1,18 +1,28 @@
-// A LUN held in memory, for tests, benchmarks and throwaway targets. Sparse:
-// memory is spent only on 64 KiB chunks that hold written data, so a 3.4 GB
-// G2 LUN that was never written costs nothing. A chunk holds whole blocks
-// (max(1, 64 KiB / block_size) of them). unmap() frees a chunk once nothing
-// in it is nonzero; unmapped and never-written blocks read as zeros.
+// A LUN held in memory, for tests, benchmarks and throwaway targets.
+//
+// Sparse: the blocks live in one anonymous mapping reserved at creation
+// (MAP_NORESERVE), so a 3.4 GB G2 LUN that was never written costs address
+// space only. The kernel gives a page memory, already zeroed, on the first
+// write into it, and nothing else zeroes it again: a first 4 KB write costs
+// one page (a 64 KiB chunk that was zeroed twice cost 66% of the daemon's
+// CPU under scattered first writes; docs/benchmarks.md).
+//
+// Which blocks hold data is kept per unit of max(1, 4096 / block_size)
+// whole blocks in a bitmap (itself a sparse mapping): reads of a unit never
+// written are zeros without touching the mapping, and GET LBA STATUS answers
+// from it. unmap() gives whole pages back to the kernel (MADV_DONTNEED),
+// zeroes the rest of the range, and clears a unit once nothing in it is
+// nonzero; unmapped and never-written blocks read as zeros.
 //
 // Nothing is durable, and nothing is volatile either: volatile_cache() is
-// false (WCE=0) and flush() does nothing. Out of memory is an ENOMEM error,
-// not an exception.
+// false (WCE=0) and flush() does nothing. A size the address space cannot
+// hold is an ENOMEM error at creation; running out of memory later is the
+// kernel's (the mapping is not reserved).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <variant>
 
 #include "target/scsi/backing_store.h"
@@ -21,9 +31,13 @@ namespace memstore::scsi {
 
 class MemoryStore final : public BackingStore {
  public:
-  // Errors: zero blocks or block size, or a size beyond 2^64 bytes.
+  // Errors: zero blocks or block size, a size beyond 2^64 bytes, or more
+  // than the address space can map.
   static std::variant<std::unique_ptr<MemoryStore>, StoreError> create(std::uint64_t blocks,
                                                                        std::uint32_t block_size);
+  ~MemoryStore() override;
+  MemoryStore(const MemoryStore&) = delete;
+  MemoryStore& operator=(const MemoryStore&) = delete;
 
   std::uint64_t blocks() const override { return blocks_; }
   std::uint32_t block_size() const override { return block_size_; }
@@ -32,22 +46,33 @@ class MemoryStore final : public BackingStore {
                     std::span<const std::uint8_t> in) override;
   StoreStatus unmap(std::uint64_t lba, std::uint64_t count) override;
   StoreStatus flush() override { return std::nullopt; }
-  // Mapped = its chunk is allocated (64 KiB granularity). O(allocated chunks).
+  // Mapped = its unit holds written data (unit_bytes() granularity).
   Extent provisioning(std::uint64_t lba, std::uint64_t max_blocks) const override;
   bool volatile_cache() const override { return false; }
   std::string describe() const override;
 
-  // Bytes of block data currently allocated (whole chunks).
-  std::uint64_t resident_bytes() const { return chunks_.size() * chunk_bytes(); }
-  std::uint64_t chunk_bytes() const { return std::uint64_t{chunk_blocks_} * block_size_; }
+  // Bytes of the units that hold data.
+  std::uint64_t resident_bytes() const { return used_units_ * unit_bytes(); }
+  std::uint64_t unit_bytes() const { return std::uint64_t{unit_blocks_} * block_size_; }
 
  private:
-  MemoryStore(std::uint64_t blocks, std::uint32_t block_size);
+  MemoryStore(std::uint64_t blocks, std::uint32_t block_size, std::uint8_t* data,
+              std::size_t data_bytes, std::uint64_t* bits, std::size_t bits_bytes);
+  bool used(std::uint64_t unit) const { return ((bits_[unit / 64] >> (unit % 64)) & 1U) != 0; }
+  void set_used(std::uint64_t unit);
+  void clear_used(std::uint64_t unit);
+  // The first unit in [from, end) whose bit equals `value`, or `end`.
+  std::uint64_t find_unit(std::uint64_t from, std::uint64_t end, bool value) const;
 
   std::uint64_t blocks_;
   std::uint32_t block_size_;
-  std::uint32_t chunk_blocks_;
-  std::unordered_map<std::uint64_t, std::unique_ptr<std::uint8_t[]>> chunks_;  // by chunk index
+  std::uint32_t unit_blocks_;
+  std::uint64_t units_;
+  std::uint64_t used_units_ = 0;
+  std::uint8_t* data_;
+  std::size_t data_bytes_;
+  std::uint64_t* bits_;
+  std::size_t bits_bytes_;
 };
 
 }  // namespace memstore::scsi

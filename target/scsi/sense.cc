@@ -1,5 +1,7 @@
 #include "target/scsi/sense.h"
 
+#include <cerrno>
+
 namespace memstore::scsi {
 namespace {
 
@@ -25,6 +27,7 @@ constexpr Row kSenseTable[] = {
     {Reason::kWriteError, {SenseKey::kMediumError, 0x0C, 0x00}},
     {Reason::kReadError, {SenseKey::kMediumError, 0x11, 0x00}},
     {Reason::kInternalFailure, {SenseKey::kHardwareError, 0x44, 0x00}},
+    {Reason::kSpaceAllocationFailed, {SenseKey::kDataProtect, 0x27, 0x07}},
     {Reason::kPowerOnReset, {SenseKey::kUnitAttention, 0x29, 0x00}},
     {Reason::kModeParametersChanged, {SenseKey::kUnitAttention, 0x2A, 0x01}},
     {Reason::kInvalidRelease, {SenseKey::kIllegalRequest, 0x26, 0x04}},
@@ -68,6 +71,18 @@ Sense sense_from(const modepages::FieldError& e) {
       return Sense::cdb(Reason::kSavingNotSupported, e.byte, e.bit);
   }
   return {Reason::kInternalFailure, std::nullopt, std::nullopt};
+}
+
+Sense store_sense(int errno_value, bool writing, std::uint64_t lba) {
+  switch (errno_value) {
+    case ENOSPC:
+    case EDQUOT:
+      return {Reason::kSpaceAllocationFailed, std::nullopt, lba};
+    case EIO:
+      return {writing ? Reason::kWriteError : Reason::kReadError, std::nullopt, lba};
+    default:
+      return {Reason::kInternalFailure, std::nullopt, std::nullopt};
+  }
 }
 
 Bytes build_sense(const Sense& s, bool descriptor_format) {

@@ -31,6 +31,7 @@ enum class SenseKey : std::uint8_t {
   kHardwareError = 0x4,
   kIllegalRequest = 0x5,
   kUnitAttention = 0x6,
+  kDataProtect = 0x7,
   kAbortedCommand = 0xB,
   kMiscompare = 0xE,
 };
@@ -52,6 +53,7 @@ enum class Reason : std::uint8_t {
   kWriteError,               // 3/0C/00 WRITE ERROR
   kReadError,                // 3/11/00 UNRECOVERED READ ERROR
   kInternalFailure,          // 4/44/00 INTERNAL TARGET FAILURE
+  kSpaceAllocationFailed,    // 7/27/07 SPACE ALLOCATION FAILED WRITE PROTECT
   kPowerOnReset,             // 6/29/00 POWER ON, RESET, OR BUS DEVICE RESET OCCURRED
   kModeParametersChanged,    // 6/2A/01 MODE PARAMETERS CHANGED
   kInvalidRelease,           // 5/26/04 INVALID RELEASE OF PERSISTENT RESERVATION
@@ -89,6 +91,13 @@ struct Sense {
 
 // A codec's FieldError as sense: where it points (CDB or parameter list) follows the kind.
 Sense sense_from(const modepages::FieldError& e);
+
+// A backing store's failure as sense, by its cause (SBC-3 §4.7.3.6 for
+// thin provisioning): no space (ENOSPC, EDQUOT) is DATA PROTECT / SPACE
+// ALLOCATION FAILED WRITE PROTECT; an I/O error is a MEDIUM ERROR (WRITE
+// ERROR or UNRECOVERED READ ERROR, with INFORMATION = `lba`); anything else
+// is a HARDWARE ERROR (INTERNAL TARGET FAILURE).
+Sense store_sense(int errno_value, bool writing, std::uint64_t lba);
 
 // Fixed format is 18 bytes; descriptor format carries the information and
 // sense-key specific descriptors when present.

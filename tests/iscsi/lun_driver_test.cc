@@ -11,7 +11,9 @@
 #include <thread>
 #include <vector>
 
+#include "target/scsi/file_store.h"
 #include "tests/iscsi/raw_initiator.h"
+#include "tests/scsi/temp_dir.h"
 
 namespace memstore::iscsi {
 namespace {
@@ -81,6 +83,72 @@ TEST(LunDriverCompensation, DatesArrivalsEarlierByTheCompensation) {
   EXPECT_LE(log[0].arrival_ns, ns(after_submit - before_epoch - kCompensation));
   EXPECT_GE(log[0].delivered_ns, log[0].due_ns);
 }
+
+std::vector<std::uint8_t> write16(std::uint64_t lba, std::uint32_t blocks, bool fua = false) {
+  std::vector<std::uint8_t> cdb = read16(lba, blocks);
+  cdb[0] = 0x8A;
+  if (fua) cdb[1] = 0x08;
+  return cdb;
+}
+
+// A G2 LUN on a sparse image file: its store is asynchronous (io_uring).
+std::unique_ptr<scsi::Lun> file_lun(const scsi::testing::TempDir& dir, scsi::Timing timing) {
+  scsi::LunConfig config;
+  config.timing = timing;
+  const model::Geometry g(config.device);
+  auto store = scsi::FileStore::open(dir.file("g2.img"), static_cast<std::uint64_t>(g.blocks()),
+                                     512, scsi::DurabilityMode::kWriteBack);
+  auto created = scsi::Lun::create(std::move(config),
+                                   std::move(std::get<std::unique_ptr<scsi::FileStore>>(store)));
+  return std::move(std::get<std::unique_ptr<scsi::Lun>>(created));
+}
+
+// Commands in flight together on a file-backed LUN: every result waits for
+// its storage, a read sees the writes started before it, and the
+// io_context runs dry once the last one is delivered (no wait is left
+// armed on an idle store).
+class LunDriverFileStore : public ::testing::TestWithParam<scsi::TimingMode> {};
+
+TEST_P(LunDriverFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) {
+  const scsi::testing::TempDir dir;
+  boost::asio::io_context io;
+  LunDriver driver(io, file_lun(dir, {GetParam(), 0.01}));
+  ASSERT_NE(driver.lun().store_async(), nullptr);
+  std::vector<Delivery> log;
+  driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
+  constexpr int kPairs = 16;
+  std::vector<std::vector<std::uint8_t>> data(kPairs);
+  std::vector<scsi::ScsiResult> reads(kPairs);
+  int good_writes = 0;
+  for (int i = 0; i < kPairs; ++i) {
+    data[i].assign(64 * 512, static_cast<std::uint8_t>(i + 1));
+    const std::uint64_t lba = static_cast<std::uint64_t>(i) * 400'009 % 6'000'000;
+    // Every write but the last overlaps the next pair's read too.
+    driver.submit(1, 2 * i, write16(lba, 64, i % 4 == 0), data[i],
+                  [&](scsi::ScsiResult r) { good_writes += r.status == scsi::Status::kGood; });
+    driver.submit(1, 2 * i + 1, read16(lba, 64), {},
+                  [&, i](scsi::ScsiResult r) { reads[i] = std::move(r); });
+  }
+  io.run();
+  EXPECT_EQ(good_writes, kPairs);
+  for (int i = 0; i < kPairs; ++i) {
+    ASSERT_EQ(reads[i].status, scsi::Status::kGood) << "read " << i;
+    EXPECT_EQ(reads[i].data_in, data[i]) << "read " << i;
+    EXPECT_FALSE(reads[i].io);
+  }
+  EXPECT_EQ(driver.lun().store_async()->in_flight(), 0U);
+  for (const Delivery& d : log) EXPECT_GE(d.delivered_ns, d.due_ns);
+  if (GetParam() != scsi::TimingMode::kOff) {
+    EXPECT_EQ(log.size(), 2U * kPairs);
+  }
+}
+
+std::string mode_name(const ::testing::TestParamInfo<scsi::TimingMode>& p) {
+  return scsi::timing_mode_name(p.param);
+}
+INSTANTIATE_TEST_SUITE_P(Timing, LunDriverFileStore,
+                         ::testing::Values(scsi::TimingMode::kOff, scsi::TimingMode::kScaled),
+                         mode_name);
 
 std::string spin_name(const ::testing::TestParamInfo<int>& p) {
   return "spin" + std::to_string(p.param) + "us";

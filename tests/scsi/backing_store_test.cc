@@ -449,50 +449,74 @@ TEST(MemoryStore, AG2SizedLunCostsOnlyWhatIsWritten) {
   ASSERT_NE(store, nullptr);
   EXPECT_EQ(store->resident_bytes(), 0U);
   ASSERT_FALSE(store->write(6'000'000, 1, pattern(6'000'000, 1, 512)));
-  EXPECT_EQ(store->resident_bytes(), 64U * 1024);
+  EXPECT_EQ(store->resident_bytes(), 4096U);  // one page's unit, not a 64 KiB chunk
   EXPECT_EQ(read_blocks(*store, 6'000'000, 1), pattern(6'000'000, 1, 512));
   EXPECT_EQ(read_blocks(*store, 6'749'999, 1), zeros(1, 512));
 }
 
-TEST(MemoryStore, UnmapFreesChunksThatBecomeEmpty) {
-  const auto store = value_or_fail(MemoryStore::create(1024, 512));  // 128 blocks per chunk
-  ASSERT_FALSE(store->write(0, 256, pattern(0, 256, 512)));
-  EXPECT_EQ(store->resident_bytes(), 2U * 64 * 1024);
-  ASSERT_FALSE(store->unmap(128, 128));  // a whole chunk
-  EXPECT_EQ(store->resident_bytes(), 64U * 1024);
-  ASSERT_FALSE(store->unmap(0, 100));  // part of a chunk: kept
-  EXPECT_EQ(store->resident_bytes(), 64U * 1024);
-  ASSERT_FALSE(store->unmap(100, 28));  // the rest of it
+TEST(MemoryStore, UnmapFreesUnitsThatBecomeEmpty) {
+  const auto store = value_or_fail(MemoryStore::create(1024, 512));  // 8 blocks per unit
+  ASSERT_FALSE(store->write(0, 16, pattern(0, 16, 512)));
+  EXPECT_EQ(store->resident_bytes(), 2U * 4096);
+  ASSERT_FALSE(store->unmap(8, 8));  // a whole unit
+  EXPECT_EQ(store->resident_bytes(), 4096U);
+  ASSERT_FALSE(store->unmap(0, 5));  // part of a unit: kept
+  EXPECT_EQ(store->resident_bytes(), 4096U);
+  EXPECT_EQ(read_blocks(*store, 5, 3), pattern(5, 3, 512));
+  ASSERT_FALSE(store->unmap(5, 3));  // the rest of it
   EXPECT_EQ(store->resident_bytes(), 0U);
+  EXPECT_EQ(read_blocks(*store, 0, 16), zeros(16, 512));
 }
 
-TEST(MemoryStore, ProvisioningIsTheChunkMap) {
-  const auto store = value_or_fail(MemoryStore::create(1024, 512));  // 128 blocks per chunk
+// With 520-byte blocks, units and pages do not line up: giving whole pages
+// back must not take a byte of the blocks around the range.
+TEST(MemoryStore, UnmapKeepsTheBlocksAroundTheRange) {
+  const auto store = value_or_fail(MemoryStore::create(64, 520));  // 7 blocks per unit
+  ASSERT_FALSE(store->write(0, 40, pattern(0, 40, 520)));
+  ASSERT_FALSE(store->unmap(3, 30));  // pages 1..3 lie wholly inside
+  EXPECT_EQ(read_blocks(*store, 0, 3), pattern(0, 3, 520));
+  EXPECT_EQ(read_blocks(*store, 3, 30), zeros(30, 520));
+  EXPECT_EQ(read_blocks(*store, 33, 7), pattern(33, 7, 520));
+  // Units 1..3 (blocks 7..27) lay wholly inside the range; units 0, 4 and 5 keep data.
+  EXPECT_EQ(store->resident_bytes(), 3U * 7 * 520);
+  ASSERT_FALSE(store->write(10, 1, pattern(10, 1, 520)));  // a freed unit takes data again
+  EXPECT_EQ(read_blocks(*store, 9, 3), [] {
+    Bytes b = zeros(1, 520);
+    const Bytes p = pattern(10, 1, 520);
+    b.insert(b.end(), p.begin(), p.end());
+    const Bytes z = zeros(1, 520);
+    b.insert(b.end(), z.begin(), z.end());
+    return b;
+  }());
+}
+
+TEST(MemoryStore, ProvisioningIsTheUnitMap) {
+  const auto store = value_or_fail(MemoryStore::create(1024, 512));  // 8 blocks per unit
   auto extent = [&](std::uint64_t lba, std::uint64_t max) {
     const BackingStore::Extent e = store->provisioning(lba, max);
     return std::make_pair(e.mapped, e.blocks);
   };
   EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{1024}));
-  ASSERT_FALSE(store->write(300, 1, pattern(300, 1, 512)));  // chunk 2: blocks 256..383
-  ASSERT_FALSE(store->write(600, 1, pattern(600, 1, 512)));  // chunk 4: blocks 512..639
-  EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{256}));
-  EXPECT_EQ(extent(10, 1024), std::make_pair(false, std::uint64_t{246}));
-  EXPECT_EQ(extent(256, 1024), std::make_pair(true, std::uint64_t{128}));
-  EXPECT_EQ(extent(384, 1024), std::make_pair(false, std::uint64_t{128}));
-  EXPECT_EQ(extent(512, 1024), std::make_pair(true, std::uint64_t{128}));
-  EXPECT_EQ(extent(640, 1024), std::make_pair(false, std::uint64_t{384}));
+  ASSERT_FALSE(store->write(300, 1, pattern(300, 1, 512)));  // unit 37: blocks 296..303
+  ASSERT_FALSE(store->write(600, 1, pattern(600, 1, 512)));  // unit 75: blocks 600..607
+  EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{296}));
+  EXPECT_EQ(extent(10, 1024), std::make_pair(false, std::uint64_t{286}));
+  EXPECT_EQ(extent(296, 1024), std::make_pair(true, std::uint64_t{8}));
+  EXPECT_EQ(extent(304, 1024), std::make_pair(false, std::uint64_t{296}));
+  EXPECT_EQ(extent(600, 1024), std::make_pair(true, std::uint64_t{8}));
+  EXPECT_EQ(extent(608, 1024), std::make_pair(false, std::uint64_t{416}));
   EXPECT_EQ(extent(0, 100), std::make_pair(false, std::uint64_t{100}));
-  EXPECT_EQ(extent(260, 10), std::make_pair(true, std::uint64_t{10}));
-  ASSERT_FALSE(store->write(384, 128, pattern(384, 128, 512)));  // fills chunk 3
-  EXPECT_EQ(extent(256, 1024), std::make_pair(true, std::uint64_t{384}));
-  ASSERT_FALSE(store->unmap(256, 384));  // all three chunks become empty
+  EXPECT_EQ(extent(297, 3), std::make_pair(true, std::uint64_t{3}));
+  ASSERT_FALSE(store->write(304, 296, pattern(304, 296, 512)));  // fills the gap
+  EXPECT_EQ(extent(296, 1024), std::make_pair(true, std::uint64_t{312}));
+  ASSERT_FALSE(store->unmap(296, 312));  // every unit becomes empty
   EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{1024}));
 }
 
-TEST(MemoryStore, ChunksHoldWholeBlocks) {
-  EXPECT_EQ(value_or_fail(MemoryStore::create(8, 512))->chunk_bytes(), 64U * 1024);
-  EXPECT_EQ(value_or_fail(MemoryStore::create(8, 520))->chunk_bytes(), 126U * 520);
-  EXPECT_EQ(value_or_fail(MemoryStore::create(8, 1 << 20))->chunk_bytes(), 1U << 20);
+TEST(MemoryStore, UnitsHoldWholeBlocks) {
+  EXPECT_EQ(value_or_fail(MemoryStore::create(8, 512))->unit_bytes(), 4096U);
+  EXPECT_EQ(value_or_fail(MemoryStore::create(8, 520))->unit_bytes(), 7U * 520);
+  EXPECT_EQ(value_or_fail(MemoryStore::create(8, 1 << 20))->unit_bytes(), 1U << 20);
 }
 
 TEST(MemoryStore, HasNoVolatileCache) {
@@ -506,6 +530,10 @@ TEST(MemoryStore, RefusesImpossibleSizes) {
   EXPECT_EQ(error_or_fail(MemoryStore::create(8, 0)).errno_value, EINVAL);
   EXPECT_THAT(error_or_fail(MemoryStore::create(std::uint64_t{1} << 60, 4096)).message,
               HasSubstr("more than 2^64 bytes"));
+  // 2^59 bytes: more than any x86-64 or arm64 address space maps.
+  const StoreError e = error_or_fail(MemoryStore::create(std::uint64_t{1} << 50, 512));
+  EXPECT_EQ(e.errno_value, ENOMEM);
+  EXPECT_THAT(e.message, HasSubstr("address space"));
 }
 
 // ---------------------------------------------------------------------------

@@ -160,24 +160,24 @@ TEST_F(LunTest, GetLbaStatusOfAFreshLunIsOneDeallocatedExtent) {
 }
 
 TEST_F(LunTest, GetLbaStatusFollowsWritesAndUnmap) {
-  // The memory store maps 64 KiB chunks (128 blocks of 512 bytes).
+  // The memory store tracks 4 KiB units (8 blocks of 512 bytes).
   ASSERT_EQ(run({0x2A, 0, 0, 0, 0, 0, 0, 0x01, 0x2C}, pattern(300 * 512, 1)).status,
-            Status::kGood);  // blocks 0..299: chunks 0-2
+            Status::kGood);  // blocks 0..299: units 0-37
   EXPECT_THAT(descriptors(run(get_lba_status(0, 0x1000))),
-              ElementsAre(Descriptor{0, 384, 0}, Descriptor{384, kG2Blocks - 384, 1}));
-  // UNMAP a whole chunk.
+              ElementsAre(Descriptor{0, 304, 0}, Descriptor{304, kG2Blocks - 304, 1}));
+  // UNMAP whole units.
   std::vector<std::uint8_t> list = {0, 22, 0, 16,  0, 0, 0, 0,   0, 0, 0, 0,
                                     0, 0,  0, 128, 0, 0, 0, 128, 0, 0, 0, 0};
   ASSERT_EQ(run({0x42, 0, 0, 0, 0, 0, 0, 0, 24}, list).status, Status::kGood);
   EXPECT_THAT(descriptors(run(get_lba_status(0, 0x1000))),
-              ElementsAre(Descriptor{0, 128, 0}, Descriptor{128, 128, 1}, Descriptor{256, 128, 0},
-                          Descriptor{384, kG2Blocks - 384, 1}));
+              ElementsAre(Descriptor{0, 128, 0}, Descriptor{128, 128, 1}, Descriptor{256, 48, 0},
+                          Descriptor{304, kG2Blocks - 304, 1}));
   // The allocation length bounds the descriptors, and the first starts at
   // the asked LBA (libiscsi's GetLBAStatus.UnmapSingle).
   EXPECT_THAT(descriptors(run(get_lba_status(129, 24))), ElementsAre(Descriptor{129, 127, 1}));
   EXPECT_THAT(descriptors(run(get_lba_status(1, 40))),
               ElementsAre(Descriptor{1, 127, 0}, Descriptor{128, 128, 1}));
-  // Unmapping part of a chunk keeps it mapped ("mapped or unknown").
+  // Unmapping part of a unit keeps it mapped ("mapped or unknown").
   list[15] = 0;
   list[19] = 1;  // LBA 0, one block
   ASSERT_EQ(run({0x42, 0, 0, 0, 0, 0, 0, 0, 24}, list).status, Status::kGood);
