@@ -281,14 +281,16 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
     const toml::table* dt = d->as_table();
     if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
     if (!only_keys(ctx, *dt, "daemon.", {"log_level", "state_dir", "nop_in_interval", "spin_us",
-                                          "rt_priority", "transport_compensation_us"}) ||
+                                          "rt_priority", "transport_compensation_us",
+                                          "threads"}) ||
         !get_string(ctx, *dt, "daemon.", "log_level", config.log_level) ||
         !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir) ||
         !get_int(ctx, *dt, "daemon.", "nop_in_interval", config.nop_in_interval, 0, 3600) ||
         !get_int(ctx, *dt, "daemon.", "spin_us", config.spin_us, 0, 10000) ||
         !get_int(ctx, *dt, "daemon.", "rt_priority", config.rt_priority, 0, 99) ||
         !get_int(ctx, *dt, "daemon.", "transport_compensation_us",
-                 config.transport_compensation_us, 0, 10000)) {
+                 config.transport_compensation_us, 0, 10000) ||
+        !get_int(ctx, *dt, "daemon.", "threads", config.threads, 0, Config::kMaxThreads)) {
       return ctx.error;
     }
   }
@@ -358,6 +360,7 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
   if (cli.transport_compensation_us) {
     config.transport_compensation_us = *cli.transport_compensation_us;
   }
+  if (cli.threads) config.threads = *cli.threads;
   return config;
 }
 

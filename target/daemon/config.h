@@ -72,6 +72,9 @@ struct Config {
   // Microseconds of the initiator's own round trip to take off every
   // command's modeled latency in realtime timing (LunDriver::set_compensation).
   std::uint32_t transport_compensation_us = 0;
+  // Event-loop threads (docs/design.md, "Threads"). 0: one per core.
+  std::uint32_t threads = 0;
+  static constexpr std::uint32_t kMaxThreads = 256;
   std::vector<TargetSpec> targets;
 };
 
@@ -96,6 +99,7 @@ struct CommandLine {
   std::optional<std::uint32_t> spin_us;
   std::optional<std::uint32_t> rt_priority;
   std::optional<std::uint32_t> transport_compensation_us;
+  std::optional<std::uint32_t> threads;
 };
 // Applies the command line: with --config, the file first, then --listen
 // (replacing the first target's portals) and --log-level; without it, the

@@ -11,10 +11,15 @@
 #include <functional>
 #include <fmt/ostream.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <mutex>
+#include <thread>
 
 #include "target/daemon/config.h"
 #include "target/daemon/lun_factory.h"
@@ -74,6 +79,10 @@ int main(int argc, char** argv) {
                  "the initiator's own round trip (measure it with timing off at QD1), so that "
                  "the latency the initiator sees matches the model (default 0)")
       ->check(CLI::Range(0, 10000));
+  app.add_option("--threads", cli.threads,
+                 "Event-loop threads: LUNs and connections are spread over them (default 0: one "
+                 "per core)")
+      ->check(CLI::Range(0U, daemon::Config::kMaxThreads));
   bool busy_poll = false;
   app.add_flag("--busy-poll", busy_poll,
                "Poll the sockets and timers without ever sleeping (one core at 100%): commands "
@@ -122,11 +131,25 @@ int main(int argc, char** argv) {
     completions << "target,lun,nexus,tag,arrival_ns,complete_ns,service_ns,due_ns,delivered_ns,"
                    "late_ns\n";
   }
+  std::mutex completions_mutex;  // LUNs on different threads share the log
 
-  boost::asio::io_context io(1);
+  // One event loop per thread (docs/design.md, "Threads"). Loop 0 runs on
+  // this thread and holds the acceptors and the signal handling; LUNs and
+  // connections are spread over all of them.
+  const unsigned threads =
+      config.threads > 0 ? config.threads : std::max(1U, std::thread::hardware_concurrency());
+  std::vector<std::unique_ptr<boost::asio::io_context>> loops;
+  std::vector<boost::asio::io_context*> loop_ptrs;
+  for (unsigned i = 0; i < threads; ++i) {
+    loops.push_back(std::make_unique<boost::asio::io_context>(1));
+    loop_ptrs.push_back(loops.back().get());
+  }
+  boost::asio::io_context& io = *loops.front();
   iscsi::Server server(io);
+  server.set_loops(loop_ptrs);
   server.set_nop_in_interval(std::chrono::seconds(config.nop_in_interval));
   std::vector<iscsi::LunDriver*> drivers;
+  std::size_t next_loop = 0;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
     const daemon::TargetSpec& t = config.targets[ti];
     iscsi::TargetSetup setup;
@@ -148,13 +171,17 @@ int main(int argc, char** argv) {
         std::cerr << "memstored: " << *err << "\n";
         return 1;
       }
+      // Each LUN's model and delivery stay on one loop (one thread).
+      boost::asio::io_context& lun_loop = *loops[next_loop++ % loops.size()];
       auto driver = std::make_unique<iscsi::LunDriver>(
-          io, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
+          lun_loop, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
       driver->set_spin(std::chrono::microseconds(config.spin_us));
       driver->set_compensation(std::chrono::microseconds(config.transport_compensation_us));
       drivers.push_back(driver.get());
       if (completions.is_open()) {
-        driver->on_delivery([&completions, ti, id = spec.id](const iscsi::Delivery& d) {
+        driver->on_delivery([&completions, &completions_mutex, ti,
+                             id = spec.id](const iscsi::Delivery& d) {
+          const std::lock_guard lock(completions_mutex);
           fmt::print(completions, "{},{},{},{},{},{},{},{},{},{}\n", ti, id, d.nexus, d.tag,
                      d.arrival_ns, d.complete_ns, d.complete_ns - d.arrival_ns, d.due_ns,
                      d.delivered_ns, d.delivered_ns - d.due_ns);
@@ -180,12 +207,21 @@ int main(int argc, char** argv) {
       spdlog::info("serving {} on {}:{}", t.name, p.host, ports.at(portal++));
     }
   }
+  spdlog::info("{} event-loop thread{}", threads, threads == 1 ? "" : "s");
+  // The other loops have no work of their own until a connection or a LUN
+  // gives them some: guards keep them running until shutdown.
+  using WorkGuard = boost::asio::executor_work_guard<boost::asio::io_context::executor_type>;
+  std::vector<WorkGuard> guards;
+  for (auto& l : loops) guards.push_back(boost::asio::make_work_guard(*l));
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   boost::asio::steady_timer deadline(io);
   boost::asio::steady_timer poll(io);
+  std::atomic<bool> forced{false};  // connections were still open at the deadline
   std::function<void()> poll_closed = [&] {
     if (server.connections() == 0) {
       deadline.cancel();
+      // Every loop returns once the commands still in its models are done.
+      guards.clear();
       return;
     }
     poll.expires_after(std::chrono::milliseconds(10));
@@ -204,17 +240,27 @@ int main(int argc, char** argv) {
     deadline.async_wait([&](const boost::system::error_code& ec) {
       if (!ec) {
         spdlog::warn("shutdown: {} connections still open after 5 s", server.connections());
-        io.stop();
+        forced = true;
+        for (auto& l : loops) l->stop();
       }
     });
     poll_closed();
   });
-  if (busy_poll) {
-    // poll() never blocks; it stops, like run(), once no work is left.
-    while (!io.stopped()) io.poll();
-  } else {
-    io.run();
+  auto run_loop = [busy_poll](boost::asio::io_context& loop) {
+    if (busy_poll) {
+      // poll() never blocks; it stops, like run(), once no work is left.
+      while (!loop.stopped()) loop.poll();
+    } else {
+      loop.run();
+    }
+  };
+  // The threads inherit the timer slack and the scheduling policy set above.
+  std::vector<std::thread> workers;
+  for (std::size_t i = 1; i < loops.size(); ++i) {
+    workers.emplace_back([&run_loop, &loop = *loops[i]] { run_loop(loop); });
   }
+  run_loop(io);
+  for (std::thread& w : workers) w.join();
   int status = 0;
   for (iscsi::LunDriver* d : drivers) {
     if (const auto e = d->lun().flush()) {
@@ -224,6 +270,14 @@ int main(int argc, char** argv) {
     const iscsi::Lateness& l = d->lateness();
     spdlog::info("deliveries: {}, late by mean {:.1f} us, max {:.1f} us", l.count,
                  l.mean_ns() / 1e3, static_cast<double>(l.max_ns) / 1e3);
+  }
+  completions.close();
+  if (forced) {
+    // Sessions still hold LUN links whose targets live on the other loops:
+    // destroying the loops one by one would have a dying session post to a
+    // loop already gone. Everything durable is flushed; leave without it.
+    std::fflush(nullptr);
+    std::_Exit(status);
   }
   return status;
 }

@@ -74,6 +74,9 @@ class LunDriver final : public LunPort {
   void reset() override { lun_->lun_reset(); }
 
   scsi::Lun& lun() { return *lun_; }
+  // The io_context the driver and its Lun run on: every call must come
+  // from its thread (LunLink carries calls from other threads).
+  boost::asio::io_context& context() const { return io_; }
   const Lateness& lateness() const { return lateness_; }
   // Called for every completion delivered in realtime or scaled timing.
   void on_delivery(std::function<void(const Delivery&)> log) { delivery_log_ = std::move(log); }

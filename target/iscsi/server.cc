@@ -10,11 +10,13 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <atomic>
 #include <limits>
 
 #include "target/iscsi/digest.h"
 #include "target/iscsi/handler_memory.h"
 #include "target/iscsi/lun_driver.h"
+#include "target/iscsi/lun_link.h"
 
 namespace memstore::iscsi {
 
@@ -26,11 +28,13 @@ namespace {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
+  // `open` counts the connections not yet finished (read from any thread).
   Connection(tcp::socket socket,
              std::function<std::unique_ptr<Session>(Session::Sink)> make_session,
-             std::chrono::seconds nop_in_interval)
+             std::chrono::seconds nop_in_interval, std::atomic<std::size_t>& open)
       : socket_(std::move(socket)), ping_timer_(socket_.get_executor()),
-        nop_in_interval_(nop_in_interval) {
+        nop_in_interval_(nop_in_interval), open_(open) {
+    open_.fetch_add(1, std::memory_order_relaxed);
     session_ = make_session(
         Session::Sink{[this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); },
                       [this] { close(); },
@@ -53,7 +57,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     });
   }
 
-  bool open() const { return !finished_; }
+  // Its event loop: every call but the constructor's is made there.
+  asio::any_io_executor executor() { return socket_.get_executor(); }
 
  private:
   // ---- Reading: a BHS, then the rest of the PDU in one read ----
@@ -224,6 +229,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void finish() {
     if (finished_) return;
     finished_ = true;
+    open_.fetch_sub(1, std::memory_order_relaxed);
     session_.reset();  // forgets pending results before the LUNs call back
     boost::system::error_code ignored;
     ping_timer_.cancel();
@@ -257,6 +263,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   tcp::socket socket_;
   asio::steady_timer ping_timer_;
   std::chrono::seconds nop_in_interval_;
+  std::atomic<std::size_t>& open_;
   std::unique_ptr<Session> session_;
   HandlerMemory read_memory_, write_memory_, ping_memory_;
   Bhs bhs_{};
@@ -285,18 +292,27 @@ class Connection : public std::enable_shared_from_this<Connection> {
 }  // namespace
 
 struct Server::Impl {
-  asio::io_context& io;
+  explicit Impl(asio::io_context& server_io) : io(server_io), loops{&server_io} {}
+
+  asio::io_context& io;  // acceptors, and everything of the server itself
+  // The event loops connections are spread over, round robin; loops[0] is `io`.
+  std::vector<asio::io_context*> loops;
   std::vector<TargetSetup> setups;
-  std::vector<TargetContext> contexts;
+  // Per loop: each target as its sessions see it, with LunLinks of that loop.
+  std::vector<std::vector<TargetContext>> contexts;
+  std::vector<std::unique_ptr<LunLink>> links;
   LoginConfig discovery;
   std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
+  // Every connection accepted; expired entries are pruned as new ones come.
   std::vector<std::weak_ptr<Connection>> connections;
+  std::atomic<std::size_t> open_connections{0};
   std::uint64_t next_nexus = 1;
+  std::size_t next_loop = 0;
   std::chrono::seconds nop_in_interval{0};
   std::uint16_t next_tsih = 1;
 
-  const TargetContext* find(std::string_view name) const {
-    for (const TargetContext& c : contexts) {
+  const TargetContext* find(std::size_t loop, std::string_view name) const {
+    for (const TargetContext& c : contexts.at(loop)) {
       if (c.name == name) return &c;
     }
     return nullptr;
@@ -305,8 +321,10 @@ struct Server::Impl {
   awaitable<void> accept_loop(tcp::acceptor& acceptor) {
     boost::system::error_code ec;
     for (;;) {
-      tcp::socket socket =
-          co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+      const std::size_t loop = next_loop++ % loops.size();
+      // Accepted straight onto the connection's own loop.
+      tcp::socket socket = co_await acceptor.async_accept(
+          *loops[loop], asio::redirect_error(asio::use_awaitable, ec));
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
         continue;
@@ -315,21 +333,30 @@ struct Server::Impl {
       const std::uint64_t nexus = next_nexus++;
       const std::uint16_t tsih = next_tsih++;
       if (next_tsih == 0) next_tsih = 1;  // TSIH 0 is reserved (RFC 7143 §11.12.3)
-      auto conn =
-          std::make_shared<Connection>(std::move(socket), [this, nexus, tsih](Session::Sink sink) {
-            return std::make_unique<Session>([this](std::string_view n) { return find(n); },
-                                             discovery, nexus, tsih, std::move(sink));
+      auto conn = std::make_shared<Connection>(
+          std::move(socket),
+          [this, nexus, tsih, loop](Session::Sink sink) {
+            return std::make_unique<Session>(
+                [this, loop](std::string_view n) { return find(loop, n); }, discovery, nexus,
+                tsih, std::move(sink));
           },
-          nop_in_interval);
+          nop_in_interval, open_connections);
+      if (connections.size() >= 64 && (connections.size() & (connections.size() - 1)) == 0) {
+        std::erase_if(connections, [](const auto& w) { return w.expired(); });
+      }
       connections.push_back(conn);
-      conn->start();
+      asio::post(conn->executor(), [conn] { conn->start(); });
     }
   }
 };
 
-Server::Server(asio::io_context& io)
-    : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}})) {}
+Server::Server(asio::io_context& io) : impl_(std::make_unique<Impl>(io)) {}
 Server::~Server() = default;
+
+void Server::set_loops(std::vector<asio::io_context*> loops) {
+  if (loops.empty() || loops.front() != &impl_->io) loops.insert(loops.begin(), &impl_->io);
+  impl_->loops = std::move(loops);
+}
 
 void Server::set_nop_in_interval(std::chrono::seconds interval) {
   impl_->nop_in_interval = interval;
@@ -362,8 +389,8 @@ std::string Server::start() {
       asio::co_spawn(s.io, s.accept_loop(ref), asio::detached);
     }
   }
-  s.contexts.clear();
-  s.contexts.reserve(s.setups.size());
+  s.contexts.assign(s.loops.size(), {});
+  s.links.clear();
   s.discovery.limits.target_name = "";
   s.discovery.send_targets.clear();
   std::uint16_t tpgt = 1;  // one portal group per target
@@ -383,9 +410,15 @@ std::string Server::start() {
     c.login.security = t.security;
     // A normal session's SendTargets answers for its own target (RFC 7143 §13.3).
     c.login.send_targets = {e};
-    for (auto& [id, lun] : t.luns) c.luns[id] = lun.get();
     s.discovery.send_targets.push_back(std::move(e));
-    s.contexts.push_back(std::move(c));
+    for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
+      TargetContext on_loop = c;
+      for (auto& [id, lun] : t.luns) {
+        s.links.push_back(std::make_unique<LunLink>(*s.loops[loop], *lun));
+        on_loop.luns[id] = s.links.back().get();
+      }
+      s.contexts[loop].push_back(std::move(on_loop));
+    }
     ++tpgt;
   }
   return "";
@@ -397,7 +430,7 @@ void Server::stop() {
     a->close(ignored);
   }
   for (auto& w : impl_->connections) {
-    if (auto c = w.lock()) c->close();
+    if (auto c = w.lock()) asio::post(c->executor(), [c] { c->close(); });
   }
 }
 
@@ -408,11 +441,7 @@ std::vector<std::uint16_t> Server::bound_ports() const {
 }
 
 std::size_t Server::connections() const {
-  std::size_t n = 0;
-  for (const auto& w : impl_->connections) {
-    if (auto c = w.lock(); c && c->open()) ++n;
-  }
-  return n;
+  return impl_->open_connections.load(std::memory_order_relaxed);
 }
 
 }  // namespace memstore::iscsi

@@ -1,6 +1,12 @@
 // The iSCSI target server (RFC 7143) on Boost.Asio: listens on the configured
-// portals and runs one Session per connection. One thread runs the
-// io_context, so sessions and LUNs need no locks.
+// portals and runs one Session per connection.
+//
+// Threads: the server runs on one or more event loops (io_contexts), each
+// run by one thread. Acceptors live on the first; each connection, with its
+// session, lives on one loop (round robin), and each LUN driver on the loop
+// it was made with. A session reaches a LUN on another loop through a
+// LunLink (lun_link.h). Nothing is shared between loops but what LunLink
+// posts, so sessions and LUNs need no locks.
 #pragma once
 
 #include <chrono>
@@ -33,6 +39,9 @@ class Server {
   explicit Server(boost::asio::io_context& io);
   ~Server();
 
+  // The event loops connections are spread over (the server's own io_context
+  // is always the first). Set before start(); default: the server's only.
+  void set_loops(std::vector<boost::asio::io_context*> loops);
   // Adds a target; its portals start listening when start() runs.
   void add_target(TargetSetup target);
   // Pings every connection with a NOP-In this often, and ends one whose
@@ -40,11 +49,13 @@ class Server {
   void set_nop_in_interval(std::chrono::seconds interval);
   // Binds every portal. Returns an error naming the portal, or "".
   std::string start();
-  // Stops accepting and closes every connection (their sessions end).
+  // Stops accepting and closes every connection (their sessions end). Call
+  // it on the server's io_context.
   void stop();
 
   // The ports actually bound (useful with port 0), in portal order.
   std::vector<std::uint16_t> bound_ports() const;
+  // Connections not yet finished; callable from any thread.
   std::size_t connections() const;
 
  private:

@@ -68,6 +68,7 @@ nop_in_interval = 15
 spin_us = 40
 rt_priority = 20
 transport_compensation_us = 12
+threads = 3
 [[target]]
 name = "iqn.2026-11.org.example:disk"
 alias = "lab"
@@ -93,6 +94,7 @@ scheduler = "sptf"
   EXPECT_EQ(c.spin_us, 40U);
   EXPECT_EQ(c.rt_priority, 20U);
   EXPECT_EQ(c.transport_compensation_us, 12U);
+  EXPECT_EQ(c.threads, 3U);
   const TargetSpec& t = c.targets[0];
   EXPECT_EQ(t.portals[1], (Portal{"::1", 3262}));
   ASSERT_TRUE(t.chap);
@@ -110,6 +112,8 @@ TEST(DaemonConfig, ErrorsNameTheKeyAndLine) {
               HasSubstr("n.toml:2: daemon.nop_in_interval"));
   EXPECT_THAT(error_of(parse_config("[daemon]\nrt_priority = 100\n[[target]]\n", "r.toml")),
               HasSubstr("r.toml:2: daemon.rt_priority"));
+  EXPECT_THAT(error_of(parse_config("[daemon]\nthreads = 1000\n[[target]]\n", "t.toml")),
+              HasSubstr("t.toml:2: daemon.threads"));
   EXPECT_THAT(error_of(parse_config("[[target]]\nname = \"disk1\"\n[[target.lun]]\n", "b.toml")),
               HasSubstr("target[0].name: must be an iSCSI name"));
   EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ntiming = \"soon\"\n", "c.toml")),

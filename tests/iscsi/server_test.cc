@@ -161,3 +161,77 @@ TEST_F(PingServerTest, SilentInitiatorIsDisconnected) {
 
 }  // namespace
 }  // namespace memstore::iscsi
+
+namespace memstore::iscsi {
+namespace {
+
+// Two event loops, each on its own thread, as memstored runs with
+// --threads 2: the LUN lives on the second loop; connections are spread
+// over both, so one session reaches the LUN directly and the other through
+// a LunLink that posts across threads. Each writes its own blocks and reads
+// them back, several times, with digests on; both see their own data.
+TEST(TwoLoopServer, SessionsOnEitherLoopReachALunOnTheOther) {
+  boost::asio::io_context server_loop, lun_loop;
+  auto guard_a = boost::asio::make_work_guard(server_loop);
+  auto guard_b = boost::asio::make_work_guard(lun_loop);
+  Server server(server_loop);
+  server.set_loops({&server_loop, &lun_loop});
+  TargetSetup t;
+  t.name = testing::kRawTarget;
+  t.portals = {{"127.0.0.1", 0}};
+  t.luns[0] = std::make_unique<LunDriver>(lun_loop, testing::memory_lun());
+  server.add_target(std::move(t));
+  ASSERT_EQ(server.start(), "");
+  const std::uint16_t port = server.bound_ports().at(0);
+  std::thread a([&] { server_loop.run(); });
+  std::thread b([&] { lun_loop.run(); });
+
+  auto session = [port](std::uint8_t seed, std::uint32_t lba, int rounds) {
+    testing::RawInitiator c(port);
+    if (!c.login(true)) return std::string("login failed");
+    std::uint32_t itt = 1;
+    for (int round = 0; round < rounds; ++round) {
+      std::vector<std::uint8_t> data(4096);
+      for (std::size_t i = 0; i < data.size(); ++i) {
+        data[i] = static_cast<std::uint8_t>(i * seed + static_cast<std::size_t>(round));
+      }
+      c.send(c.write10(itt, itt, 4096, lba), data);
+      ++itt;
+      auto r = c.receive();
+      if (!r || !std::holds_alternative<ScsiResponsePdu>(r->first)) return std::string("write");
+      c.send(c.read16(itt, itt, lba, 4096));
+      ++itt;
+      std::vector<std::uint8_t> got;
+      for (bool status = false; !status;) {
+        r = c.receive();
+        if (!r) return std::string("read: connection ended");
+        const auto* in = std::get_if<DataInPdu>(&r->first);
+        if (in == nullptr) return std::string("read: not Data-In");
+        got.insert(got.end(), r->second.begin(), r->second.end());
+        status = in->has_status;
+      }
+      if (got != data) return "round " + std::to_string(round) + ": wrong data";
+    }
+    return std::string();
+  };
+  std::string first, second;
+  std::thread s1([&] { first = session(3, 64, 50); });
+  std::thread s2([&] { second = session(5, 4096, 50); });
+  s1.join();
+  s2.join();
+  EXPECT_EQ(first, "");
+  EXPECT_EQ(second, "");
+
+  boost::asio::post(server_loop, [&] { server.stop(); });
+  for (int i = 0; i < 500 && server.connections() > 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(server.connections(), 0U);
+  guard_a.reset();
+  guard_b.reset();
+  a.join();
+  b.join();
+}
+
+}  // namespace
+}  // namespace memstore::iscsi

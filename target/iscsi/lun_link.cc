@@ -1,0 +1,65 @@
+#include "target/iscsi/lun_link.h"
+
+#include <boost/asio/post.hpp>
+#include <utility>
+#include <vector>
+
+#include "target/iscsi/lun_driver.h"
+
+namespace memstore::iscsi {
+
+namespace asio = boost::asio;
+
+LunLink::LunLink(asio::io_context& home, LunDriver& driver)
+    : home_(home), driver_(driver), local_(&home == &driver.context()) {}
+
+void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
+                     std::span<const std::uint8_t> data_out, Done done) {
+  if (local_) return driver_.submit(nexus, tag, cdb, data_out, std::move(done));
+  std::shared_ptr<bool>& alive = alive_[nexus];
+  if (!alive) alive = std::make_shared<bool>(true);
+  // The spans are the session's only until this returns.
+  asio::post(driver_.context(),
+             [&driver = driver_, &home = home_, nexus, tag, alive = alive,
+              cdb = std::vector<std::uint8_t>(cdb.begin(), cdb.end()),
+              data = std::vector<std::uint8_t>(data_out.begin(), data_out.end()),
+              done = std::move(done)]() mutable {
+               driver.submit(nexus, tag, cdb, data,
+                             [&home, alive = std::move(alive),
+                              done = std::move(done)](scsi::ScsiResult r) mutable {
+                               asio::post(home, [alive = std::move(alive), done = std::move(done),
+                                                 r = std::move(r)]() mutable {
+                                 if (*alive) done(std::move(r));
+                               });
+                             });
+             });
+}
+
+void LunLink::forget(std::uint64_t nexus) {
+  if (const auto it = alive_.find(nexus); it != alive_.end()) {
+    *it->second = false;
+    alive_.erase(it);
+  }
+  if (local_) return driver_.forget(nexus);
+  asio::post(driver_.context(), [&driver = driver_, nexus] { driver.forget(nexus); });
+}
+
+void LunLink::describe_nexus(std::uint64_t nexus, std::string initiator_port) {
+  if (local_) return driver_.describe_nexus(nexus, std::move(initiator_port));
+  asio::post(driver_.context(), [&driver = driver_, nexus, p = std::move(initiator_port)]() mutable {
+    driver.describe_nexus(nexus, std::move(p));
+  });
+}
+
+void LunLink::reset() {
+  if (local_) return driver_.reset();
+  asio::post(driver_.context(), [&driver = driver_] { driver.reset(); });
+}
+
+void LunLink::recycle(scsi::Bytes buffer) {
+  if (local_) return driver_.recycle(std::move(buffer));
+  asio::post(driver_.context(),
+             [&driver = driver_, b = std::move(buffer)]() mutable { driver.recycle(std::move(b)); });
+}
+
+}  // namespace memstore::iscsi

@@ -1,0 +1,47 @@
+// A LUN as seen from the sessions of one io_context (one event-loop
+// thread). memstored runs N event loops (docs/design.md, "Threads"): each
+// LUN's driver and model live on one of them, and each connection on one of
+// them. A session calls its LunLink; when the LUN lives on the session's own
+// loop the call goes straight to the driver, otherwise the command (CDB and
+// data-out copied) is posted to the LUN's loop and its result posted back.
+//
+// A nexus the session forgot (its connection ended) gets no more results:
+// each result posted back checks, on the session's loop, that its nexus is
+// still alive before calling the session. So no lock is taken: everything a
+// link holds is touched on the session's loop only.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "target/iscsi/lun_port.h"
+
+namespace memstore::iscsi {
+
+class LunDriver;
+
+class LunLink final : public LunPort {
+ public:
+  // `home`: the loop of the sessions using this link.
+  LunLink(boost::asio::io_context& home, LunDriver& driver);
+
+  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
+              std::span<const std::uint8_t> data_out, Done done) override;
+  void forget(std::uint64_t nexus) override;
+  void describe_nexus(std::uint64_t nexus, std::string initiator_port) override;
+  void reset() override;
+  void recycle(scsi::Bytes buffer) override;
+
+  bool local() const { return local_; }
+
+ private:
+  boost::asio::io_context& home_;
+  LunDriver& driver_;
+  bool local_;
+  // Per nexus with results on the way: false once forgotten.
+  std::unordered_map<std::uint64_t, std::shared_ptr<bool>> alive_;
+};
+
+}  // namespace memstore::iscsi
