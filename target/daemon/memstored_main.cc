@@ -157,6 +157,8 @@ int main(int argc, char** argv) {
     setup.alias = t.alias;
     for (const daemon::Portal& p : t.portals) setup.portals.emplace_back(p.host, p.port);
     setup.security = security_of(t);
+    std::vector<std::uint16_t> lun_ids;  // REPORT LUNS, answered by each LUN
+    for (const daemon::LunSpec& spec : t.luns) lun_ids.push_back(spec.id);
     for (std::size_t li = 0; li < t.luns.size(); ++li) {
       const daemon::LunSpec& spec = t.luns[li];
       const std::string where =
@@ -171,6 +173,7 @@ int main(int argc, char** argv) {
         std::cerr << "memstored: " << *err << "\n";
         return 1;
       }
+      std::get<std::unique_ptr<scsi::Lun>>(lun)->set_target_luns(lun_ids);
       // Each LUN's model and delivery stay on one loop (one thread).
       boost::asio::io_context& lun_loop = *loops[next_loop++ % loops.size()];
       auto driver = std::make_unique<iscsi::LunDriver>(

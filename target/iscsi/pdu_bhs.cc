@@ -1,5 +1,7 @@
 #include "target/iscsi/pdu_bhs.h"
 
+#include "target/scsi/lun_address.h"
+
 #include "target/iscsi/pdu_bytes.h"
 
 namespace memstore::iscsi {
@@ -31,14 +33,7 @@ std::optional<Opcode> opcode_of(const Bhs& bhs) {
 }
 
 LunBytes encode_lun(std::uint16_t lun) {
-  LunBytes out{};
-  if (lun < 256) {
-    out[1] = static_cast<std::uint8_t>(lun);  // peripheral device addressing, bus 0
-  } else {
-    out[0] = static_cast<std::uint8_t>(0x40 | ((lun >> 8) & 0x3F));  // flat space addressing
-    out[1] = static_cast<std::uint8_t>(lun);
-  }
-  return out;
+  return scsi::lun_address(lun);
 }
 
 std::optional<std::uint16_t> decode_lun(const LunBytes& bytes) {

@@ -4,12 +4,12 @@
 
 #include "target/iscsi/serial.h"
 #include "target/iscsi/text_keys.h"
+#include "target/scsi/report_luns.h"
 
 namespace memstore::iscsi {
 namespace {
 
 constexpr std::uint8_t kReportLuns = 0xA0;
-constexpr std::uint8_t kInquiry = 0x12;
 
 KeyList to_keys(const std::vector<TextPair>& pairs) {
   KeyList out;
@@ -415,37 +415,33 @@ void Session::submit(Task& t) {
   t.submitted = true;
   const std::uint32_t itt = t.cmd.itt;
   if (t.cdb.empty()) return;
-  // REPORT LUNS is the session's: it knows every LUN of the target (SPC-4 §6.33).
-  if (t.cdb[0] == kReportLuns) {
-    scsi::ScsiResult r;
-    std::vector<std::uint8_t> list(8, 0);
-    if (target_ != nullptr) {
-      for (const auto& [id, port] : target_->luns) {
-        const LunBytes b = encode_lun(id);
-        list.insert(list.end(), b.begin(), b.end());
-      }
-    }
-    put32(list, 0, static_cast<std::uint32_t>(list.size() - 8));
-    const std::uint32_t alloc =
-        (std::uint32_t{t.cdb[6]} << 24) | (t.cdb[7] << 16) | (t.cdb[8] << 8) | t.cdb[9];
-    if (list.size() > alloc) list.resize(alloc);
-    r.data_in = std::move(list);
-    return complete(itt, std::move(r));
-  }
   if (t.port == nullptr) {
+    // No logical unit at that LUN: REPORT LUNS still lists the target's
+    // (SPC-4 §6.33 lets it be addressed anywhere), the rest is refused. An
+    // existing LUN answers REPORT LUNS itself, with its own D_SENSE.
     scsi::ScsiResult r;
-    if (t.cdb[0] == kInquiry && (t.cdb[1] & 0x01) == 0) {
-      // SPC-4 §6.4.2: no logical unit here: peripheral qualifier 011b, type 1Fh.
-      r.data_in.assign(36, 0);
-      r.data_in[0] = 0x7F;
-      r.data_in[2] = 0x06;
-      r.data_in[3] = 0x02;
-      r.data_in[4] = 31;
+    std::uint64_t alloc = 0;
+    if (t.cdb[0] == kReportLuns && t.cdb.size() >= 10) {
+      std::vector<std::uint16_t> ids;
+      if (target_ != nullptr) {
+        for (const auto& [id, port] : target_->luns) ids.push_back(id);
+      }
+      auto list = scsi::report_luns(ids, t.cdb);
+      if (auto* data = std::get_if<scsi::Bytes>(&list)) {
+        r.data_in = std::move(*data);
+      } else {
+        r.status = scsi::Status::kCheckCondition;
+        r.sense = scsi::build_sense(std::get<scsi::Sense>(list), false);
+      }
+      alloc = (std::uint64_t{t.cdb[6]} << 24) | (t.cdb[7] << 16) | (t.cdb[8] << 8) | t.cdb[9];
     } else {
-      r.status = scsi::Status::kCheckCondition;
-      r.sense =
-          scsi::build_sense({scsi::Reason::kLunNotSupported, std::nullopt, std::nullopt}, false);
+      scsi::AbsentLunAnswer a = scsi::absent_lun(t.cdb);
+      r.status = a.status;
+      r.sense = std::move(a.sense);
+      r.data_in = std::move(a.data_in);
+      alloc = t.cdb.size() >= 5 ? (std::uint64_t{t.cdb[3]} << 8 | t.cdb[4]) : 0;  // INQUIRY
     }
+    if (r.data_in.size() > alloc) r.data_in.resize(static_cast<std::size_t>(alloc));
     return complete(itt, std::move(r));
   }
   t.port->submit(nexus_, itt, t.cdb, t.data,

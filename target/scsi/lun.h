@@ -150,6 +150,9 @@ class Lun {
   Bytes buffer(std::size_t size);
   // The transport is done with a result's data-in buffer.
   void recycle(Bytes buffer);
+  // The logical units of this LUN's target, for REPORT LUNS (default: this
+  // one, as LUN 0). Set before the first command.
+  void set_target_luns(std::vector<std::uint16_t> ids) { target_luns_ = std::move(ids); }
   // Makes every acknowledged write durable (shutdown).
   StoreStatus flush() { return store_->flush(); }
 
@@ -287,6 +290,7 @@ class Lun {
   // reservation check copies nothing.
   mutable std::map<std::uint64_t, InitiatorPort> ports_;
   std::set<std::uint64_t> nexuses_;                  // seen and not lost (lun_reset's UA)
+  std::vector<std::uint16_t> target_luns_{0};
 };
 
 }  // namespace memstore::scsi

@@ -5,6 +5,7 @@
 
 #include "modepages/bytes.h"
 #include "target/scsi/lun.h"
+#include "target/scsi/report_luns.h"
 
 namespace memstore::scsi {
 
@@ -84,13 +85,11 @@ Outcome Lun::get_lba_status(const CommandContext& c) {
 }
 
 Outcome Lun::report_luns(const CommandContext& c) {
-  // SPC-4 §6.33: SELECT REPORT 00h, 01h, 02h. A Lun knows only itself (LUN
-  // 0); a transport with several LUNs answers REPORT LUNS itself.
-  if (c.cdb[2] > 0x02) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2, 7));
+  // The target's logical units, as the transport told them (set_target_luns).
+  auto r = scsi::report_luns(target_luns_, c.cdb);
+  if (auto* s = std::get_if<Sense>(&r)) return Outcome::fail(*s);
   Outcome o;
-  append_be(o.data_in, 4, c.cdb[2] == 0x01 ? 0 : 8);  // LUN LIST LENGTH
-  append_be(o.data_in, 4, 0);
-  if (c.cdb[2] != 0x01) append_be(o.data_in, 8, 0);  // LUN 0
+  o.data_in = std::move(std::get<Bytes>(r));
   return o;
 }
 
