@@ -23,10 +23,6 @@ std::vector<std::uint8_t> to_text(const KeyList& keys) {
   return serialize_text(pairs);
 }
 
-void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
-}
-
 }  // namespace
 
 struct Session::Task {
