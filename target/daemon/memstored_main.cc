@@ -174,6 +174,14 @@ int main(int argc, char** argv) {
         return 1;
       }
       std::get<std::unique_ptr<scsi::Lun>>(lun)->set_target_luns(lun_ids);
+      std::get<std::unique_ptr<scsi::Lun>>(lun)->set_log(
+          [](scsi::LogLevel level, std::string_view line) {
+            spdlog::log(level == scsi::LogLevel::kError     ? spdlog::level::err
+                        : level == scsi::LogLevel::kWarning ? spdlog::level::warn
+                                                            : spdlog::level::info,
+                        "{}", line);
+          },
+          "LUN " + std::to_string(spec.id) + " of " + t.name);
       // Each LUN's model and delivery stay on one loop (one thread).
       boost::asio::io_context& lun_loop = *loops[next_loop++ % loops.size()];
       auto driver = std::make_unique<iscsi::LunDriver>(

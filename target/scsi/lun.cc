@@ -111,12 +111,20 @@ const std::shared_ptr<IoWait>& Lun::io_for(std::uint64_t lba, bool writing) {
   return current_io_;
 }
 
+Outcome Lun::store_failed(const StoreError& e, bool writing, std::uint64_t lba) const {
+  if (log_) {
+    log_(LogLevel::kError, log_name_ + ": " + (writing ? "write" : "read") + " at LBA " +
+                               std::to_string(lba) + " failed: " + e.message);
+  }
+  return Outcome::fail(store_sense(e.errno_value, writing, lba));
+}
+
 void Lun::complete_io(ScsiResult& r) {
   if (!r.io) return;
   IoWait& w = *r.io;
   if (w.error() && r.status == Status::kGood) {
     r.status = Status::kCheckCondition;
-    r.sense = build_sense(store_sense(w.error()->errno_value, w.writing(), w.lba()),
+    r.sense = build_sense(*store_failed(*w.error(), w.writing(), w.lba()).sense,
                           descriptor_sense());
     if (!r.data_in.empty()) recycle(std::move(r.data_in));
     r.data_in.clear();

@@ -35,6 +35,7 @@
 #include "target/scsi/backing_store.h"
 #include "target/scsi/io_wait.h"
 #include "target/scsi/command_table.h"
+#include "target/scsi/log_sink.h"
 #include "target/scsi/lun_stats.h"
 #include "target/scsi/node_pool.h"
 #include "target/scsi/reservations.h"
@@ -150,6 +151,12 @@ class Lun {
   Bytes buffer(std::size_t size);
   // The transport is done with a result's data-in buffer.
   void recycle(Bytes buffer);
+  // Where storage failures are logged, with their cause (none: not logged).
+  // `name` says which LUN in each line.
+  void set_log(LogSink sink, std::string name) {
+    log_ = std::move(sink);
+    log_name_ = std::move(name);
+  }
   // The logical units of this LUN's target, for REPORT LUNS (default: this
   // one, as LUN 0). Set before the first command.
   void set_target_luns(std::vector<std::uint16_t> ids) { target_luns_ = std::move(ids); }
@@ -235,10 +242,8 @@ class Lun {
   Outcome media_outcome(model::Op op, std::uint64_t lba, std::uint64_t blocks) const;
   // The command's IoWait, made on first use (asynchronous storage).
   const std::shared_ptr<IoWait>& io_for(std::uint64_t lba, bool writing);
-  // The store failed synchronously: the sense for its cause.
-  Outcome store_failed(const StoreError& e, bool writing, std::uint64_t lba) const {
-    return Outcome::fail(store_sense(e.errno_value, writing, lba));
-  }
+  // The store failed: logged with its cause, and the sense for that cause.
+  Outcome store_failed(const StoreError& e, bool writing, std::uint64_t lba) const;
   Outcome write_blocks(const CommandContext& c, bool durable);
   Outcome unmap_blocks(std::uint64_t lba, std::uint64_t n, bool durable);
   bool descriptor_sense() const { return mode_.d_sense(); }
@@ -291,6 +296,8 @@ class Lun {
   mutable std::map<std::uint64_t, InitiatorPort> ports_;
   std::set<std::uint64_t> nexuses_;                  // seen and not lost (lun_reset's UA)
   std::vector<std::uint16_t> target_luns_{0};
+  LogSink log_;
+  std::string log_name_;
 };
 
 }  // namespace memstore::scsi
