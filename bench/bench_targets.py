@@ -31,9 +31,27 @@ def ensure_built():
                    stdout=subprocess.DEVNULL)
 
 
-def wait_port(port, timeout=10.0):
+def port(default):
+    """The first port a script listens on: BENCH_PORT if set (so that runs side by side
+    can keep apart), else the script's default."""
+    return int(os.environ.get("BENCH_PORT", default))
+
+
+def client_prefix():
+    """chrt -f CLIENT_RT_PRIORITY when set: SCHED_FIFO for the client too, so that other
+    processes do not delay its reading of a completion."""
+    prio = os.environ.get("CLIENT_RT_PRIORITY")
+    return ["chrt", "-f", prio] if prio else []
+
+
+def wait_port(port, proc, log_path, timeout=10.0):
+    """Waits until proc listens on port; fails at once if proc has exited (a bad argument,
+    a port in use), with the status and where its output went."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args[0]} exited with status {proc.returncode} before "
+                               f"listening on 127.0.0.1:{port} (its log: {log_path or 'none'})")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
@@ -66,20 +84,28 @@ class Memstored:
 
     def __init__(self, port, backing, timing="off", extra=(), log_path=None):
         self.port = port
-        self.url = f"iscsi://127.0.0.1:{port}/iqn.2026-11.org.memstore:g2/0"
+        self.iqn = "iqn.2026-11.org.memstore:g2"
+        self.lun = 0
+        self.url = f"iscsi://127.0.0.1:{port}/{self.iqn}/{self.lun}"
         args = [os.path.join(build_dir(), "target/daemon/memstored"),
                 "--listen", f"127.0.0.1:{port}", "--backing", backing,
                 "--timing", timing, "--log-level", "warn", *extra]
         self.log = open(log_path or os.devnull, "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_port(port)
+        wait_port(port, self.proc, log_path)
 
     @property
     def pid(self):
         return self.proc.pid
 
-    def stop(self):
-        self.proc.terminate()
+    def stop(self, discard=False):
+        """SIGTERM: memstored flushes its LUN and exits. discard=True: the backing is thrown
+        away next, so SIGKILL skips that flush; writing back blocks only to free them costs
+        seconds per thousand scattered blocks on a file system mounted with discard."""
+        if discard:
+            self.proc.kill()
+        else:
+            self.proc.terminate()
         self.proc.wait(timeout=30)
         self.log.close()
 
@@ -90,19 +116,31 @@ class Tgt:
     def __init__(self, port, image, size_bytes, log_path=None):
         self.port = port
         self.iqn = "iqn.2026-11.org.memstore.bench:tgt"
-        self.url = f"iscsi://127.0.0.1:{port}/{self.iqn}/1"
+        self.lun = 1  # LUN 0 is tgt's controller
+        self.url = f"iscsi://127.0.0.1:{port}/{self.iqn}/{self.lun}"
         if not os.path.exists(image):
             with open(image, "wb") as f:
                 f.truncate(size_bytes)
+        # The management socket is named after the portal's port, so that a tgtd
+        # started by another run on another port is not the one configured here.
+        self.control = ["--control-port", str(port)]
         self.log = open(log_path or os.devnull, "w")
-        self.proc = subprocess.Popen(["tgtd", "-f", "--iscsi", f"portal=127.0.0.1:{port}"],
+        self.proc = subprocess.Popen(["tgtd", "-f", *self.control,
+                                      "--iscsi", f"portal=127.0.0.1:{port}"],
                                      stdout=self.log, stderr=subprocess.STDOUT)
-        wait_port(port)
-        adm = ["tgtadm", "--lld", "iscsi"]
+        try:
+            wait_port(port, self.proc, log_path)
+            self._configure(image)
+        except BaseException:
+            self.stop()  # a tgtd left running would hold the port and the image
+            raise
+
+    def _configure(self, image):
+        adm = ["tgtadm", *self.control, "--lld", "iscsi"]
         subprocess.run(adm + ["--op", "new", "--mode", "target", "--tid", "1", "-T", self.iqn],
                        check=True)
-        subprocess.run(adm + ["--op", "new", "--mode", "logicalunit", "--tid", "1", "--lun", "1",
-                              "--bstype", "rdwr", "-b", image], check=True)
+        subprocess.run(adm + ["--op", "new", "--mode", "logicalunit", "--tid", "1", "--lun",
+                              str(self.lun), "--bstype", "rdwr", "-b", image], check=True)
         subprocess.run(adm + ["--op", "bind", "--mode", "target", "--tid", "1", "-I", "ALL"],
                        check=True)
 
@@ -110,11 +148,13 @@ class Tgt:
     def pid(self):
         return self.proc.pid
 
-    def stop(self):
-        # tgtd refuses to shut down while a target exists.
-        subprocess.run(["tgtadm", "--lld", "iscsi", "--op", "delete", "--mode", "target",
-                        "--tid", "1", "--force"], capture_output=True)
-        r = subprocess.run(["tgtadm", "--op", "delete", "--mode", "system"], capture_output=True)
+    def stop(self, discard=False):
+        # tgtd closes its image without a flush either way (discard is for symmetry with
+        # Memstored.stop). It refuses to shut down while a target exists.
+        subprocess.run(["tgtadm", *self.control, "--lld", "iscsi", "--op", "delete",
+                        "--mode", "target", "--tid", "1", "--force"], capture_output=True)
+        r = subprocess.run(["tgtadm", *self.control, "--op", "delete", "--mode", "system"],
+                           capture_output=True)
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -127,11 +167,8 @@ class Tgt:
 
 def iscsi_load(url, *args, csv=None):
     """Runs bench/iscsi-load; returns its JSON summary."""
-    cmd = [os.path.join(build_dir(), "bench/iscsi-load"), "--json", *map(str, args)]
-    if os.environ.get("CLIENT_RT_PRIORITY"):
-        # SCHED_FIFO for the client too, so that other processes do not
-        # delay its reading of a completion.
-        cmd = ["chrt", "-f", os.environ["CLIENT_RT_PRIORITY"], *cmd]
+    cmd = [*client_prefix(), os.path.join(build_dir(), "bench/iscsi-load"), "--json",
+           *map(str, args)]
     if csv:
         cmd += ["--csv", csv]
     cmd.append(url)
@@ -141,14 +178,30 @@ def iscsi_load(url, *args, csv=None):
     return json.loads(r.stdout)
 
 
+def qemu_img_bench(image_opts, *args):
+    """Runs qemu-img bench on an image given as --image-opts; returns the seconds it
+    reports for the run (its clock starts once the image is open, after the login)."""
+    cmd = [*client_prefix(), "qemu-img", "bench", *map(str, args), "--image-opts", image_opts]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    m = re.search(r"Run completed in ([0-9.]+) seconds", r.stdout)
+    if r.returncode != 0 or not m:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {(r.stderr or r.stdout).strip()}")
+    return float(m.group(1))
+
+
 def machine():
-    """One line on the CPU and the load, for the record of a run."""
+    """One line on the CPUs, the kernel and the load, for the record of a run."""
     model = ""
     with open("/proc/cpuinfo") as f:
         for line in f:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
+    return (f"{os.cpu_count()} CPUs ({model}), kernel {os.uname().release}, "
+            f"load average {load_average()}")
+
+
+def load_average():
+    """The 1, 5 and 15 minute load averages, as /proc/loadavg gives them."""
     with open("/proc/loadavg") as f:
-        load = " ".join(f.read().split()[:3])
-    return f"{os.cpu_count()} CPUs ({model}), load average {load}"
+        return " ".join(f.read().split()[:3])

@@ -39,6 +39,7 @@ struct Options {
   bool json = false;
   std::uint64_t seed = 1;
   std::uint64_t range_blocks = 0;  // 0: the whole LUN
+  std::uint64_t step_bytes = 0;    // sequential patterns: distance between commands (0: --bs)
   bool busy_poll = false;          // poll without sleeping
 };
 
@@ -71,6 +72,7 @@ struct Run {
   std::uint32_t lun_block = 512;
   std::uint64_t lun_blocks = 0;
   std::uint64_t blocks_per_cmd = 0;
+  std::uint64_t step_cmds = 1;  // sequential patterns advance by this many commands' worth
   std::uint64_t next_seq = 0;
   std::mt19937_64 rng;
   std::vector<std::uint8_t> write_buffer;
@@ -89,7 +91,10 @@ struct Run {
   std::uint64_t next_lba() {
     const std::uint64_t range = opt.range_blocks ? std::min(opt.range_blocks, lun_blocks) : lun_blocks;
     const std::uint64_t slots = range / blocks_per_cmd;
-    if (sequential()) return (next_seq++ % slots) * blocks_per_cmd;
+    // A step of several commands' worth wraps around the range, so with a step
+    // not dividing it the pattern spreads over the whole range, like qemu-img
+    // bench's -S, and visits each of its places once before repeating.
+    if (sequential()) return (next_seq++ * step_cmds % slots) * blocks_per_cmd;
     return std::uniform_int_distribution<std::uint64_t>(0, slots - 1)(rng) * blocks_per_cmd;
   }
 };
@@ -165,6 +170,9 @@ int main(int argc, char** argv) {
   app.add_flag("--json", opt.json, "print the summary as JSON");
   app.add_option("--seed", opt.seed, "random LBA seed");
   app.add_option("--range-blocks", opt.range_blocks, "use only the first N blocks of the LUN");
+  app.add_option("--step", opt.step_bytes,
+                 "seqread/seqwrite: bytes from one command's start to the next's, wrapping "
+                 "around the range (a multiple of --bs; default --bs)");
   app.add_flag("--busy-poll", opt.busy_poll,
                "poll the sockets without sleeping (one core at 100%): a completion is seen "
                "when it arrives, not when the scheduler wakes the client");
@@ -221,6 +229,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   run.blocks_per_cmd = opt.block_bytes / run.lun_block;
+  if (opt.step_bytes != 0) {
+    if (opt.step_bytes % opt.block_bytes != 0) {
+      std::cerr << "iscsi-load: --step " << opt.step_bytes << " is not a multiple of --bs "
+                << opt.block_bytes << "\n";
+      return 2;
+    }
+    run.step_cmds = opt.step_bytes / opt.block_bytes;
+  }
   run.write_buffer.assign(opt.block_bytes, 0x5A);
   run.records.resize(opt.warmup + opt.count);
 
