@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/params.h"
+#include "target/lunspec/lun_spec.h"
 #include "target/scsi/timing.h"
 
 namespace memstore::daemon {
@@ -24,20 +25,9 @@ struct Portal {
   friend bool operator==(const Portal&, const Portal&) = default;
 };
 
-enum class Durability : std::uint8_t { kWriteBack, kWriteThrough };
-
-struct LunSpec {
-  std::uint16_t id = 0;
-  std::string device = "g2";     // preset (g1, g2, g3)
-  std::string device_config;     // TOML file of device parameter overrides
-  std::vector<std::string> set;  // key=value overrides
-  std::string backing;           // image path, or "memory"
-  Durability durability = Durability::kWriteBack;
-  scsi::Timing timing;
-  std::string scheduler = "fcfs";
-  std::uint16_t rotation_rate = 0;
-  model::DeviceParams params;  // resolved from device + device_config + set
-};
+// The LUN description memstored and the TCMU handler share (lun_spec.h).
+using lunspec::Durability;
+using lunspec::LunSpec;
 
 struct Chap {
   std::string user;

@@ -22,7 +22,7 @@
 #include <thread>
 
 #include "target/daemon/config.h"
-#include "target/daemon/lun_factory.h"
+#include "target/lunspec/lun_factory.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
 
@@ -168,7 +168,7 @@ int main(int argc, char** argv) {
         std::error_code ec;
         std::filesystem::create_directories("var", ec);  // the default state directory
       }
-      auto lun = daemon::open_lun(spec, t.name, where);
+      auto lun = lunspec::open_lun(spec, t.name, where);
       if (auto* err = std::get_if<std::string>(&lun)) {
         std::cerr << "memstored: " << *err << "\n";
         return 1;

@@ -33,29 +33,29 @@ namespace {
 struct Option {
   const char* key;
   // Applies the value; returns an error message (without the key) or "".
-  std::string (*apply)(std::string_view value, daemon::LunSpec& spec);
+  std::string (*apply)(std::string_view value, lunspec::LunSpec& spec);
 };
 
-std::string set_device(std::string_view v, daemon::LunSpec& spec) {
+std::string set_device(std::string_view v, lunspec::LunSpec& spec) {
   if (!model::preset(v)) return "unknown preset '" + std::string(v) + "'; use g1, g2 or g3";
   spec.device = std::string(v);
   return "";
 }
 
-std::string set_config(std::string_view v, daemon::LunSpec& spec) {
+std::string set_config(std::string_view v, lunspec::LunSpec& spec) {
   if (v.empty() || v.front() != '/') return "'" + std::string(v) + "' is not an absolute path";
   spec.device_config = std::string(v);
   return "";
 }
 
-std::string set_timing(std::string_view v, daemon::LunSpec& spec) {
+std::string set_timing(std::string_view v, lunspec::LunSpec& spec) {
   const auto mode = scsi::parse_timing_mode(v);
   if (!mode) return "'" + std::string(v) + "' is not realtime, scaled or off";
   spec.timing.mode = *mode;
   return "";
 }
 
-std::string set_scale(std::string_view v, daemon::LunSpec& spec) {
+std::string set_scale(std::string_view v, lunspec::LunSpec& spec) {
   const std::string text(v);
   char* end = nullptr;
   const double k = std::strtod(text.c_str(), &end);
@@ -66,7 +66,7 @@ std::string set_scale(std::string_view v, daemon::LunSpec& spec) {
   return "";
 }
 
-std::string set_scheduler(std::string_view v, daemon::LunSpec& spec) {
+std::string set_scheduler(std::string_view v, lunspec::LunSpec& spec) {
   if (!model::make_scheduler(std::string(v))) {
     return "unknown scheduler '" + std::string(v) +
            "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf";
@@ -75,18 +75,18 @@ std::string set_scheduler(std::string_view v, daemon::LunSpec& spec) {
   return "";
 }
 
-std::string set_durability(std::string_view v, daemon::LunSpec& spec) {
+std::string set_durability(std::string_view v, lunspec::LunSpec& spec) {
   if (v == "write-back") {
-    spec.durability = daemon::Durability::kWriteBack;
+    spec.durability = lunspec::Durability::kWriteBack;
   } else if (v == "write-through") {
-    spec.durability = daemon::Durability::kWriteThrough;
+    spec.durability = lunspec::Durability::kWriteThrough;
   } else {
     return "'" + std::string(v) + "' is not write-back or write-through";
   }
   return "";
 }
 
-std::string set_rotation_rate(std::string_view v, daemon::LunSpec& spec) {
+std::string set_rotation_rate(std::string_view v, lunspec::LunSpec& spec) {
   unsigned n = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
   if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > 65534) {
@@ -98,7 +98,7 @@ std::string set_rotation_rate(std::string_view v, daemon::LunSpec& spec) {
 
 // tcmu-runner strips its own key before the handler's open() sees the string,
 // but check_config gets it whole.
-std::string ignore(std::string_view, daemon::LunSpec&) {
+std::string ignore(std::string_view, lunspec::LunSpec&) {
   return "";
 }
 
@@ -133,7 +133,7 @@ std::string known_keys() {
 // The preset, then the config file's overrides, then validation.
 constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
 
-std::string resolve_params(daemon::LunSpec& spec) {
+std::string resolve_params(lunspec::LunSpec& spec) {
   spec.params = *model::preset(spec.device);
   if (!spec.device_config.empty()) {
     // A regular file of bounded size: check_config runs inside tcmu-runner,
@@ -160,11 +160,11 @@ std::string resolve_params(daemon::LunSpec& spec) {
 
 }  // namespace
 
-std::variant<daemon::LunSpec, std::string> parse_config_string(std::string_view cfg) {
+std::variant<lunspec::LunSpec, std::string> parse_config_string(std::string_view cfg) {
   const std::string prefix = std::string(kSubtype) + "/";
   if (cfg.substr(0, prefix.size()) == prefix) cfg.remove_prefix(prefix.size());
 
-  daemon::LunSpec spec;
+  lunspec::LunSpec spec;
   const std::size_t semi = cfg.find(';');
   spec.backing = std::string(cfg.substr(0, semi));
   if (spec.backing.empty()) {

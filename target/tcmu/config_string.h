@@ -25,7 +25,7 @@
 #include <string_view>
 #include <variant>
 
-#include "target/daemon/config.h"
+#include "target/lunspec/lun_spec.h"
 
 namespace memstore::tcmu {
 
@@ -35,8 +35,8 @@ inline constexpr std::string_view kSubtype = "memstore";
 // `help create` in /backstores/user:memstore) and docs/tcmu.md.
 extern const char* const kConfigHelp;
 
-// The LUN the string describes: a daemon::LunSpec with params resolved from
-// the preset and the config file, ready for daemon::open_lun.
-std::variant<daemon::LunSpec, std::string> parse_config_string(std::string_view cfgstring);
+// The LUN the string describes: a lunspec::LunSpec with params resolved from
+// the preset and the config file, ready for lunspec::open_lun.
+std::variant<lunspec::LunSpec, std::string> parse_config_string(std::string_view cfgstring);
 
 }  // namespace memstore::tcmu

@@ -1,5 +1,5 @@
 // The C++ side of handler_core.h: config string -> LunSpec -> Lun (the same
-// daemon::open_lun memstored uses) -> ThreadedLunDriver, and the copying
+// lunspec::open_lun memstored uses) -> ThreadedLunDriver, and the copying
 // between tcmu's iovecs and the Lun's buffers.
 #include "target/tcmu/handler_core.h"
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "target/daemon/lun_factory.h"
+#include "target/lunspec/lun_factory.h"
 #include "target/scsi/command_table.h"
 #include "target/tcmu/cdb_length.h"
 #include "target/tcmu/config_string.h"
@@ -106,7 +106,7 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
       *error = dup_message(*e);
       return nullptr;
     }
-    auto& spec = std::get<memstore::daemon::LunSpec>(parsed);
+    auto& spec = std::get<memstore::lunspec::LunSpec>(parsed);
     const memstore::model::Geometry g(spec.params);
     const auto want_bytes = static_cast<std::uint64_t>(g.blocks()) *
                             static_cast<std::uint64_t>(spec.params.block_bytes);
@@ -124,7 +124,7 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
                            "; create it with size=" + std::to_string(want_bytes));
       return nullptr;
     }
-    auto opened = memstore::daemon::open_lun(spec, "memstore-tcmu", "");
+    auto opened = memstore::lunspec::open_lun(spec, "memstore-tcmu", "");
     if (auto* e = std::get_if<std::string>(&opened)) {
       *error = dup_message(*e);
       return nullptr;

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "target/daemon/lun_factory.h"
+#include "target/lunspec/lun_factory.h"
 
 namespace memstore::daemon {
 namespace {

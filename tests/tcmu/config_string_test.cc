@@ -16,15 +16,15 @@ using scsi::testing::TempDir;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-daemon::LunSpec ok(std::string_view cfg) {
+lunspec::LunSpec ok(std::string_view cfg) {
   auto r = parse_config_string(cfg);
   if (const auto* e = std::get_if<std::string>(&r)) ADD_FAILURE() << cfg << ": " << *e;
-  return std::get<daemon::LunSpec>(std::move(r));
+  return std::get<lunspec::LunSpec>(std::move(r));
 }
 
 std::string error(std::string_view cfg) {
   auto r = parse_config_string(cfg);
-  if (std::holds_alternative<daemon::LunSpec>(r)) {
+  if (std::holds_alternative<lunspec::LunSpec>(r)) {
     ADD_FAILURE() << cfg << " was accepted";
     return "";
   }
@@ -34,13 +34,13 @@ std::string error(std::string_view cfg) {
 TEST(TcmuConfigString, ImageAloneIsAG2LunInRealTime) {
   TempDir dir;
   const std::string image = dir.file("g2.img");
-  const daemon::LunSpec spec = ok("memstore/" + image);
+  const lunspec::LunSpec spec = ok("memstore/" + image);
   EXPECT_EQ(spec.backing, image);
   EXPECT_EQ(spec.device, "g2");
   EXPECT_EQ(spec.params.name, "g2");
   EXPECT_EQ(spec.timing.mode, scsi::TimingMode::kRealtime);
   EXPECT_EQ(spec.scheduler, "fcfs");
-  EXPECT_EQ(spec.durability, daemon::Durability::kWriteBack);
+  EXPECT_EQ(spec.durability, lunspec::Durability::kWriteBack);
   EXPECT_EQ(spec.rotation_rate, 0);
 }
 
@@ -51,7 +51,7 @@ TEST(TcmuConfigString, SubtypePrefixIsOptional) {
 
 TEST(TcmuConfigString, EveryKey) {
   TempDir dir;
-  const daemon::LunSpec spec =
+  const lunspec::LunSpec spec =
       ok(dir.file("x.img") +
          ";device=g1;timing=scaled;scale=2.5;scheduler=sptf;durability=write-through;"
          "rotation_rate=7200;tcmur_cmd_time_out=30;");
@@ -60,7 +60,7 @@ TEST(TcmuConfigString, EveryKey) {
   EXPECT_EQ(spec.timing.mode, scsi::TimingMode::kScaled);
   EXPECT_DOUBLE_EQ(spec.timing.scale, 2.5);
   EXPECT_EQ(spec.scheduler, "sptf");
-  EXPECT_EQ(spec.durability, daemon::Durability::kWriteThrough);
+  EXPECT_EQ(spec.durability, lunspec::Durability::kWriteThrough);
   EXPECT_EQ(spec.rotation_rate, 7200);
   EXPECT_EQ(ok("memory;timing=off").timing.mode, scsi::TimingMode::kOff);
 }
@@ -69,7 +69,7 @@ TEST(TcmuConfigString, ConfigFileOverridesThePreset) {
   TempDir dir;
   const std::string params = dir.file("p.toml");
   std::ofstream(params) << "active_tips = 1280\n";
-  const daemon::LunSpec spec = ok("memory;device=g2;config=" + params);
+  const lunspec::LunSpec spec = ok("memory;device=g2;config=" + params);
   EXPECT_EQ(spec.device_config, params);
   EXPECT_EQ(spec.params.active_tips, 1280);
 }

@@ -6,10 +6,10 @@
 #include <string>
 #include <variant>
 
-#include "target/daemon/config.h"
+#include "target/lunspec/lun_spec.h"
 #include "target/scsi/lun.h"
 
-namespace memstore::daemon {
+namespace memstore::lunspec {
 
 // Errors name the configuration key (`where`, e.g. "target[0].lun[1].") and
 // the fix. Image files are created (sparse) when absent; their directory must
@@ -18,4 +18,4 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
                                                                const std::string& target_name,
                                                                const std::string& where);
 
-}  // namespace memstore::daemon
+}  // namespace memstore::lunspec

@@ -1,4 +1,4 @@
-#include "target/daemon/lun_factory.h"
+#include "target/lunspec/lun_factory.h"
 
 #include <cctype>
 
@@ -7,7 +7,7 @@
 #include "target/scsi/lun_identity.h"
 #include "target/scsi/memory_store.h"
 
-namespace memstore::daemon {
+namespace memstore::lunspec {
 
 std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& spec,
                                                                const std::string& target_name,
@@ -52,4 +52,4 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
   return std::move(std::get<std::unique_ptr<scsi::Lun>>(lun));
 }
 
-}  // namespace memstore::daemon
+}  // namespace memstore::lunspec

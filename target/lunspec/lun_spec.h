@@ -1,0 +1,32 @@
+// One LUN as memstored's configuration and the TCMU handler's
+// configuration string both describe it: the device, its parameters, the
+// backing, the timing and the scheduler. The library below both transports
+// (memstored's [[target.lun]] tables and TCMU's cfgstring parse into it;
+// open_lun() builds the LUN from it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/params.h"
+#include "target/scsi/timing.h"
+
+namespace memstore::lunspec {
+
+enum class Durability : std::uint8_t { kWriteBack, kWriteThrough };
+
+struct LunSpec {
+  std::uint16_t id = 0;
+  std::string device = "g2";     // preset (g1, g2, g3)
+  std::string device_config;     // TOML file of device parameter overrides
+  std::vector<std::string> set;  // key=value overrides
+  std::string backing;           // image path, or "memory"
+  Durability durability = Durability::kWriteBack;
+  scsi::Timing timing;
+  std::string scheduler = "fcfs";
+  std::uint16_t rotation_rate = 0;
+  model::DeviceParams params;  // resolved from device + device_config + set
+};
+
+}  // namespace memstore::lunspec
