@@ -35,8 +35,10 @@ char* dup_message(const std::string& s) noexcept {
 
 // tcmu-runner removes a device by cancelling its worker threads
 // (pthread_cancel). A cancellation inside the core would unwind through C++
-// frames that must not be unwound that way (noexcept functions, the Lun's
-// lock), so it is held off until the worker is back in tcmu-runner's loop.
+// frames that must not be unwound that way (noexcept functions; the wait for
+// a result, a cancellation point, whose call record the LUN thread still
+// writes to), so it is held off until the worker is back in tcmu-runner's
+// loop.
 class NoCancel {
  public:
   NoCancel() noexcept { ::pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old_); }
