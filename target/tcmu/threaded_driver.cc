@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "target/delivery/clock.h"
 #include "target/iscsi/handler_memory.h"
 #include "target/iscsi/lun_driver.h"
 
@@ -80,11 +81,15 @@ class ThreadedLunDriver::LunThread {
     thread_.join();
   }
 
-  scsi::ScsiResult execute(std::span<const std::uint8_t> cdb,
-                           std::span<const std::uint8_t> data_out) {
+  // The result, and when the LUN thread handed it over.
+  struct Returned {
+    scsi::ScsiResult result;
+    delivery::WallNs handed_at = 0;
+  };
+  Returned execute(std::span<const std::uint8_t> cdb, std::span<const std::uint8_t> data_out) {
     Call call(cdb, data_out);
     boost::asio::post(io_, iscsi::with_memory(call.memory, [this, &call] { submit(call); }));
-    return call.result.take();
+    return call.returned.take();
   }
 
   // Runs f(driver) on the LUN thread and returns its result.
@@ -124,17 +129,18 @@ class ThreadedLunDriver::LunThread {
     std::span<const std::uint8_t> cdb;
     std::span<const std::uint8_t> data_out;
     iscsi::HandlerMemory memory;  // for the posted hand-over: no allocation
-    Handback<scsi::ScsiResult> result;
+    Handback<Returned> returned;
   };
 
   // On the LUN thread. All commands share nexus 0; the tags only tell them
   // apart in the driver's table of pending commands.
   void submit(Call& call) {
     try {
-      driver_.submit(0, next_tag_++, call.cdb, call.data_out,
-                     [&call](scsi::ScsiResult r) { call.result.put(std::move(r)); });
+      driver_.submit(0, next_tag_++, call.cdb, call.data_out, [this, &call](scsi::ScsiResult r) {
+        call.returned.put(Returned{std::move(r), clock_.now()});
+      });
     } catch (...) {
-      call.result.fail(std::current_exception());
+      call.returned.fail(std::current_exception());
     }
   }
 
@@ -152,6 +158,7 @@ class ThreadedLunDriver::LunThread {
     }
   }
 
+  const delivery::SteadyClock clock_;
   boost::asio::io_context io_{1};  // one thread runs it
   iscsi::LunDriver driver_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
@@ -169,7 +176,16 @@ ThreadedLunDriver::~ThreadedLunDriver() = default;
 
 scsi::ScsiResult ThreadedLunDriver::execute(std::span<const std::uint8_t> cdb,
                                             std::span<const std::uint8_t> data_out) {
-  return lun_thread_->execute(cdb, data_out);
+  LunThread::Returned r = lun_thread_->execute(cdb, data_out);
+  const delivery::WallNs woke = delivery::SteadyClock().now();
+  std::lock_guard lock(handback_mu_);
+  handback_.add(woke - r.handed_at);
+  return std::move(r.result);
+}
+
+Lateness ThreadedLunDriver::handback() const {
+  std::lock_guard lock(handback_mu_);
+  return handback_;
 }
 
 Lateness ThreadedLunDriver::lateness() const {

@@ -65,6 +65,9 @@ TEST(ThreadedLunDriverDelivery, FeedsLogPage31h) {
   const Lateness figures = d->lateness();
   EXPECT_EQ(figures.count, 4U);
   EXPECT_LE(static_cast<std::int64_t>(late.max), figures.max_ns);
+  // Every caller's wake-up after its result was handed back.
+  EXPECT_EQ(d->handback().count, 4U);
+  EXPECT_GE(d->handback().max_ns, 0);
 }
 
 // A command's arrival on the model's clock is its hand-over to the LUN
