@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -41,11 +42,14 @@ std::vector<std::uint8_t> read10(std::uint32_t lba) {
 }
 
 // Each of state.range(0) callers issues 8-block reads at pseudo-random LBAs
-// back to back for 0.5 s of modeled (= wall) time.
+// back to back for 0.5 s of modeled (= wall) time; the LUN thread polls for
+// the last state.range(1) µs before each instant (set_spin; 0: it sleeps
+// until its timer).
 void BM_RealtimeLateness(benchmark::State& state) {
   const int callers = static_cast<int>(state.range(0));
   for (auto _ : state) {
     auto d = make_driver(scsi::TimingMode::kRealtime);
+    d->set_spin(std::chrono::microseconds(state.range(1)));
     std::atomic<bool> stop{false};
     std::vector<std::thread> threads;
     threads.reserve(static_cast<std::size_t>(callers));
@@ -66,12 +70,17 @@ void BM_RealtimeLateness(benchmark::State& state) {
     state.counters["completions"] = static_cast<double>(late.count);
     state.counters["late_mean_us"] = late.mean_ns() / 1000.0;
     state.counters["late_max_us"] = static_cast<double>(late.max_ns) / 1000.0;
+    // The caller's wake-up after that: on top of the lateness above.
+    state.counters["handback_mean_us"] = d->handback().mean_ns() / 1000.0;
   }
 }
 BENCHMARK(BM_RealtimeLateness)
-    ->Arg(1)
-    ->Arg(8)
-    ->Arg(32)
+    ->ArgNames({"callers", "spin_us"})
+    ->Args({1, 0})
+    ->Args({8, 0})
+    ->Args({32, 0})
+    ->Args({1, 100})
+    ->Args({8, 100})
     ->Iterations(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

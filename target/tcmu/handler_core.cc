@@ -35,8 +35,10 @@ char* dup_message(const std::string& s) noexcept {
 
 // tcmu-runner removes a device by cancelling its worker threads
 // (pthread_cancel). A cancellation inside the core would unwind through C++
-// frames that must not be unwound that way (noexcept functions, the Lun's
-// lock), so it is held off until the worker is back in tcmu-runner's loop.
+// frames that must not be unwound that way (noexcept functions; the wait for
+// a result, a cancellation point, whose call record the LUN thread still
+// writes to), so it is held off until the worker is back in tcmu-runner's
+// loop.
 class NoCancel {
  public:
   NoCancel() noexcept { ::pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old_); }
@@ -152,11 +154,14 @@ char* memstore_tcmu_close(struct memstore_tcmu_lun* lun) {
   try {
     const scsi::StoreStatus flushed = owned->driver->flush();
     const memstore::tcmu::Lateness late = owned->driver->lateness();
-    char line[256];
+    const memstore::tcmu::Lateness woke = owned->driver->handback();
+    char line[320];
     std::snprintf(line, sizeof line,
-                  "%s: %llu timed completions, late by %.1f us on average, %.1f us at most",
+                  "%s: %llu timed completions, late by %.1f us on average, %.1f us at most; "
+                  "workers woke %.1f us after their result on average, %.1f us at most",
                   owned->description.c_str(), static_cast<unsigned long long>(late.count),
-                  late.mean_ns() / 1000.0, static_cast<double>(late.max_ns) / 1000.0);
+                  late.mean_ns() / 1000.0, static_cast<double>(late.max_ns) / 1000.0,
+                  woke.mean_ns() / 1000.0, static_cast<double>(woke.max_ns) / 1000.0);
     std::string report = line;
     if (flushed) report += "; flush failed: " + flushed->message;
     return dup_message(report);

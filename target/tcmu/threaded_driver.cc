@@ -1,145 +1,213 @@
 #include "target/tcmu/threaded_driver.h"
 
+#include <pthread.h>
 #include <sys/prctl.h>
-#include <time.h>
 
-#include <cerrno>
-#include <limits>
+#include <algorithm>
+#include <array>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "target/delivery/clock.h"
+#include "target/iscsi/handler_memory.h"
+#include "target/iscsi/lun_driver.h"
 
 namespace memstore::tcmu {
 namespace {
 
+// A value handed from the LUN thread to a waiting caller, or the exception
+// that stood in its way.
+template <typename T>
+class Handback {
+ public:
+  void put(T value) {
+    // Signalled under the lock: the record lives on the caller's stack, and
+    // the caller may return (and free it) as soon as it sees `ready_`.
+    std::lock_guard lock(mu_);
+    value_.emplace(std::move(value));
+    ready_ = true;
+    cv_.notify_one();
+  }
+  void fail(std::exception_ptr e) {
+    std::lock_guard lock(mu_);
+    error_ = std::move(e);
+    ready_ = true;
+    cv_.notify_one();
+  }
+  T take() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [this] { return ready_; });
+    if (error_) std::rethrow_exception(error_);
+    return std::move(*value_);
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool ready_ = false;
+  std::optional<T> value_;
+  std::exception_ptr error_;
+};
+
 // Linux rounds a sleeping thread's deadline up by its timer slack (50 µs by
 // default) to batch wake-ups; a device that promises microsecond timing
-// cannot afford that. Per thread, so it is set on every thread that sleeps
-// towards a due time (the decision thread and tcmu-runner's workers).
+// cannot afford that. Set on the LUN thread, the one that sleeps towards
+// due instants.
 void precise_timers() {
-  thread_local bool done = false;
-  if (!done) {
-    ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-    done = true;
-  }
-}
-
-// Sleeps until `t` on CLOCK_MONOTONIC (steady_clock's clock on Linux), never
-// returning early.
-void sleep_until(ThreadedLunDriver::Clock::time_point t) {
-  const auto ns =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-  timespec ts{};
-  ts.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
-  ts.tv_nsec = static_cast<long>(ns % 1'000'000'000);
-  while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
+  ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
 }  // namespace
 
+class ThreadedLunDriver::LunThread {
+ public:
+  explicit LunThread(std::unique_ptr<scsi::Lun> lun)
+      : driver_(io_, std::move(lun)), thread_([this] { run(); }) {}
+
+  // io_context::run() returns once no work is left: every command has been
+  // delivered (the destructor's REQUIRES), so no timer, spin or storage
+  // wait is outstanding past an instant already reached.
+  ~LunThread() {
+    work_.reset();
+    thread_.join();
+  }
+
+  // The result, and when the LUN thread handed it over.
+  struct Returned {
+    scsi::ScsiResult result;
+    delivery::WallNs handed_at = 0;
+  };
+  Returned execute(std::span<const std::uint8_t> cdb, std::span<const std::uint8_t> data_out) {
+    Call call(cdb, data_out);
+    boost::asio::post(io_, iscsi::with_memory(call.memory, [this, &call] { submit(call); }));
+    return call.returned.take();
+  }
+
+  // Runs f(driver) on the LUN thread and returns its result.
+  template <typename F>
+  auto ask(F f) {
+    using R = std::invoke_result_t<F&, iscsi::LunDriver&>;
+    Handback<R> answer;
+    boost::asio::post(io_, [&] {
+      try {
+        answer.put(f(driver_));
+      } catch (...) {
+        answer.fail(std::current_exception());
+      }
+    });
+    return answer.take();
+  }
+
+ private:
+  // One command on its way, on the caller's stack until its result is back.
+  // The CDB is copied (at most 8 + 255 bytes, TCMU's variable-length CDB);
+  // the data-out is not: the caller waits here until the result is due,
+  // well after the LUN thread has consumed the data at submission, so the
+  // span is valid whenever that thread reads it, and a copy would cost a
+  // memcpy of every write's data.
+  struct Call {
+    Call(std::span<const std::uint8_t> c, std::span<const std::uint8_t> d) : data_out(d) {
+      if (c.size() <= inline_cdb.size()) {
+        std::copy(c.begin(), c.end(), inline_cdb.begin());
+        cdb = std::span<const std::uint8_t>(inline_cdb.data(), c.size());
+      } else {
+        long_cdb.assign(c.begin(), c.end());
+        cdb = long_cdb;
+      }
+    }
+    std::array<std::uint8_t, 264> inline_cdb{};
+    std::vector<std::uint8_t> long_cdb;  // longer than any CDB TCMU passes
+    std::span<const std::uint8_t> cdb;
+    std::span<const std::uint8_t> data_out;
+    iscsi::HandlerMemory memory;  // for the posted hand-over: no allocation
+    Handback<Returned> returned;
+  };
+
+  // On the LUN thread. All commands share nexus 0; the tags only tell them
+  // apart in the driver's table of pending commands.
+  void submit(Call& call) {
+    try {
+      driver_.submit(0, next_tag_++, call.cdb, call.data_out, [this, &call](scsi::ScsiResult r) {
+        call.returned.put(Returned{std::move(r), clock_.now()});
+      });
+    } catch (...) {
+      call.returned.fail(std::current_exception());
+    }
+  }
+
+  void run() {
+    precise_timers();
+    ::pthread_setname_np(::pthread_self(), "memstore-lun");
+    // A handler that throws (out of memory while deciding or delivering)
+    // leaves run(); the thread goes on serving the others.
+    for (;;) {
+      try {
+        io_.run();
+        return;
+      } catch (...) {
+      }
+    }
+  }
+
+  const delivery::SteadyClock clock_;
+  boost::asio::io_context io_{1};  // one thread runs it
+  iscsi::LunDriver driver_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
+      boost::asio::make_work_guard(io_);
+  std::uint64_t next_tag_ = 0;  // the LUN thread's
+  std::thread thread_;          // last: starts once everything above exists
+};
+
 ThreadedLunDriver::ThreadedLunDriver(std::unique_ptr<scsi::Lun> lun)
-    : lun_(std::move(lun)),
-      epoch_(Clock::now()),
-      sink_([this](scsi::ScsiResult r) { on_result(std::move(r)); }),
-      decider_([this] { run_decisions(); }) {}
+    : blocks_(lun->blocks()),
+      block_size_(lun->block_size()),
+      lun_thread_(std::make_unique<LunThread>(std::move(lun))) {}
 
-ThreadedLunDriver::~ThreadedLunDriver() {
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-  }
-  decider_wake_.notify_one();
-  decider_.join();
-}
-
-// The model's clock: wall time since the epoch, slowed by the scale factor in
-// scaled mode (as iscsi::LunDriver: a scale changed through the control page
-// rescales the past too).
-scsi::Ns ThreadedLunDriver::virtual_now() const {
-  const auto wall =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - epoch_).count();
-  const scsi::Timing& t = lun_->timing();
-  if (t.mode == scsi::TimingMode::kScaled) {
-    return static_cast<scsi::Ns>(static_cast<double>(wall) / t.scale);
-  }
-  return wall;
-}
-
-ThreadedLunDriver::Clock::time_point ThreadedLunDriver::wall_at(scsi::Ns virtual_ns) const {
-  const scsi::Timing& t = lun_->timing();
-  const double scale = t.mode == scsi::TimingMode::kScaled ? t.scale : 1.0;
-  return epoch_ + std::chrono::nanoseconds(
-                      static_cast<std::int64_t>(static_cast<double>(virtual_ns) * scale));
-}
-
-void ThreadedLunDriver::on_result(scsi::ScsiResult r) {
-  const auto it = waiting_.find(r.tag);
-  if (it == waiting_.end()) return;
-  Waiter* w = it->second;
-  waiting_.erase(it);
-  w->result = std::move(r);
-  w->decided.notify_one();
-}
+ThreadedLunDriver::~ThreadedLunDriver() = default;
 
 scsi::ScsiResult ThreadedLunDriver::execute(std::span<const std::uint8_t> cdb,
                                             std::span<const std::uint8_t> data_out) {
-  precise_timers();
-  Waiter w;
-  std::unique_lock lock(mu_);
-  scsi::ScsiCommand c;
-  c.tag = next_tag_++;
-  c.cdb = cdb;
-  c.data_out = data_out;
-  // Taken under the lock, so arrivals reach the Lun in non-decreasing order.
-  c.arrival_ns = virtual_now();
-  waiting_.emplace(c.tag, &w);
-  lun_->submit(c, sink_);
-  const bool timed = lun_->timing().mode != scsi::TimingMode::kOff;
-  if (!timed) lun_->advance(std::numeric_limits<scsi::Ns>::max(), sink_);
-  if (!w.result) {
-    decider_wake_.notify_one();  // the model's next decision may be earlier now
-    w.decided.wait(lock, [&] { return w.result.has_value(); });
-  }
-  const Clock::time_point due = wall_at(w.result->complete_ns);
-  lock.unlock();
-  if (timed) {
-    sleep_until(due);
-    const auto late =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - due).count();
-    std::lock_guard stats(lateness_mu_);
-    ++lateness_.count;
-    lateness_.sum_ns += static_cast<long double>(late);
-    lateness_.max_ns = std::max<std::int64_t>(lateness_.max_ns, late);
-  }
-  return std::move(*w.result);
+  LunThread::Returned r = lun_thread_->execute(cdb, data_out);
+  const delivery::WallNs woke = delivery::SteadyClock().now();
+  std::lock_guard lock(handback_mu_);
+  handback_.add(woke - r.handed_at);
+  return std::move(r.result);
 }
 
-void ThreadedLunDriver::run_decisions() {
-  precise_timers();
-  std::unique_lock lock(mu_);
-  while (!stopping_) {
-    const scsi::Ns next = lun_->next_decision_ns();
-    if (next < 0) {
-      decider_wake_.wait(lock);
-      continue;
-    }
-    const Clock::time_point at = wall_at(next);
-    if (Clock::now() < at) {
-      decider_wake_.wait_until(lock, at);
-      continue;  // woken early (a new command) or on time: look again
-    }
-    // At or past the decision's wall time; max() absorbs the rounding of the
-    // scaled clock so a decision is never retried in a busy loop.
-    lun_->advance(std::max(virtual_now(), next), sink_);
-  }
+Lateness ThreadedLunDriver::handback() const {
+  std::lock_guard lock(handback_mu_);
+  return handback_;
 }
 
 Lateness ThreadedLunDriver::lateness() const {
-  std::lock_guard stats(lateness_mu_);
-  return lateness_;
+  return lun_thread_->ask([](iscsi::LunDriver& d) { return d.lateness(); });
 }
 
 scsi::StoreStatus ThreadedLunDriver::flush() {
-  std::lock_guard lock(mu_);
-  return lun_->flush();
+  return lun_thread_->ask([](iscsi::LunDriver& d) { return d.lun().flush(); });
+}
+
+void ThreadedLunDriver::set_spin(std::chrono::nanoseconds spin) {
+  lun_thread_->ask([spin](iscsi::LunDriver& d) {
+    d.set_spin(spin);
+    return true;
+  });
+}
+
+void ThreadedLunDriver::set_compensation(std::chrono::nanoseconds c) {
+  lun_thread_->ask([c](iscsi::LunDriver& d) {
+    d.set_compensation(c);
+    return true;
+  });
 }
 
 }  // namespace memstore::tcmu

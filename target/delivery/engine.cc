@@ -1,0 +1,136 @@
+#include "target/delivery/engine.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace memstore::delivery {
+
+Engine::Engine(std::unique_ptr<scsi::Lun> lun, const Clock& clock)
+    : clock_(clock),
+      lun_(std::move(lun)),
+      model_clock_(clock.now()),
+      sink_([this](scsi::ScsiResult r) { on_result(std::move(r)); }) {}
+
+void Engine::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
+                    std::span<const std::uint8_t> data_out, Done done) {
+  scsi::ScsiCommand c;
+  c.nexus = nexus;
+  c.tag = tag;
+  c.cdb = cdb;
+  c.data_out = data_out;
+  const bool realtime = lun_->timing().mode == scsi::TimingMode::kRealtime;
+  c.arrival_ns = std::max(model_now() - (realtime ? compensation_ns_ : 0), model_now_);
+  model_now_ = c.arrival_ns;
+  pending_pool_.insert(pending_, {nexus, tag}).first->second =
+      Pending{std::move(done), c.arrival_ns};
+  lun_->submit(c, sink_);
+  if (timing_off()) {
+    // As fast as possible: the model decides everything queued now.
+    lun_->advance(std::numeric_limits<scsi::Ns>::max(), sink_);
+  }
+}
+
+void Engine::on_result(scsi::ScsiResult r) {
+  const auto it = pending_.find(std::make_pair(r.nexus, r.tag));
+  if (it == pending_.end()) return;  // the nexus is gone
+  Due d;
+  d.done = std::move(it->second.done);
+  d.arrival_ns = it->second.arrival_ns;
+  pending_pool_.erase(pending_, it);
+  const bool off = timing_off();
+  d.due = off ? std::numeric_limits<WallNs>::min() : wall_at(r.complete_ns);
+  d.timed = !off;
+  d.result = std::move(r);
+  due_.push(std::move(d));
+}
+
+std::optional<WallNs> Engine::next_instant() const {
+  std::optional<WallNs> next;
+  if (!due_.empty()) next = due_.top().due;
+  if (const scsi::Ns decision = lun_->next_decision_ns(); decision >= 0) {
+    const WallNs at = wall_at(decision);
+    next = next ? std::min(*next, at) : at;
+  }
+  return next;
+}
+
+void Engine::tick() {
+  deliver_due(false);
+  const scsi::Ns decision = lun_->next_decision_ns();
+  if (decision >= 0 && wall_at(decision) <= clock_.now()) {
+    // At least `decision`: in scaled timing the model time of the wall
+    // instant can round to just before it, and the model would then decide
+    // nothing (the transport would poll until the wall clock moved on).
+    model_now_ = std::max({model_now_, model_now(), decision});
+    lun_->advance(model_now_, sink_);
+    deliver_due(false);  // results due at once
+  }
+}
+
+// Delivers every result whose instant has come (all of them with `all`).
+// An instant is compared with the clock, so a delivery is never before its
+// modeled time. A result whose storage operations are still running waits
+// for them (deliver_storage_ready()). Popping one at a time: a delivery may
+// submit (the session's next command) or forget a nexus.
+void Engine::deliver_due(bool all) {
+  while (!due_.empty()) {
+    if (!all && due_.top().due > clock_.now()) break;
+    Due d = due_.pop();
+    if (d.result.io && !d.result.io->ready()) {
+      waiting_storage_.push_back(std::move(d));
+      continue;
+    }
+    deliver(d);
+  }
+}
+
+void Engine::deliver(Due& d) {
+  lun_->complete_io(d.result);
+  if (d.timed) {
+    const WallNs now = clock_.now();
+    const std::int64_t late = now - d.due;
+    lateness_.add(late);
+    // Log page 31h, delivery lateness (modepages/log_pages.h).
+    lun_->record_delivery(static_cast<std::uint64_t>(std::max<std::int64_t>(0, late)));
+    if (delivery_log_) {
+      delivery_log_(Delivery{d.result.nexus, d.result.tag, d.arrival_ns, d.result.complete_ns,
+                             d.due - epoch(), now - epoch()});
+    }
+  }
+  d.done(std::move(d.result));
+}
+
+bool Engine::storage_in_flight() const {
+  const scsi::AsyncStore* store = lun_->store_async();
+  return store != nullptr && store->in_flight() > 0;
+}
+
+void Engine::reap_storage() {
+  lun_->store_async()->reap();
+  deliver_storage_ready();
+}
+
+// Delivers, one at a time, the due results whose storage has finished: a
+// delivery may make the transport forget a nexus, which changes the list.
+void Engine::deliver_storage_ready() {
+  for (;;) {
+    const auto it = std::find_if(waiting_storage_.begin(), waiting_storage_.end(),
+                                 [](const Due& d) { return d.result.io->ready(); });
+    if (it == waiting_storage_.end()) return;
+    Due d = std::move(*it);
+    waiting_storage_.erase(it);
+    deliver(d);
+  }
+}
+
+void Engine::forget(std::uint64_t nexus) {
+  lun_->nexus_lost(nexus);
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    it = it->first.first == nexus ? pending_pool_.erase(pending_, it) : std::next(it);
+  }
+  // Results already decided for that nexus are dropped too.
+  due_.erase_if([&](const Due& d) { return d.result.nexus == nexus; });
+  std::erase_if(waiting_storage_, [&](const Due& d) { return d.result.nexus == nexus; });
+}
+
+}  // namespace memstore::delivery
