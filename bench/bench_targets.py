@@ -4,10 +4,13 @@ memstored and tgt run as child processes of the benchmark; each is stopped by
 the pid this module started (tgtd through its control socket, since a
 foreground tgtd ignores SIGTERM). CPU time and memory come from /proc.
 """
+import datetime
 import json
 import os
 import re
+import shlex
 import socket
+import sys
 import subprocess
 import time
 
@@ -79,20 +82,27 @@ def memory_kib(pid):
     return out
 
 
-class Memstored:
-    """memstored serving one G2 LUN on 127.0.0.1:port."""
+MEMSTORED_IQN = "iqn.2026-11.org.memstore:g2"  # memstored's default target name
 
-    def __init__(self, port, backing, timing="off", extra=(), log_path=None):
+
+class Memstored:
+    """memstored serving one G2 LUN on 127.0.0.1:port; or, given config (a TOML file from
+    write_config), that file's LUNs."""
+
+    def __init__(self, port, backing=None, timing="off", extra=(), log_path=None, config=None):
         self.port = port
-        self.iqn = "iqn.2026-11.org.memstore:g2"
+        self.iqn = MEMSTORED_IQN
         self.lun = 0
-        self.url = f"iscsi://127.0.0.1:{port}/{self.iqn}/{self.lun}"
+        self.url = self.url_for(self.lun)
+        lun = ["--config", config] if config else ["--backing", backing, "--timing", timing]
         args = [os.path.join(build_dir(), "target/daemon/memstored"),
-                "--listen", f"127.0.0.1:{port}", "--backing", backing,
-                "--timing", timing, "--log-level", "warn", *extra]
+                "--listen", f"127.0.0.1:{port}", *lun, "--log-level", "warn", *extra]
         self.log = open(log_path or os.devnull, "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         wait_port(port, self.proc, log_path)
+
+    def url_for(self, lun):
+        return f"iscsi://127.0.0.1:{self.port}/{self.iqn}/{lun}"
 
     @property
     def pid(self):
@@ -108,6 +118,19 @@ class Memstored:
             self.proc.terminate()
         self.proc.wait(timeout=30)
         self.log.close()
+
+
+def write_config(path, backings, threads, timing="realtime"):
+    """A memstored TOML configuration: one target (memstored's default name) with a G2 LUN
+    per backing (an image path or "memory"), LUN ids 0, 1, ... in order, and `threads`
+    event-loop threads. memstored's --listen gives the portal."""
+    lines = ["[daemon]", f"threads = {int(threads)}", "", "[[target]]",
+             f"name = {json.dumps(MEMSTORED_IQN)}"]
+    for i, backing in enumerate(backings):
+        lines += ["", "[[target.lun]]", f"id = {i}", 'device = "g2"',
+                  f"backing = {json.dumps(backing)}", f"timing = {json.dumps(timing)}"]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 class Tgt:
@@ -165,13 +188,19 @@ class Tgt:
         self.log.close()
 
 
-def iscsi_load(url, *args, csv=None):
-    """Runs bench/iscsi-load; returns its JSON summary."""
+def iscsi_load_cmd(url, *args, csv=None):
+    """The command line of bench/iscsi-load with a JSON summary."""
     cmd = [*client_prefix(), os.path.join(build_dir(), "bench/iscsi-load"), "--json",
            *map(str, args)]
     if csv:
         cmd += ["--csv", csv]
     cmd.append(url)
+    return cmd
+
+
+def iscsi_load(url, *args, csv=None):
+    """Runs bench/iscsi-load; returns its JSON summary."""
+    cmd = iscsi_load_cmd(url, *args, csv=csv)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {r.stderr.strip()}")
@@ -205,3 +234,45 @@ def load_average():
     """The 1, 5 and 15 minute load averages, as /proc/loadavg gives them."""
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
+
+
+def date_now():
+    """The local date and time, for the record of a run."""
+    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def command_line(env_keys):
+    """The command as it was given, with those of env_keys set in the environment."""
+    env = [f"{k}={shlex.quote(os.environ[k])}" for k in env_keys if k in os.environ]
+    return " ".join(env + [shlex.quote(a) for a in sys.argv])
+
+
+def percentiles(values):
+    """count, p50, p99, p99.9 and max of values, each percentile taken as the value at rank
+    floor(p × count) of the sorted values, as bench/timing-report takes them."""
+    v = sorted(values)
+    at = lambda p: float(v[min(len(v) - 1, int(p / 100.0 * len(v)))]) if v else 0.0
+    return {"count": len(v), "p50": at(50), "p99": at(99), "p99.9": at(99.9),
+            "max": float(v[-1]) if v else 0.0}
+
+
+def lateness_by_lun(completion_log):
+    """How late each delivery in memstored's --completion-log was, in µs, per LUN id."""
+    late = {}
+    with open(completion_log) as f:
+        columns = f.readline().rstrip("\n").split(",")
+        lun, late_ns = columns.index("lun"), columns.index("late_ns")
+        for line in f:
+            fields = line.split(",")
+            late.setdefault(int(fields[lun]), []).append(int(fields[late_ns]) / 1e3)
+    return late
+
+
+def timing_report(completion_log, client_csv):
+    """bench/timing-report's JSON on one client's commands: target-side lateness and
+    client latency against the model, joined on the task tag."""
+    r = subprocess.run([os.path.join(repo_root(), "bench/timing-report"), completion_log,
+                        client_csv, "--json"], capture_output=True, text=True)
+    if not r.stdout:
+        raise RuntimeError(f"bench/timing-report failed: {r.stderr.strip()}")
+    return json.loads(r.stdout)

@@ -1,7 +1,11 @@
 // iscsi-load: a load generator over libiscsi's asynchronous API. It keeps
 // QD commands in flight per session (random or sequential READ(16) or
-// WRITE(16) of a fixed size), times each one from submission to completion
-// on the steady clock, and prints IOPS, MB/s and latency percentiles.
+// WRITE(16) of a fixed size; or WRITE SAME(16) spans, or SYNCHRONIZE CACHE,
+// as background load for bench/isolation), times each one from submission to
+// completion on the steady clock, and prints IOPS, MB/s and latency
+// percentiles. It runs --count commands, or for --duration seconds; on
+// SIGTERM it stops issuing, waits for the commands in flight and reports
+// what it ran (how bench/isolation ends its background load).
 // With --csv it writes one line per command (its ITT is the target's task
 // tag, so bench/timing-report can join it with memstored's --completion-log).
 //
@@ -10,14 +14,19 @@
 #include <iscsi/scsi-lowlevel.h>
 #include <poll.h>
 
+#include <cerrno>
+#include <csignal>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,12 +37,15 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
   std::string url;
-  std::string pattern = "randread";  // randread, randwrite, seqread, seqwrite
-  std::uint32_t block_bytes = 4096;  // bytes per command
+  // randread, randwrite, seqread, seqwrite; writesame (sequential WRITE SAME(16)
+  // spans of --bs bytes); sync (SYNCHRONIZE CACHE(10) and (16) in turn)
+  std::string pattern = "randread";
+  std::uint32_t block_bytes = 4096;  // bytes per command (writesame: the span)
   int qd = 1;
   int sessions = 1;
   std::uint64_t count = 10000;  // commands in all
   std::uint64_t warmup = 0;     // commands issued first and not counted
+  double duration_s = 0;        // > 0: issue for this long after the warm-up, not --count
   bool digests = false;
   std::string csv;
   bool json = false;
@@ -46,7 +58,7 @@ struct Options {
 struct Record {
   std::uint32_t session = 0;
   std::uint32_t itt = 0;
-  bool write = false;
+  const char* op = "";  // R, W, WS (WRITE SAME), SC10, SC16 (SYNCHRONIZE CACHE)
   std::uint64_t lba = 0;
   std::int64_t submit_ns = 0;
   std::int64_t complete_ns = 0;
@@ -67,6 +79,8 @@ struct Session {
   std::vector<Slot> slots;
 };
 
+volatile std::sig_atomic_t g_stop = 0;  // SIGTERM: issue no more commands
+
 struct Run {
   Options opt;
   std::uint32_t lun_block = 512;
@@ -74,12 +88,16 @@ struct Run {
   std::uint64_t blocks_per_cmd = 0;
   std::uint64_t step_cmds = 1;  // sequential patterns advance by this many commands' worth
   std::uint64_t next_seq = 0;
+  std::uint64_t syncs = 0;  // SYNCHRONIZE CACHE commands issued, to alternate (10) and (16)
   std::mt19937_64 rng;
   std::vector<std::uint8_t> write_buffer;
-  std::vector<Record> records;
+  // One per command issued, warm-up first. A deque: completions hold indexes
+  // into it while --duration runs keep appending.
+  std::deque<Record> records;
   std::uint64_t issued = 0;
   std::uint64_t done = 0;
   std::uint64_t failed = 0;
+  std::int64_t timed_start_ns = -1;  // when the warm-up was over
   Clock::time_point epoch = Clock::now();
   std::string error;
 
@@ -87,9 +105,22 @@ struct Run {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - epoch).count();
   }
   bool writes() const { return opt.pattern == "randwrite" || opt.pattern == "seqwrite"; }
-  bool sequential() const { return opt.pattern == "seqread" || opt.pattern == "seqwrite"; }
+  bool sequential() const {
+    return opt.pattern == "seqread" || opt.pattern == "seqwrite" || opt.pattern == "writesame";
+  }
+  // Bytes a command moves to or from the medium (a WRITE SAME writes its span).
+  std::uint64_t bytes_per_cmd() const { return opt.pattern == "sync" ? 0 : opt.block_bytes; }
+  // Whether another command is to be issued: --count of them after the warm-up,
+  // or, with --duration, until that long after the warm-up.
+  bool more() const {
+    if (g_stop != 0) return false;
+    if (opt.duration_s <= 0) return issued < opt.warmup + opt.count;
+    return timed_start_ns < 0 ||
+           static_cast<double>(now_ns() - timed_start_ns) < opt.duration_s * 1e9;
+  }
   std::uint64_t next_lba() {
-    const std::uint64_t range = opt.range_blocks ? std::min(opt.range_blocks, lun_blocks) : lun_blocks;
+    const std::uint64_t range =
+        opt.range_blocks ? std::min(opt.range_blocks, lun_blocks) : lun_blocks;
     const std::uint64_t slots = range / blocks_per_cmd;
     // A step of several commands' worth wraps around the range, so with a step
     // not dividing it the pattern spreads over the whole range, like qemu-img
@@ -100,6 +131,17 @@ struct Run {
 };
 
 Run* g_run = nullptr;
+
+void on_sigterm(int /*sig*/) { g_stop = 1; }
+
+// SIGTERM ends the run as if its count were reached. No SA_RESTART: the
+// signal interrupts poll(), so the loop sees it at once.
+void stop_on_sigterm() {
+  struct sigaction sa {};
+  sa.sa_handler = on_sigterm;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
 
 void issue(Session& s, Slot& slot);
 
@@ -116,23 +158,46 @@ void on_complete(iscsi_context* /*ctx*/, int status, void* command_data, void* p
   }
   if (task != nullptr) scsi_free_scsi_task(task);
   ++run.done;
-  if (run.issued < run.records.size()) issue(*slot->session, *slot);
+  if (run.more()) issue(*slot->session, *slot);
+}
+
+// The pattern's next command on the session, with its operation in r.op.
+scsi_task* submit(Run& run, Session& s, Slot& slot, Record& r) {
+  const auto bytes = run.opt.block_bytes;
+  const int block = static_cast<int>(run.lun_block);
+  if (run.opt.pattern == "sync") {
+    // The whole LUN (NUMBER OF LOGICAL BLOCKS 0), both CDB sizes in turn.
+    if (run.syncs++ % 2 == 0) {
+      r.op = "SC10";
+      return iscsi_synchronizecache10_task(s.ctx, s.lun, 0, 0, 0, 0, on_complete, &slot);
+    }
+    r.op = "SC16";
+    return iscsi_synchronizecache16_task(s.ctx, s.lun, 0, 0, 0, 0, on_complete, &slot);
+  }
+  r.lba = run.next_lba();
+  if (run.opt.pattern == "writesame") {
+    // One block of data-out, written over the whole span.
+    r.op = "WS";
+    return iscsi_writesame16_task(s.ctx, s.lun, r.lba, run.write_buffer.data(), run.lun_block,
+                                  static_cast<std::uint32_t>(run.blocks_per_cmd), 0, 0, 0, 0,
+                                  on_complete, &slot);
+  }
+  if (run.writes()) {
+    r.op = "W";
+    return iscsi_write16_task(s.ctx, s.lun, r.lba, run.write_buffer.data(), bytes, block, 0, 0, 0,
+                              0, 0, on_complete, &slot);
+  }
+  r.op = "R";
+  return iscsi_read16_task(s.ctx, s.lun, r.lba, bytes, block, 0, 0, 0, 0, 0, on_complete, &slot);
 }
 
 void issue(Session& s, Slot& slot) {
   Run& run = *g_run;
   slot.record = run.issued++;
-  Record& r = run.records[slot.record];
+  Record& r = run.records.emplace_back();
   r.session = s.index;
-  r.write = run.writes();
-  r.lba = run.next_lba();
   r.submit_ns = run.now_ns();
-  const auto bytes = run.opt.block_bytes;
-  scsi_task* task =
-      r.write ? iscsi_write16_task(s.ctx, s.lun, r.lba, run.write_buffer.data(), bytes,
-                                   static_cast<int>(run.lun_block), 0, 0, 0, 0, 0, on_complete, &slot)
-              : iscsi_read16_task(s.ctx, s.lun, r.lba, bytes, static_cast<int>(run.lun_block), 0, 0,
-                                  0, 0, 0, on_complete, &slot);
+  scsi_task* task = submit(run, s, slot, r);
   if (task == nullptr) {
     run.error = iscsi_get_error(s.ctx);
     r.status = -1;
@@ -141,6 +206,21 @@ void issue(Session& s, Slot& slot) {
     return;
   }
   r.itt = task->itt;
+}
+
+// The largest WRITE SAME the LUN accepts, in blocks: MAXIMUM WRITE SAME LENGTH
+// of the Block Limits VPD page (B0h); 0 when the LUN states no limit.
+std::optional<std::uint64_t> max_write_same_blocks(Session& s) {
+  scsi_task* t = iscsi_inquiry_sync(s.ctx, s.lun, 1, SCSI_INQUIRY_PAGECODE_BLOCK_LIMITS, 255);
+  if (t == nullptr || t->status != SCSI_STATUS_GOOD) {
+    if (t != nullptr) scsi_free_scsi_task(t);
+    return std::nullopt;
+  }
+  auto* bl = static_cast<scsi_inquiry_block_limits*>(scsi_datain_unmarshall(t));
+  const std::optional<std::uint64_t> max =
+      bl != nullptr ? std::optional<std::uint64_t>(bl->max_ws_len) : std::nullopt;
+  scsi_free_scsi_task(t);
+  return max;
 }
 
 double percentile(std::vector<std::int64_t>& v, double p) {
@@ -157,22 +237,30 @@ int main(int argc, char** argv) {
   CLI::App app{"iscsi-load: timed READ/WRITE load over libiscsi's asynchronous API"};
   Options opt;
   app.add_option("url", opt.url, "iscsi://host:port/target-iqn/lun")->required();
-  app.add_option("--pattern", opt.pattern, "randread, randwrite, seqread or seqwrite")
-      ->check(CLI::IsMember({"randread", "randwrite", "seqread", "seqwrite"}));
-  app.add_option("--bs", opt.block_bytes, "bytes per command (a multiple of the block size)");
+  app.add_option("--pattern", opt.pattern,
+                 "randread, randwrite, seqread, seqwrite; writesame (WRITE SAME(16) of --bs "
+                 "bytes with a one-block data-out, sequential); sync (SYNCHRONIZE CACHE(10) "
+                 "and (16) of the whole LUN in turn)")
+      ->check(CLI::IsMember({"randread", "randwrite", "seqread", "seqwrite", "writesame", "sync"}));
+  app.add_option("--bs", opt.block_bytes,
+                 "bytes per command, a multiple of the block size (writesame: the span written)");
   app.add_option("--qd", opt.qd, "commands in flight per session")->check(CLI::Range(1, 1024));
   app.add_option("--sessions", opt.sessions, "sessions (connections)")->check(CLI::Range(1, 64));
-  app.add_option("--count", opt.count, "commands to time, over all sessions");
+  app.add_option("--count", opt.count, "commands to time, over all sessions (unless --duration)");
   app.add_option("--warmup", opt.warmup, "commands issued first and not counted");
+  app.add_option("--duration", opt.duration_s,
+                 "seconds to keep issuing after the warm-up, instead of --count commands")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--digests", opt.digests,
                "negotiate the CRC32C header digest (libiscsi 1.19 offers no data digest)");
   app.add_option("--csv", opt.csv, "write one line per timed command to this file");
   app.add_flag("--json", opt.json, "print the summary as JSON");
   app.add_option("--seed", opt.seed, "random LBA seed");
   app.add_option("--range-blocks", opt.range_blocks, "use only the first N blocks of the LUN");
-  app.add_option("--step", opt.step_bytes,
-                 "seqread/seqwrite: bytes from one command's start to the next's, wrapping "
-                 "around the range (a multiple of --bs; default --bs)");
+  app.add_option(
+      "--step", opt.step_bytes,
+      "seqread/seqwrite/writesame: bytes from one command's start to the next's, wrapping "
+      "around the range (a multiple of --bs; default --bs)");
   app.add_flag("--busy-poll", opt.busy_poll,
                "poll the sockets without sleeping (one core at 100%): a completion is seen "
                "when it arrives, not when the scheduler wakes the client");
@@ -229,6 +317,19 @@ int main(int argc, char** argv) {
     return 2;
   }
   run.blocks_per_cmd = opt.block_bytes / run.lun_block;
+  if (opt.pattern == "writesame") {
+    const auto max = max_write_same_blocks(sessions[0]);
+    if (!max) {
+      std::cerr << "iscsi-load: INQUIRY of the Block Limits VPD page (B0h) failed: "
+                << iscsi_get_error(sessions[0].ctx) << "\n";
+      return 1;
+    }
+    if (*max != 0 && run.blocks_per_cmd > *max) {
+      std::cerr << "iscsi-load: --bs " << opt.block_bytes << " is " << run.blocks_per_cmd
+                << " blocks; the LUN's MAXIMUM WRITE SAME LENGTH is " << *max << "\n";
+      return 2;
+    }
+  }
   if (opt.step_bytes != 0) {
     if (opt.step_bytes % opt.block_bytes != 0) {
       std::cerr << "iscsi-load: --step " << opt.step_bytes << " is not a multiple of --bs "
@@ -237,24 +338,26 @@ int main(int argc, char** argv) {
     }
     run.step_cmds = opt.step_bytes / opt.block_bytes;
   }
-  run.write_buffer.assign(opt.block_bytes, 0x5A);
-  run.records.resize(opt.warmup + opt.count);
+  // Not zeros: a WRITE SAME of zeros may be taken as a deallocation.
+  run.write_buffer.assign(opt.pattern == "writesame" ? run.lun_block : opt.block_bytes, 0x5A);
 
   for (Session& s : sessions) s.slots.resize(static_cast<std::size_t>(opt.qd), Slot{&s, 0});
+  stop_on_sigterm();
+  if (opt.warmup == 0) run.timed_start_ns = run.now_ns();  // every command is timed
   for (Session& s : sessions) {
     for (Slot& slot : s.slots) {
-      if (run.issued < run.records.size()) issue(s, slot);
+      if (run.more()) issue(s, slot);
     }
   }
   std::vector<pollfd> fds(sessions.size());
-  std::int64_t timed_start_ns = -1;
-  while (run.done < run.records.size()) {
+  while (run.done < run.issued) {
     for (std::size_t i = 0; i < sessions.size(); ++i) {
       fds[i].fd = iscsi_get_fd(sessions[i].ctx);
       fds[i].events = static_cast<short>(iscsi_which_events(sessions[i].ctx));
       fds[i].revents = 0;
     }
     if (::poll(fds.data(), fds.size(), opt.busy_poll ? 0 : 1000) < 0) {
+      if (errno == EINTR) continue;  // SIGTERM: more() now says no
       std::perror("iscsi-load: poll");
       return 1;
     }
@@ -264,7 +367,7 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    if (timed_start_ns < 0 && run.done >= opt.warmup) timed_start_ns = run.now_ns();
+    if (run.timed_start_ns < 0 && run.done >= opt.warmup) run.timed_start_ns = run.now_ns();
   }
   const std::int64_t end_ns = run.now_ns();
   for (Session& s : sessions) {
@@ -273,13 +376,17 @@ int main(int argc, char** argv) {
   }
 
   // Timed commands: the ones after the warm-up.
-  const auto first = run.records.begin() + static_cast<std::ptrdiff_t>(opt.warmup);
+  const auto first = run.records.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(
+                                               opt.warmup, run.records.size()));
+  const auto timed = static_cast<std::uint64_t>(run.records.end() - first);
   std::vector<std::int64_t> lat;
-  lat.reserve(opt.count);
-  for (auto it = first; it != run.records.end(); ++it) lat.push_back(it->complete_ns - it->submit_ns);
-  const double seconds = static_cast<double>(end_ns - std::max<std::int64_t>(0, timed_start_ns)) / 1e9;
-  const double iops = static_cast<double>(opt.count) / seconds;
-  const double mbps = iops * opt.block_bytes / 1e6;
+  lat.reserve(timed);
+  for (auto it = first; it != run.records.end(); ++it)
+    lat.push_back(it->complete_ns - it->submit_ns);
+  const double seconds =
+      static_cast<double>(end_ns - std::max<std::int64_t>(0, run.timed_start_ns)) / 1e9;
+  const double iops = static_cast<double>(timed) / seconds;
+  const double mbps = iops * static_cast<double>(run.bytes_per_cmd()) / 1e6;
   const double p50 = percentile(lat, 50), p99 = percentile(lat, 99), p999 = percentile(lat, 99.9);
   const double maxl = lat.empty() ? 0 : static_cast<double>(*std::max_element(lat.begin(), lat.end()));
 
@@ -287,14 +394,14 @@ int main(int argc, char** argv) {
     std::ofstream out(opt.csv);
     out << "session,itt,op,lba,submit_ns,complete_ns,latency_ns,status\n";
     for (auto it = first; it != run.records.end(); ++it) {
-      out << it->session << ',' << it->itt << ',' << (it->write ? 'W' : 'R') << ',' << it->lba
-          << ',' << it->submit_ns << ',' << it->complete_ns << ','
-          << it->complete_ns - it->submit_ns << ',' << it->status << '\n';
+      out << it->session << ',' << it->itt << ',' << it->op << ',' << it->lba << ','
+          << it->submit_ns << ',' << it->complete_ns << ',' << it->complete_ns - it->submit_ns
+          << ',' << it->status << '\n';
     }
   }
   if (opt.json) {
     nlohmann::json j = {{"pattern", opt.pattern}, {"bs", opt.block_bytes}, {"qd", opt.qd},
-                        {"sessions", opt.sessions}, {"count", opt.count}, {"failed", run.failed},
+                        {"sessions", opt.sessions}, {"count", timed}, {"failed", run.failed},
                         {"seconds", seconds}, {"iops", iops}, {"mb_per_s", mbps},
                         {"latency_us", {{"p50", p50 / 1e3}, {"p99", p99 / 1e3},
                                         {"p99.9", p999 / 1e3}, {"max", maxl / 1e3}}}};
@@ -302,7 +409,7 @@ int main(int argc, char** argv) {
   } else {
     std::printf("%s bs=%u qd=%d sessions=%d: %llu commands in %.3f s, %.0f IOPS, %.1f MB/s\n",
                 opt.pattern.c_str(), opt.block_bytes, opt.qd, opt.sessions,
-                static_cast<unsigned long long>(opt.count), seconds, iops, mbps);
+                static_cast<unsigned long long>(timed), seconds, iops, mbps);
     std::printf("latency us: p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f\n", p50 / 1e3, p99 / 1e3,
                 p999 / 1e3, maxl / 1e3);
   }

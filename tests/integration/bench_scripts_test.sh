@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs bench/timing-fidelity and bench/throughput-vs-tgt at a tiny scale and
-# checks their tables: every row present, no early delivery, tgt compared over
-# two rounds with both clients, and the JSON holds every round.
+# Runs bench/timing-fidelity, bench/isolation, bench/lun-scale and
+# bench/throughput-vs-tgt at a tiny scale and checks their tables: every row
+# present, no early delivery, LUN A's WRITE SAME and SYNCHRONIZE CACHE streams
+# ran, tgt compared over two rounds with both clients, and the JSON holds
+# every round and step.
 # Usage: bench_scripts_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
@@ -14,6 +16,48 @@ COUNT=300 WORKLOADS=randread-qd1,randwrite-qd8 COMPENSATION_US=auto \
 cat "$out/timing.md"
 grep -q '^| randread-qd1 | 300 |' "$out/timing.md"
 grep -q '^| randwrite-qd8 | 300 |' "$out/timing.md"
+
+# Isolation: 8 MiB WRITE SAMEs (0.2 s of the model each) instead of 512 MiB,
+# with 1 and 2 threads, B alone and with A busy.
+THREADS=1,2 COUNT=300 WS_BLOCKS=16384 "$src/bench/isolation" "$out/isolation" >"$out/isolation.md"
+cat "$out/isolation.md"
+grep -q '^- command: `.*WS_BLOCKS=16384' "$out/isolation.md"
+for threads in 1 2; do
+  grep -Eq "^\| $threads \| idle \| 300 \| .* \| 0 \| .* \| — \|$" "$out/isolation.md"
+  grep -Eq "^\| $threads \| [1-9][0-9]* × 8 MiB WRITE SAME .* / [1-9][0-9]* SYNC CACHE \| 300 \| .* \| 0 \| .* \| (met|missed) \|$" \
+    "$out/isolation.md"
+done
+python3 - "$out/isolation/isolation.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [(r["threads"], r["a_busy"]) for r in d["runs"]] == \
+    [(1, False), (1, True), (2, False), (2, True)], d["runs"]
+for r in d["runs"]:
+    assert r["b_client"]["failed"] == 0 and r["b_report"]["joined"] == 300
+    if r["a_busy"]:
+        ws, sync = r["a_clients"]["writesame"], r["a_clients"]["sync"]
+        assert ws["failed"] == 0 and sync["failed"] == 0 and ws["bs"] == 16384 * 512
+        assert r["a_late_us"]["count"] >= ws["count"] + sync["count"]
+PY
+
+# LUN scaling: 1 and 3 memory-backed LUNs for 1 s each, with 1 and 2 threads.
+THREADS=1,2 LUNS=1,3 DURATION=1 "$src/bench/lun-scale" "$out/lun-scale" >"$out/lun-scale.md"
+cat "$out/lun-scale.md"
+for threads in 1 2; do
+  for luns in 1 3; do
+    grep -Eq "^\| $threads \| $luns \| [0-9]+ \| [0-9]+ / [0-9]+ \| .* \| 0 \| [0-9.]+ \| [0-9.]+ \| (met|missed) \|$" \
+      "$out/lun-scale.md"
+  done
+  grep -q "^- threads $threads: the largest LUN count with p99 ≤ 20 µs is " "$out/lun-scale.md"
+done
+python3 - "$out/lun-scale/lun-scale.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [(s["threads"], s["luns"]) for s in d["steps"]] == [(1, 1), (1, 3), (2, 1), (2, 3)]
+for s in d["steps"]:
+    assert len(s["clients"]) == s["luns"] and s["failed_commands"] == 0
+    assert s["iops_per_lun_min"] > 0 and s["late_us"]["count"] > 0
+PY
 
 if ! command -v tgtd >/dev/null || [ "$(id -u)" != 0 ]; then
   echo "tgtd or root missing: the comparison with tgt is not run"
