@@ -17,19 +17,13 @@
 #include "modepages/log_pages.h"
 #include "tests/delivery/fake_clock.h"
 #include "tests/scsi/lun_fixture.h"
+#include "tests/scsi/cdb_builders.h"
 
 namespace memstore::delivery {
 namespace {
 
 using testing::FakeClock;
-
-std::vector<std::uint8_t> read16(std::uint64_t lba, std::uint32_t blocks) {
-  std::vector<std::uint8_t> cdb(16, 0);
-  cdb[0] = 0x88;
-  for (int i = 0; i < 8; ++i) cdb[2 + i] = static_cast<std::uint8_t>(lba >> (56 - 8 * i));
-  for (int i = 0; i < 4; ++i) cdb[10 + i] = static_cast<std::uint8_t>(blocks >> (24 - 8 * i));
-  return cdb;
-}
+using scsi::testing::read16;
 
 const std::vector<std::uint8_t> kTestUnitReady(6, 0);
 // LOG SENSE, page 31h (MEMStore positioning), allocation length 4096.

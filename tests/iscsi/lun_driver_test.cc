@@ -14,17 +14,13 @@
 #include "target/scsi/file_store.h"
 #include "tests/iscsi/raw_initiator.h"
 #include "tests/scsi/temp_dir.h"
+#include "tests/scsi/cdb_builders.h"
 
 namespace memstore::iscsi {
 namespace {
 
-std::vector<std::uint8_t> read16(std::uint64_t lba, std::uint32_t blocks) {
-  std::vector<std::uint8_t> cdb(16, 0);
-  cdb[0] = 0x88;
-  for (int i = 0; i < 8; ++i) cdb[2 + i] = static_cast<std::uint8_t>(lba >> (56 - 8 * i));
-  for (int i = 0; i < 4; ++i) cdb[10 + i] = static_cast<std::uint8_t>(blocks >> (24 - 8 * i));
-  return cdb;
-}
+using scsi::testing::read16;
+using scsi::testing::write16;
 
 class LunDriverRealtime : public ::testing::TestWithParam<int> {};
 
@@ -82,13 +78,6 @@ TEST(LunDriverCompensation, DatesArrivalsEarlierByTheCompensation) {
   EXPECT_GE(log[0].arrival_ns, ns(before_submit - after_epoch - kCompensation));
   EXPECT_LE(log[0].arrival_ns, ns(after_submit - before_epoch - kCompensation));
   EXPECT_GE(log[0].delivered_ns, log[0].due_ns);
-}
-
-std::vector<std::uint8_t> write16(std::uint64_t lba, std::uint32_t blocks, bool fua = false) {
-  std::vector<std::uint8_t> cdb = read16(lba, blocks);
-  cdb[0] = 0x8A;
-  if (fua) cdb[1] = 0x08;
-  return cdb;
 }
 
 // A G2 LUN on a sparse image file: its store is asynchronous (io_uring).

@@ -17,6 +17,7 @@
 #include "target/iscsi/text_keys.h"
 #include "target/scsi/lun.h"
 #include "tests/scsi/lun_fixture.h"
+#include "tests/scsi/cdb_builders.h"
 
 namespace memstore::iscsi::testing {
 
@@ -132,16 +133,7 @@ class SessionTest : public ::testing::Test {
   }
   static std::vector<std::uint8_t> rw10(std::uint8_t opcode, std::uint32_t lba,
                                         std::uint16_t blocks) {
-    return {opcode,
-            0,
-            static_cast<std::uint8_t>(lba >> 24),
-            static_cast<std::uint8_t>(lba >> 16),
-            static_cast<std::uint8_t>(lba >> 8),
-            static_cast<std::uint8_t>(lba),
-            0,
-            static_cast<std::uint8_t>(blocks >> 8),
-            static_cast<std::uint8_t>(blocks),
-            0};
+    return scsi::testing::rw10(opcode, lba, blocks);
   }
 
   Sent take() {

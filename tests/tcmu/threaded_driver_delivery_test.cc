@@ -14,27 +14,18 @@
 #include "target/tcmu/threaded_driver.h"
 #include "tests/scsi/lun_fixture.h"
 #include "tests/scsi/temp_dir.h"
+#include "tests/scsi/cdb_builders.h"
 
 namespace memstore::tcmu {
 namespace {
 
 using Clock = ThreadedLunDriver::Clock;
+using scsi::testing::rw10;
 
-std::vector<std::uint8_t> rw10(std::uint8_t op, std::uint32_t lba, std::uint16_t blocks) {
-  return {op,
-          0,
-          static_cast<std::uint8_t>(lba >> 24),
-          static_cast<std::uint8_t>(lba >> 16),
-          static_cast<std::uint8_t>(lba >> 8),
-          static_cast<std::uint8_t>(lba),
-          0,
-          static_cast<std::uint8_t>(blocks >> 8),
-          static_cast<std::uint8_t>(blocks),
-          0};
-}
 std::vector<std::uint8_t> read10(std::uint32_t lba, std::uint16_t blocks) {
   return rw10(0x28, lba, blocks);
 }
+
 std::vector<std::uint8_t> write10(std::uint32_t lba, std::uint16_t blocks) {
   return rw10(0x2A, lba, blocks);
 }

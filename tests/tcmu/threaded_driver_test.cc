@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/scsi/lun_fixture.h"
+#include "tests/scsi/cdb_builders.h"
 
 namespace memstore::tcmu {
 namespace {
@@ -26,16 +27,7 @@ std::unique_ptr<ThreadedLunDriver> make_driver(scsi::TimingMode mode, double sca
 }
 
 std::vector<std::uint8_t> read10(std::uint32_t lba, std::uint16_t blocks) {
-  return {0x28,
-          0,
-          static_cast<std::uint8_t>(lba >> 24),
-          static_cast<std::uint8_t>(lba >> 16),
-          static_cast<std::uint8_t>(lba >> 8),
-          static_cast<std::uint8_t>(lba),
-          0,
-          static_cast<std::uint8_t>(blocks >> 8),
-          static_cast<std::uint8_t>(blocks),
-          0};
+  return scsi::testing::rw10(0x28, lba, blocks);
 }
 
 struct Timed {
