@@ -19,20 +19,19 @@ void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std
   std::shared_ptr<bool>& alive = alive_[nexus];
   if (!alive) alive = std::make_shared<bool>(true);
   // The spans are the session's only until this returns.
-  asio::post(driver_.context(),
-             [&driver = driver_, &home = home_, nexus, tag, alive = alive,
-              cdb = std::vector<std::uint8_t>(cdb.begin(), cdb.end()),
-              data = std::vector<std::uint8_t>(data_out.begin(), data_out.end()),
-              done = std::move(done)]() mutable {
-               driver.submit(nexus, tag, cdb, data,
-                             [&home, alive = std::move(alive),
-                              done = std::move(done)](scsi::ScsiResult r) mutable {
-                               asio::post(home, [alive = std::move(alive), done = std::move(done),
-                                                 r = std::move(r)]() mutable {
-                                 if (*alive) done(std::move(r));
-                               });
-                             });
-             });
+  asio::post(driver_.context(), [&driver = driver_, &home = home_, nexus, tag, alive = alive,
+                                 cdb = std::vector<std::uint8_t>(cdb.begin(), cdb.end()),
+                                 data = std::vector<std::uint8_t>(data_out.begin(), data_out.end()),
+                                 done = std::move(done)]() mutable {
+    driver.submit(
+        nexus, tag, cdb, data,
+        [&home, alive = std::move(alive), done = std::move(done)](scsi::ScsiResult r) mutable {
+          asio::post(
+              home, [alive = std::move(alive), done = std::move(done), r = std::move(r)]() mutable {
+                if (*alive) done(std::move(r));
+              });
+        });
+  });
 }
 
 void LunLink::forget(std::uint64_t nexus) {
@@ -46,9 +45,10 @@ void LunLink::forget(std::uint64_t nexus) {
 
 void LunLink::describe_nexus(std::uint64_t nexus, std::string initiator_port) {
   if (local_) return driver_.describe_nexus(nexus, std::move(initiator_port));
-  asio::post(driver_.context(), [&driver = driver_, nexus, p = std::move(initiator_port)]() mutable {
-    driver.describe_nexus(nexus, std::move(p));
-  });
+  asio::post(driver_.context(),
+             [&driver = driver_, nexus, p = std::move(initiator_port)]() mutable {
+               driver.describe_nexus(nexus, std::move(p));
+             });
 }
 
 void LunLink::reset() {
@@ -58,8 +58,9 @@ void LunLink::reset() {
 
 void LunLink::recycle(scsi::Bytes buffer) {
   if (local_) return driver_.recycle(std::move(buffer));
-  asio::post(driver_.context(),
-             [&driver = driver_, b = std::move(buffer)]() mutable { driver.recycle(std::move(b)); });
+  asio::post(driver_.context(), [&driver = driver_, b = std::move(buffer)]() mutable {
+    driver.recycle(std::move(b));
+  });
 }
 
 }  // namespace memstore::iscsi

@@ -29,9 +29,8 @@ class AsyncStore {
   // is on stable storage before the operation finishes (FUA, WCE=0).
   virtual void start_read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out,
                           const std::shared_ptr<IoWait>& wait) = 0;
-  virtual void start_write(std::uint64_t lba, std::uint64_t count,
-                           std::span<const std::uint8_t> in, bool durable,
-                           const std::shared_ptr<IoWait>& wait) = 0;
+  virtual void start_write(std::uint64_t lba, std::uint64_t count, std::span<const std::uint8_t> in,
+                           bool durable, const std::shared_ptr<IoWait>& wait) = 0;
   virtual void start_unmap(std::uint64_t lba, std::uint64_t count, bool durable,
                            const std::shared_ptr<IoWait>& wait) = 0;
   // Makes every write and unmap that finished before this call durable.

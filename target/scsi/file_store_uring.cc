@@ -72,7 +72,6 @@ struct FileStore::Ring {
   }
 };
 
-
 // Here rather than in file_store.cc: they need the complete Ring.
 FileStore::FileStore(int fd, std::string path, std::uint64_t blocks, std::uint32_t block_size,
                      DurabilityMode mode)
@@ -201,8 +200,8 @@ void FileStore::complete(RingOp* op, int res) {
         punch_holes_ = false;
         if (auto e = write_zeros(op->offset, op->length)) return finish(op, std::move(e));
       } else if (res < 0) {
-        return finish(op, error(-res, "unmap (punching a hole) at byte " +
-                                          std::to_string(op->offset)));
+        return finish(op,
+                      error(-res, "unmap (punching a hole) at byte " + std::to_string(op->offset)));
       }
       break;
     case RingOp::Kind::kSync:
@@ -259,7 +258,8 @@ void FileStore::start_read(std::uint64_t lba, std::uint64_t count, std::span<std
     return wait->finished(std::move(e));
   }
   RingOp* op = ring_->make();
-  *op = RingOp{RingOp::Kind::kRead, lba * block_size_, out.size(), 0, out.data(), false, false, wait};
+  *op =
+      RingOp{RingOp::Kind::kRead, lba * block_size_, out.size(), 0, out.data(), false, false, wait};
   start(op);
 }
 
@@ -272,8 +272,14 @@ void FileStore::start_write(std::uint64_t lba, std::uint64_t count,
   }
   RingOp* op = ring_->make();
   // The kernel only reads from `data` for a write.
-  *op = RingOp{RingOp::Kind::kWrite, lba * block_size_, in.size(), 0,
-           const_cast<std::uint8_t*>(in.data()), durable, false, wait};
+  *op = RingOp{RingOp::Kind::kWrite,
+               lba * block_size_,
+               in.size(),
+               0,
+               const_cast<std::uint8_t*>(in.data()),
+               durable,
+               false,
+               wait};
   start(op);
 }
 
@@ -284,8 +290,14 @@ void FileStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable
     return wait->finished(std::move(e));
   }
   RingOp* op = ring_->make();
-  *op = RingOp{RingOp::Kind::kPunch, lba * block_size_, count * block_size_, 0, nullptr, durable, false,
-           wait};
+  *op = RingOp{RingOp::Kind::kPunch,
+               lba * block_size_,
+               count * block_size_,
+               0,
+               nullptr,
+               durable,
+               false,
+               wait};
   if (!punch_holes_) {
     // Known not to punch: write zeros now (see complete()).
     wait->started();

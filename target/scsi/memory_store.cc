@@ -68,9 +68,9 @@ std::variant<std::unique_ptr<MemoryStore>, StoreError> MemoryStore::create(
     ::munmap(data, data_bytes);
     return no_room();
   }
-  return std::unique_ptr<MemoryStore>(new MemoryStore(blocks, block_size,
-                                                      static_cast<std::uint8_t*>(data), data_bytes,
-                                                      static_cast<std::uint64_t*>(bits), bits_bytes));
+  return std::unique_ptr<MemoryStore>(
+      new MemoryStore(blocks, block_size, static_cast<std::uint8_t*>(data), data_bytes,
+                      static_cast<std::uint64_t*>(bits), bits_bytes));
 }
 
 MemoryStore::MemoryStore(std::uint64_t blocks, std::uint32_t block_size, std::uint8_t* data,
@@ -159,8 +159,7 @@ StoreStatus MemoryStore::unmap(std::uint64_t lba, std::uint64_t count) {
   const std::uint64_t first_page = std::min(end, (begin + page - 1) / page * page);
   const std::uint64_t end_page = std::max(first_page, end / page * page);
   if (first_page < end_page) {
-    ::madvise(data_ + first_page, static_cast<std::size_t>(end_page - first_page),
-              MADV_DONTNEED);
+    ::madvise(data_ + first_page, static_cast<std::size_t>(end_page - first_page), MADV_DONTNEED);
   }
   // The rest is zeroed only in units that hold data: a unit without data is
   // all zeros already, and writing zeros into it would allocate its pages.

@@ -16,14 +16,14 @@
 
 #include "modepages/log_pages.h"
 #include "tests/delivery/fake_clock.h"
-#include "tests/scsi/lun_fixture.h"
 #include "tests/scsi/cdb_builders.h"
+#include "tests/scsi/lun_fixture.h"
 
 namespace memstore::delivery {
 namespace {
 
-using testing::FakeClock;
 using scsi::testing::read16;
+using testing::FakeClock;
 
 const std::vector<std::uint8_t> kTestUnitReady(6, 0);
 // LOG SENSE, page 31h (MEMStore positioning), allocation length 4096.

@@ -78,10 +78,12 @@ TEST_F(StoreErrors, AnIoErrorIsAMediumErrorAtTheLba) {
 TEST_F(StoreErrors, EveryFailureIsLoggedWithItsCause) {
   use(ENOSPC);
   std::vector<std::string> lines;
-  lun->set_log([&](LogLevel level, std::string_view line) {
-    EXPECT_EQ(level, LogLevel::kError);
-    lines.emplace_back(line);
-  }, "LUN 4 of iqn.x");
+  lun->set_log(
+      [&](LogLevel level, std::string_view line) {
+        EXPECT_EQ(level, LogLevel::kError);
+        lines.emplace_back(line);
+      },
+      "LUN 4 of iqn.x");
   run(kWrite10, std::vector<std::uint8_t>(512, 1));
   ASSERT_EQ(lines.size(), 1U);
   EXPECT_EQ(lines[0], "LUN 4 of iqn.x: write at LBA 4096 failed: failing store: injected");

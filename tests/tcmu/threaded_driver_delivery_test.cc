@@ -12,9 +12,9 @@
 #include "modepages/log_pages.h"
 #include "target/scsi/file_store.h"
 #include "target/tcmu/threaded_driver.h"
+#include "tests/scsi/cdb_builders.h"
 #include "tests/scsi/lun_fixture.h"
 #include "tests/scsi/temp_dir.h"
-#include "tests/scsi/cdb_builders.h"
 
 namespace memstore::tcmu {
 namespace {
