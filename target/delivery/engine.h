@@ -1,5 +1,5 @@
 // The delivery engine: drives a Lun in wall-clock time for a transport,
-// without the transport's event loop (DESIGN.md "Transports"). Commands
+// without the transport's event loop (docs/design.md, "Threads"). Commands
 // arrive now, and each result is handed back at the instant the timing mode
 // says: at the modeled completion (realtime), at `scale` times the modeled
 // delays (scaled), or as soon as the model has accounted for it (off). Both

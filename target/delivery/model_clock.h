@@ -1,4 +1,4 @@
-// The model's clock against the wall clock (DESIGN.md "Transports"): model
+// The model's clock against the wall clock (docs/design.md, "Threads"): model
 // time 0 is the wall instant the transport started (the epoch); in realtime
 // and off timing one model ns is one wall ns, in scaled timing the model's
 // clock runs `scale` times slower than the wall, so every modeled delay is
