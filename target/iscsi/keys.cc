@@ -5,6 +5,19 @@
 #include <charconv>
 
 namespace memstore::iscsi {
+
+KeyList to_keys(const std::vector<TextPair>& pairs) {
+  KeyList out;
+  for (const TextPair& p : pairs) out.emplace_back(p.key, p.value);
+  return out;
+}
+
+std::vector<std::uint8_t> to_text(const KeyList& keys) {
+  std::vector<TextPair> pairs;
+  for (const auto& [k, v] : keys) pairs.push_back({k, v});
+  return serialize_text(pairs);
+}
+
 namespace {
 
 constexpr std::uint64_t kMax24 = (1U << 24) - 1;  // 2^24 - 1, §13.12-13.14

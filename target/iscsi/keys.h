@@ -16,10 +16,17 @@
 #include <utility>
 #include <vector>
 
+#include "target/iscsi/text_keys.h"
+
 namespace memstore::iscsi {
 
 using KeyValue = std::pair<std::string, std::string>;
 using KeyList = std::vector<KeyValue>;
+
+// Between a data segment's parsed key=value pairs (text_keys.h) and the
+// key lists negotiation works on, both ways.
+KeyList to_keys(const std::vector<TextPair>& pairs);
+std::vector<std::uint8_t> to_text(const KeyList& keys);
 
 // The stage a key list arrives in: login CSG 0 and 1 (RFC 7143 §11.12.3) or a
 // Text Request in the full feature phase.

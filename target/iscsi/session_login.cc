@@ -1,0 +1,104 @@
+// Session: the login phase (RFC 7143 §6.3, §11.12-11.13), apart from the
+// full feature phase in session.cc.
+#include <algorithm>
+
+#include "target/iscsi/session.h"
+#include "target/iscsi/text_keys.h"
+
+namespace memstore::iscsi {
+
+// ---- Login (RFC 7143 §6.3, §11.12-11.13) ----
+
+void Session::login_reply(const LoginRequestPdu& req, LoginStatus status, const KeyList& keys,
+                          bool transit, std::uint8_t nsg) {
+  LoginResponsePdu r;
+  r.transit = transit;
+  r.csg = static_cast<std::uint8_t>(req.csg);
+  r.nsg = transit ? nsg : 0;
+  r.version_max = 0;
+  r.version_active = 0;
+  r.isid = req.isid;
+  r.tsih = transit && nsg == static_cast<std::uint8_t>(LoginStage::kFullFeaturePhase) ? tsih_ : 0;
+  r.itt = req.itt;
+  r.sn = next_status();
+  r.status_class = status.status_class;
+  r.status_detail = status.detail;
+  const std::vector<std::uint8_t> text = to_text(keys);
+  r.data_segment_length = static_cast<std::uint32_t>(text.size());
+  send(encode(TargetPdu{r}), text);
+}
+
+void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t> data) {
+  if (!negotiation_) {
+    // The first Login Request fixes the session's numbering (RFC 7143 §11.12.4:
+    // its CmdSN is the first one; StatSN starts where the initiator expects).
+    exp_cmd_sn_ = req.cmd_sn;
+    stat_sn_ = req.exp_stat_sn;
+  }
+  if (req.version_min > 0) {
+    return login_reply(req, {0x02, 0x05}, {}, false, 0), sink_.close();  // version not supported
+  }
+  login_text_.insert(login_text_.end(), data.begin(), data.end());
+  if (req.cont) return login_reply(req, kLoginSuccess, {}, false, 0);  // more text follows
+  const auto parsed = parse_text(login_text_);
+  login_text_.clear();
+  if (std::holds_alternative<TextError>(parsed))
+    return login_reply(req, kInitiatorError, {}, false, 0), sink_.close();
+  const KeyList keys = to_keys(std::get<std::vector<TextPair>>(parsed));
+
+  if (!negotiation_) {
+    auto find = [&](std::string_view k) -> std::string {
+      for (const auto& [key, v] : keys) {
+        if (key == k) return v;
+      }
+      return "";
+    };
+    discovery_session_ = find("SessionType") == "Discovery";
+    LoginConfig config = discovery_;
+    if (!discovery_session_) {
+      target_ = lookup_(find("TargetName"));
+      if (target_ == nullptr) {
+        login_reply(req, find("TargetName").empty() ? kMissingParameter : kTargetNotFound, {},
+                    false, 0);
+        return sink_.close();
+      }
+      config = target_->login;
+      // The initiator port this session is, for persistent reservations.
+      std::string port = find("InitiatorName") + ",i,0x";
+      static constexpr char kHex[] = "0123456789abcdef";
+      for (const std::uint8_t b : req.isid) {
+        port += kHex[b >> 4];
+        port += kHex[b & 0x0F];
+      }
+      for (const auto& [id, lun] : target_->luns) lun->describe_nexus(nexus_, port);
+    }
+    negotiation_ = std::make_unique<Negotiation>(std::move(config));
+  }
+  const Phase phase =
+      req.csg == LoginStage::kSecurityNegotiation ? Phase::kSecurity : Phase::kOperational;
+  Negotiation::Result r = negotiation_->respond(keys, phase);
+  if (!r.ok()) return login_reply(req, r.status, {}, false, 0), sink_.close();
+
+  bool transit = false;
+  std::uint8_t nsg = static_cast<std::uint8_t>(req.nsg);
+  if (req.transit) {
+    if (req.nsg == LoginStage::kFullFeaturePhase) {
+      const Negotiation::Result ready = negotiation_->ready_for_full_feature();
+      transit = ready.ok();
+      if (!ready.ok() && !negotiation_->awaiting_answers()) {
+        return login_reply(req, ready.status, {}, false, 0), sink_.close();
+      }
+    } else {
+      // Security -> operational once authenticated (or when none is needed).
+      transit = !negotiation_->awaiting_answers() &&
+                (phase != Phase::kSecurity || negotiation_->authenticated());
+    }
+  }
+  login_reply(req, kLoginSuccess, r.keys, transit, nsg);
+  if (transit && nsg == static_cast<std::uint8_t>(LoginStage::kFullFeaturePhase)) {
+    params_ = negotiation_->params();
+    full_feature_ = true;
+  }
+}
+
+}  // namespace memstore::iscsi
