@@ -289,6 +289,15 @@ void FileStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable
     wait->started();
     return wait->finished(std::move(e));
   }
+  if (!punch_holes_) {
+    // Known not to punch: the synchronous unmap writes zeros, and it first
+    // waits for every operation in flight, so the order of overlapping
+    // operations holds.
+    wait->started();
+    StoreStatus e = unmap(lba, count);
+    if (!e && durable) e = flush();
+    return wait->finished(std::move(e));
+  }
   RingOp* op = ring_->make();
   *op = RingOp{RingOp::Kind::kPunch,
                lba * block_size_,
@@ -298,25 +307,16 @@ void FileStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable
                durable,
                false,
                wait};
-  if (!punch_holes_) {
-    // Known not to punch: write zeros now (see complete()).
-    wait->started();
-    ring_->release(op);
-    StoreStatus e = write_zeros(lba * block_size_, count * block_size_);
-    if (!e && (durable || mode_ == DurabilityMode::kWriteThrough)) e = flush();
-    return wait->finished(std::move(e));
-  }
   start(op);
 }
 
 void FileStore::start_flush(const std::shared_ptr<IoWait>& wait) {
-  RingOp* op = ring_->make();
-  *op = RingOp{RingOp::Kind::kSync, 0, 0, 0, nullptr, false, false, wait};
-  if (flush_error_) {
+  if (flush_error_) {  // sticky (flush())
     wait->started();
-    ring_->release(op);
     return wait->finished(flush_error_);
   }
+  RingOp* op = ring_->make();
+  *op = RingOp{RingOp::Kind::kSync, 0, 0, 0, nullptr, false, false, wait};
   start(op);
 }
 
