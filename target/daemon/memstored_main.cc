@@ -46,6 +46,17 @@ iscsi::SecurityConfig security_of(const daemon::TargetSpec& t) {
   return s;
 }
 
+// SCHED_FIFO for the calling thread, so that no other process delays a
+// delivery. With SCHED_RESET_ON_FORK, threads created from it start at
+// normal priority: the kernel's io_uring workers (file_store_uring.cc) copy
+// data and wait for writeback, and must not compete with deliveries at the
+// loops' priority. The loops therefore each set it themselves.
+bool run_realtime(std::uint32_t priority) {
+  sched_param sp{};
+  sp.sched_priority = static_cast<int>(priority);
+  return ::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,9 +119,7 @@ int main(int argc, char** argv) {
   // every modeled completion (DESIGN.md "Transports").
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   if (config.rt_priority > 0) {
-    sched_param sp{};
-    sp.sched_priority = static_cast<int>(config.rt_priority);
-    if (::sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
+    if (!run_realtime(config.rt_priority)) {
       std::cerr << "memstored: rt_priority " << config.rt_priority << ": " << std::strerror(errno)
                 << "; SCHED_FIFO needs root or CAP_SYS_NICE (setcap cap_sys_nice+ep on the "
                    "binary), or leave rt_priority at 0\n";
@@ -265,10 +274,17 @@ int main(int argc, char** argv) {
       loop.run();
     }
   };
-  // The threads inherit the timer slack and the scheduling policy set above.
+  // The threads inherit the timer slack set above; the realtime policy is
+  // reset on fork (run_realtime()), so each loop takes it again.
   std::vector<std::thread> workers;
   for (std::size_t i = 1; i < loops.size(); ++i) {
-    workers.emplace_back([&run_loop, &loop = *loops[i]] { run_loop(loop); });
+    workers.emplace_back([&run_loop, &loop = *loops[i], prio = config.rt_priority] {
+      if (prio > 0 && !run_realtime(prio)) {
+        spdlog::warn("event loop: SCHED_FIFO refused ({}); it runs at normal priority",
+                     std::strerror(errno));
+      }
+      run_loop(loop);
+    });
   }
   run_loop(io);
   for (std::thread& w : workers) w.join();

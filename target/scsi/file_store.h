@@ -79,6 +79,9 @@ class FileStore final : public BackingStore, public AsyncStore {
   // (more wait their turn); from then on async() is this store. Errors: the
   // kernel refuses io_uring (too old, or disabled by the administrator).
   StoreStatus start_async(unsigned depth = 128);
+  // The most kernel worker threads one submitting thread's writes use at
+  // once (file_store_uring.cc, start_async()).
+  static constexpr unsigned kIoWorkers = 2;
   // This store, asynchronous; started on the first call (nullptr when the
   // kernel refuses io_uring: async_error() says why).
   AsyncStore* async() override;
