@@ -14,8 +14,9 @@ LunDriver::LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun
 }
 
 void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-                       std::span<const std::uint8_t> data_out, Done done) {
-  engine_.submit(nexus, tag, cdb, data_out, std::move(done));
+                       std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
+                       Done done) {
+  engine_.submit(nexus, tag, cdb, data_out, data_out_buffer, std::move(done));
   watch_storage();
   if (!engine_.timing_off()) return schedule();
   if (engine_.has_results() && !drain_posted_) {

@@ -48,13 +48,16 @@ class LunDriver final : public LunPort {
 
   // The command arrives now; `done` runs when its result is due. `cdb` and
   // `data_out` are copied as needed before this returns.
+  using LunPort::submit;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, Done done) override;
+              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
+              Done done) override;
 
   // Drops the pending callbacks of a nexus (its connection closed); the LUN
   // still serves the commands in the model.
   void forget(std::uint64_t nexus) override { engine_.forget(nexus); }
   void recycle(scsi::Bytes buffer) override { lun().recycle(std::move(buffer)); }
+  std::uint32_t block_size() const override { return engine_.lun().block_size(); }
   void describe_nexus(std::uint64_t nexus, std::string initiator_port) override {
     lun().describe_nexus(nexus, std::move(initiator_port));
   }

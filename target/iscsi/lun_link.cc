@@ -11,20 +11,23 @@ namespace memstore::iscsi {
 namespace asio = boost::asio;
 
 LunLink::LunLink(asio::io_context& home, LunDriver& driver)
-    : home_(home), driver_(driver), local_(&home == &driver.context()) {}
+    : home_(home), driver_(driver), local_(&home == &driver.context()),
+      block_size_(driver.block_size()) {}
 
 void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-                     std::span<const std::uint8_t> data_out, Done done) {
-  if (local_) return driver_.submit(nexus, tag, cdb, data_out, std::move(done));
+                     std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
+                     Done done) {
+  if (local_) return driver_.submit(nexus, tag, cdb, data_out, data_out_buffer, std::move(done));
   std::shared_ptr<bool>& alive = alive_[nexus];
   if (!alive) alive = std::make_shared<bool>(true);
   // The spans are the session's only until this returns.
-  asio::post(driver_.context(), [&driver = driver_, &home = home_, nexus, tag, alive = alive,
+  asio::post(driver_.context(), [&driver = driver_, &home = home_, nexus, tag, data_out_buffer,
+                                 alive = alive,
                                  cdb = std::vector<std::uint8_t>(cdb.begin(), cdb.end()),
                                  data = std::vector<std::uint8_t>(data_out.begin(), data_out.end()),
                                  done = std::move(done)]() mutable {
     driver.submit(
-        nexus, tag, cdb, data,
+        nexus, tag, cdb, data, data_out_buffer,
         [&home, alive = std::move(alive), done = std::move(done)](scsi::ScsiResult r) mutable {
           asio::post(
               home, [alive = std::move(alive), done = std::move(done), r = std::move(r)]() mutable {

@@ -27,12 +27,15 @@ class LunLink final : public LunPort {
   // `home`: the loop of the sessions using this link.
   LunLink(boost::asio::io_context& home, LunDriver& driver);
 
+  using LunPort::submit;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, Done done) override;
+              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
+              Done done) override;
   void forget(std::uint64_t nexus) override;
   void describe_nexus(std::uint64_t nexus, std::string initiator_port) override;
   void reset() override;
   void recycle(scsi::Bytes buffer) override;
+  std::uint32_t block_size() const override { return block_size_; }
 
   bool local() const { return local_; }
 
@@ -40,6 +43,7 @@ class LunLink final : public LunPort {
   boost::asio::io_context& home_;
   LunDriver& driver_;
   bool local_;
+  std::uint32_t block_size_;  // read once: it never changes
   // Per nexus with results on the way: false once forgotten.
   std::unordered_map<std::uint64_t, std::shared_ptr<bool>> alive_;
 };

@@ -16,8 +16,15 @@ class LunPort {
  public:
   using Done = std::function<void(scsi::ScsiResult)>;
   virtual ~LunPort() = default;
+  // `data_out_buffer`: the initiator's Expected Data Transfer Length when
+  // the session moved less (scsi::ScsiCommand::data_out_buffer; 0: the same).
   virtual void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-                      std::span<const std::uint8_t> data_out, Done done) = 0;
+                      std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
+                      Done done) = 0;
+  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
+              std::span<const std::uint8_t> data_out, Done done) {
+    submit(nexus, tag, cdb, data_out, 0, std::move(done));
+  }
   // The I_T nexus is gone (logout, connection loss): drop its pending
   // callbacks; the LUN releases what SAM-5 ties to the nexus.
   virtual void forget(std::uint64_t nexus) = 0;
@@ -26,6 +33,9 @@ class LunPort {
   virtual void describe_nexus(std::uint64_t /*nexus*/, std::string /*initiator_port*/) {}
   // LOGICAL UNIT RESET, or a target reset reaching this LUN (SAM-5 §6.6).
   virtual void reset() {}
+  // The LUN's logical block size: with the CDB, it tells how much data-out
+  // a command needs (scsi::data_out_length), before the data arrives.
+  virtual std::uint32_t block_size() const = 0;
   // The transport is done with a result's data-in buffer (for reuse).
   virtual void recycle(scsi::Bytes /*buffer*/) {}
 };

@@ -4,6 +4,7 @@
 
 #include "target/iscsi/serial.h"
 #include "target/iscsi/text_keys.h"
+#include "target/scsi/data_out_length.h"
 #include "target/scsi/report_luns.h"
 
 namespace memstore::iscsi {
@@ -15,15 +16,20 @@ constexpr std::uint8_t kReportLuns = 0xA0;
 
 struct Session::Task {
   ScsiCommandPdu cmd;
+  std::uint64_t tag = 0;  // the LUN's name for it: ITT and generation
+  // Data-out bytes kept: the CDB's own transfer length, or the initiator's
+  // expected length when that is less. More data is counted and dropped
+  // (RFC 7143 §11.4.5.2: the residual reports it).
+  std::uint32_t wanted = 0;
   std::vector<std::uint8_t> cdb;
   std::uint16_t lun = 0;
   LunPort* port = nullptr;
   // Write data as it arrives, in order (we negotiate DataPDUInOrder and
-  // DataSequenceInOrder = Yes), up to ExpectedDataTransferLength bytes. It
-  // grows with what the initiator really sent: a header announcing 4 GiB
-  // costs nothing until the bytes come.
+  // DataSequenceInOrder = Yes), up to `wanted` bytes. It grows with what
+  // the initiator really sent: a header announcing 4 GiB costs nothing
+  // until the bytes come.
   std::vector<std::uint8_t> data;
-  std::uint32_t received = 0;  // data bytes received so far (data.size())
+  std::uint32_t received = 0;  // data bytes received so far, kept or not
   std::uint32_t next_r2t_offset = 0;
   std::uint32_t r2t_sn = 0;
   std::uint32_t outstanding_r2ts = 0;
@@ -35,8 +41,8 @@ struct Session::Task {
   // (MaxOutstandingR2T), so a flat list that keeps its capacity.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> r2t_data_sn;
   std::uint32_t* r2t_sequence(std::uint32_t ttt) {
-    for (auto& [tag, sn] : r2t_data_sn) {
-      if (tag == ttt) return &sn;
+    for (auto& [r2t_tag, sn] : r2t_data_sn) {
+      if (r2t_tag == ttt) return &sn;
     }
     return nullptr;
   }
@@ -45,6 +51,8 @@ struct Session::Task {
   // For a recycled task: everything back to its initial state, buffers kept.
   void reset() {
     cmd = {};
+    tag = 0;
+    wanted = 0;
     cdb.clear();
     lun = 0;
     port = nullptr;
@@ -61,12 +69,14 @@ struct Session::Task {
 };
 
 Session::Session(TargetLookup lookup, LoginConfig discovery, std::uint64_t nexus,
-                 std::uint16_t tsih, Sink sink)
+                 std::uint16_t tsih, Sink sink, SessionLimits limits, AdmitSession admit)
     : lookup_(std::move(lookup)),
       discovery_(std::move(discovery)),
       nexus_(nexus),
       tsih_(tsih),
-      sink_(std::move(sink)) {}
+      sink_(std::move(sink)),
+      limits_(limits),
+      admit_(std::move(admit)) {}
 
 Session::~Session() {
   // Results of commands still in the model must not call back into us.
@@ -79,8 +89,16 @@ std::uint32_t Session::max_recv_data_segment_length() const {
   return full_feature_ ? params_.target_max_recv_data_segment_length : 8192;
 }
 
-StatusSns Session::peek_status() const {
-  return {stat_sn_, exp_cmd_sn_, exp_cmd_sn_ + kCmdWindow - 1};
+StatusSns Session::peek_status() {
+  // The window opens as far as the session has room for tasks, at most
+  // cmd_window; a full session closes it (MaxCmdSN = ExpCmdSN - 1). The
+  // target never takes back a window it announced (RFC 7143 §4.2.2.1).
+  const std::size_t room =
+      tasks_.size() >= limits_.max_tasks ? 0 : limits_.max_tasks - tasks_.size();
+  const auto open = static_cast<std::uint32_t>(std::min<std::size_t>(room, limits_.cmd_window));
+  const std::uint32_t max = exp_cmd_sn_ + open - 1;
+  if (serial_gt(max, max_cmd_sn_) || serial_lt(max_cmd_sn_, exp_cmd_sn_ - 1)) max_cmd_sn_ = max;
+  return {stat_sn_, exp_cmd_sn_, max_cmd_sn_};
 }
 
 StatusSns Session::next_status() {
@@ -166,7 +184,7 @@ bool Session::accept_cmd_sn(bool immediate, std::uint32_t cmd_sn) {
   if (immediate) return true;
   // One connection over TCP delivers in order; anything outside the window
   // [ExpCmdSN, MaxCmdSN] is dropped without a response (RFC 7143 §3.2.2.1).
-  if (!serial_in_window(cmd_sn, exp_cmd_sn_, exp_cmd_sn_ + kCmdWindow - 1)) return false;
+  if (!serial_in_window(cmd_sn, exp_cmd_sn_, max_cmd_sn_)) return false;
   exp_cmd_sn_ = cmd_sn + 1;
   return true;
 }
@@ -174,6 +192,11 @@ bool Session::accept_cmd_sn(bool immediate, std::uint32_t cmd_sn) {
 void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t> ahs,
                          std::span<const std::uint8_t> data) {
   if (!accept_cmd_sn(cmd.immediate, cmd.cmd_sn)) return;
+  // Immediate commands bypass the window; this bounds them too (SAM-5
+  // §5.3.3: TASK SET FULL, the initiator retries later).
+  if (tasks_.size() >= limits_.max_tasks && !tasks_.contains(cmd.itt)) {
+    return refuse(cmd, scsi::Status::kTaskSetFull);
+  }
   // An ITT names one outstanding task (RFC 7143 §11.2.1.8).
   auto [slot, inserted] = task_pool_.insert(tasks_, cmd.itt);
   if (!inserted) return reject(encode(InitiatorPdu{cmd}), RejectReason::kTaskInProgress);
@@ -187,6 +210,7 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
   // Until the command checks out, it is not a task.
   auto drop = [&] { task_pool_.erase(tasks_, tasks_.find(cmd.itt)); };
   task->cmd = cmd;
+  task->tag = (std::uint64_t{generation_} << 32) | cmd.itt;
   if (!ahs.empty()) {
     const auto extra = decode_ahs(ahs);
     if (const auto* e = std::get_if<PduError>(&extra)) {
@@ -205,6 +229,9 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
   }
   if (cmd.write) {
     const std::uint32_t edtl = cmd.expected_data_transfer_length;
+    const std::uint64_t cdb_bytes =
+        task->port != nullptr ? scsi::data_out_length(task->cdb, task->port->block_size()) : 0;
+    task->wanted = static_cast<std::uint32_t>(std::min<std::uint64_t>(edtl, cdb_bytes));
     // Immediate data (RFC 7143 §3.2.4.2), at most FirstBurstLength.
     if (!data.empty()) {
       if (!params_.immediate_data || data.size() > edtl ||
@@ -212,8 +239,8 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
         drop();
         return reject(encode(InitiatorPdu{cmd}), RejectReason::kProtocolError);
       }
-      task->data.assign(data.begin(), data.end());
-      task->received = static_cast<std::uint32_t>(task->data.size());
+      task->data.assign(data.begin(), data.begin() + std::min<std::size_t>(data.size(), task->wanted));
+      task->received = static_cast<std::uint32_t>(data.size());
     }
     // Unsolicited Data-Out PDUs follow unless F is set; they are allowed only
     // with InitialR2T=No (RFC 7143 §13.10). With InitialR2T=Yes, F=0 announces
@@ -228,7 +255,7 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
 }
 
 void Session::start_task(Task& t) {
-  if (!t.cmd.write || t.received >= t.cmd.expected_data_transfer_length) return submit(t);
+  if (!t.cmd.write || t.received >= t.wanted) return submit(t);
   if (t.unsolicited_done) {
     t.next_r2t_offset = t.received;
     send_r2ts(t);
@@ -236,7 +263,7 @@ void Session::start_task(Task& t) {
 }
 
 void Session::send_r2ts(Task& t) {
-  const std::uint32_t edtl = t.cmd.expected_data_transfer_length;
+  const std::uint32_t edtl = t.wanted;  // no R2T for data the command will not use
   while (t.outstanding_r2ts < std::max<std::uint32_t>(1, params_.max_outstanding_r2t) &&
          t.next_r2t_offset < edtl) {
     R2tPdu r;
@@ -286,7 +313,10 @@ void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> d
     reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
     return sink_.close();
   }
-  t.data.insert(t.data.end(), data.begin(), data.end());
+  if (t.received < t.wanted) {
+    const std::size_t keep = std::min<std::size_t>(data.size(), t.wanted - t.received);
+    t.data.insert(t.data.end(), data.begin(), data.begin() + static_cast<std::ptrdiff_t>(keep));
+  }
   t.received += static_cast<std::uint32_t>(data.size());
   if (pdu.final) {
     if (pdu.ttt == kReservedTag) {
@@ -297,13 +327,13 @@ void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> d
       std::erase_if(t.r2t_data_sn, [&](const auto& e) { return e.first == pdu.ttt; });
     }
   }
-  if (t.received >= t.cmd.expected_data_transfer_length) return submit(t);
+  if (t.received >= t.wanted) return submit(t);
   if (t.unsolicited_done) send_r2ts(t);
 }
 
 void Session::submit(Task& t) {
   t.submitted = true;
-  const std::uint32_t itt = t.cmd.itt;
+  const std::uint64_t tag = t.tag;
   if (t.cdb.empty()) return;
   if (t.port == nullptr) {
     // No logical unit at that LUN: REPORT LUNS still lists the target's
@@ -332,15 +362,19 @@ void Session::submit(Task& t) {
       alloc = t.cdb.size() >= 5 ? (std::uint64_t{t.cdb[3]} << 8 | t.cdb[4]) : 0;  // INQUIRY
     }
     if (r.data_in.size() > alloc) r.data_in.resize(static_cast<std::size_t>(alloc));
-    return complete(itt, std::move(r));
+    return complete(tag, std::move(r));
   }
-  t.port->submit(nexus_, itt, t.cdb, t.data,
-                 [this, itt](scsi::ScsiResult r) { complete(itt, std::move(r)); });
+  // The initiator's Data-Out Buffer may be larger than what was kept.
+  const std::uint64_t buffer = t.cmd.write ? t.cmd.expected_data_transfer_length : 0;
+  t.port->submit(nexus_, tag, t.cdb, t.data, buffer,
+                 [this, tag](scsi::ScsiResult r) { complete(tag, std::move(r)); });
 }
 
-void Session::complete(std::uint32_t itt, scsi::ScsiResult result) {
+void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {
+  const auto itt = static_cast<std::uint32_t>(tag);
   auto it = tasks_.find(itt);
-  if (it == tasks_.end()) return;
+  // An aborted task's result: dropped (its ITT may name a new task by now).
+  if (it == tasks_.end() || it->second->tag != tag) return;
   const ScsiCommandPdu cmd = it->second->cmd;
   LunPort* const port = it->second->port;
   task_pool_.erase(tasks_, it);
@@ -352,7 +386,7 @@ void Session::complete(std::uint32_t itt, scsi::ScsiResult result) {
       if (port != nullptr) port->recycle(std::move(buffer));
     }
   } recycle{port, result.data_in};
-  if (aborted_.erase(itt) > 0 || logged_out_) return;
+  if (logged_out_) return;
   const std::uint32_t edtl = cmd.expected_data_transfer_length;
   const bool good = result.status == scsi::Status::kGood;
 
@@ -460,6 +494,18 @@ void Session::complete(std::uint32_t itt, scsi::ScsiResult result) {
   send(encode(TargetPdu{r}), sense);
 }
 
+// A command answered with a status alone, without becoming a task: no
+// data moved, so for a read or write all of it is residual (§11.4.5).
+void Session::refuse(const ScsiCommandPdu& cmd, scsi::Status status) {
+  ScsiResponsePdu r;
+  r.itt = cmd.itt;
+  r.status = static_cast<std::uint8_t>(status);
+  r.underflow = cmd.expected_data_transfer_length > 0;
+  r.residual_count = cmd.expected_data_transfer_length;
+  r.sn = next_status();
+  send(encode(TargetPdu{r}));
+}
+
 // ---- NOP, Text, task management, logout ----
 
 bool Session::ping() {
@@ -492,6 +538,14 @@ void Session::on_nop_out(const NopOutPdu& pdu, std::span<const std::uint8_t> dat
 
 void Session::on_text(const TextRequestPdu& pdu, std::span<const std::uint8_t> data) {
   if (!accept_cmd_sn(pdu.immediate, pdu.cmd_sn)) return;
+  if (text_too_long(text_.size(), data.size())) {
+    // Continued text beyond any answer the target would give: the
+    // initiator's negotiation cannot go on (RFC 7143 §11.17.1: Reject,
+    // then the connection ends at ErrorRecoveryLevel 0).
+    text_.clear();
+    reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
+    return sink_.close();
+  }
   text_.insert(text_.end(), data.begin(), data.end());
   TextResponsePdu r;
   r.itt = pdu.itt;
@@ -525,8 +579,9 @@ void Session::on_task_mgmt(const TaskMgmtRequestPdu& pdu) {
   auto abort_where = [&](auto pred) {
     for (auto it = tasks_.begin(); it != tasks_.end();) {
       if (pred(*it->second)) {
-        // A command already in the model still runs there; its result is dropped.
-        if (it->second->submitted) aborted_.insert(it->first);
+        // A command already in the model still runs there; its result is
+        // dropped (complete(): the next task with this ITT has a new tag).
+        if (it->second->submitted) ++generation_;
         it = task_pool_.erase(tasks_, it);
       } else {
         ++it;

@@ -13,7 +13,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "target/iscsi/lun_port.h"
 #include "target/iscsi/negotiation.h"
 #include "target/iscsi/pdu.h"
+#include "target/iscsi/session_limits.h"
 #include "target/scsi/node_pool.h"
 
 namespace memstore::iscsi {
@@ -57,8 +57,10 @@ class Session {
 
   // `discovery` answers SendTargets for discovery sessions; `nexus` is unique
   // per session; `tsih` is given to the session when it is created.
+  // `admit` (optional) is asked before the session enters the full feature
+  // phase.
   Session(TargetLookup lookup, LoginConfig discovery, std::uint64_t nexus, std::uint16_t tsih,
-          Sink sink);
+          Sink sink, SessionLimits limits = {}, AdmitSession admit = {});
   ~Session();
 
   // One PDU: its BHS, its AHS and its data segment (unpadded).
@@ -94,14 +96,18 @@ class Session {
   void on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data);
   void send_r2ts(Task& task);
   void submit(Task& task);
-  void complete(std::uint32_t itt, scsi::ScsiResult result);
+  void complete(std::uint64_t tag, scsi::ScsiResult result);
+  void refuse(const ScsiCommandPdu& cmd, scsi::Status status);  // no task made
   void on_nop_out(const NopOutPdu& pdu, std::span<const std::uint8_t> data);
   void on_text(const TextRequestPdu& pdu, std::span<const std::uint8_t> data);
   void on_task_mgmt(const TaskMgmtRequestPdu& pdu);
   void on_logout(const LogoutRequestPdu& pdu);
   bool accept_cmd_sn(bool immediate, std::uint32_t cmd_sn);
   StatusSns next_status();  // uses and advances StatSN
-  StatusSns peek_status() const;
+  StatusSns peek_status();  // MaxCmdSN is recomputed: it never moves back
+  bool text_too_long(std::size_t buffered, std::size_t more) const {
+    return buffered + more > limits_.max_text_bytes;
+  }
   void send(const Bhs& bhs, std::span<const std::uint8_t> data = {});
   std::vector<std::uint8_t> spare_pdu();  // a written PDU's buffer, or a new one
 
@@ -116,12 +122,15 @@ class Session {
   bool full_feature_ = false;
   bool discovery_session_ = false;
   bool logged_out_ = false;
+  std::string login_initiator_;           // InitiatorName of the first Login Request
   std::vector<std::uint8_t> login_text_;  // continued (C bit) login text
   std::vector<std::uint8_t> text_;        // continued text request
 
+  SessionLimits limits_;
+  AdmitSession admit_;
   std::uint32_t stat_sn_ = 0;
   std::uint32_t exp_cmd_sn_ = 0;
-  static constexpr std::uint32_t kCmdWindow = 64;
+  std::uint32_t max_cmd_sn_ = 0;
   std::uint32_t next_ttt_ = 1;
   std::uint32_t ping_ttt_ = kReservedTag;  // the unanswered ping, if any
 
@@ -129,7 +138,10 @@ class Session {
   TaskMap tasks_;  // by ITT, until completed
   scsi::NodePool<TaskMap> task_pool_;       // erased tasks, kept with their buffers
   std::vector<std::vector<std::uint8_t>> spare_pdus_;  // written PDU buffers
-  std::set<std::uint32_t> aborted_;                       // ITTs whose results are dropped
+  // Raised when a task in a LUN is aborted: a task's LUN tag is its ITT and
+  // this generation, so that a result for an aborted task is told apart
+  // from one for a new task reusing its ITT.
+  std::uint32_t generation_ = 0;
 };
 
 }  // namespace memstore::iscsi

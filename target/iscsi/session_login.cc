@@ -6,6 +6,12 @@
 #include "target/iscsi/text_keys.h"
 
 namespace memstore::iscsi {
+namespace {
+
+// RFC 7143 §11.13.5: the target lacks the resources (a limit was reached).
+constexpr LoginStatus kOutOfResources{0x03, 0x02};
+
+}  // namespace
 
 // ---- Login (RFC 7143 §6.3, §11.12-11.13) ----
 
@@ -38,6 +44,11 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
   if (req.version_min > 0) {
     return login_reply(req, {0x02, 0x05}, {}, false, 0), sink_.close();  // version not supported
   }
+  if (text_too_long(login_text_.size(), data.size())) {
+    // RFC 7143 §11.13.5: 03/02, the target is out of resources for it.
+    login_text_.clear();
+    return login_reply(req, kOutOfResources, {}, false, 0), sink_.close();
+  }
   login_text_.insert(login_text_.end(), data.begin(), data.end());
   if (req.cont) return login_reply(req, kLoginSuccess, {}, false, 0);  // more text follows
   const auto parsed = parse_text(login_text_);
@@ -54,6 +65,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       return "";
     };
     discovery_session_ = find("SessionType") == "Discovery";
+    login_initiator_ = find("InitiatorName");
     LoginConfig config = discovery_;
     if (!discovery_session_) {
       target_ = lookup_(find("TargetName"));
@@ -94,8 +106,16 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
                 (phase != Phase::kSecurity || negotiation_->authenticated());
     }
   }
+  const bool entering = transit && nsg == static_cast<std::uint8_t>(LoginStage::kFullFeaturePhase);
+  if (entering && admit_) {
+    // The server ends an older session of this initiator port
+    // (reinstatement, RFC 7143 §6.3.5) and applies its limits; only an
+    // authenticated login gets this far.
+    SessionIdentity id{login_initiator_, req.isid, target_ != nullptr ? target_->name : "", nexus_};
+    if (!admit_(id)) return login_reply(req, kOutOfResources, {}, false, 0), sink_.close();
+  }
   login_reply(req, kLoginSuccess, r.keys, transit, nsg);
-  if (transit && nsg == static_cast<std::uint8_t>(LoginStage::kFullFeaturePhase)) {
+  if (entering) {
     params_ = negotiation_->params();
     full_feature_ = true;
   }

@@ -205,8 +205,9 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
   if (const auto bad = reserved_bit_set(*spec, cmd.cdb)) {
     return reject(Sense::cdb(Reason::kInvalidFieldInCdb, bad->byte, bad->bit));
   }
-  const CommandContext ctx{*spec, cmd.cdb.first(spec->cdb_length), cmd.data_out, cmd.nexus,
-                           arrival};
+  const CommandContext ctx{*spec,     cmd.cdb.first(spec->cdb_length),
+                           cmd.data_out, cmd.nexus,
+                           arrival,   std::max<std::uint64_t>(cmd.data_out_buffer, cmd.data_out.size())};
   Outcome outcome = dispatch(ctx);
   finish(result, outcome, ctx);
   result.io = std::move(current_io_);

@@ -64,6 +64,10 @@ struct ScsiCommand {
   std::span<const std::uint8_t> cdb;
   std::span<const std::uint8_t> data_out;
   Ns arrival_ns = 0;
+  // The size of the application client's Data-Out Buffer (SAM-5 §4.6.2;
+  // iSCSI's Expected Data Transfer Length), when the transport moved only
+  // part of it: it moves no more than the CDB asks for. 0: data_out.size().
+  std::uint64_t data_out_buffer = 0;
 };
 
 struct ScsiResult {
@@ -116,6 +120,7 @@ struct CommandContext {
   std::span<const std::uint8_t> data_out;
   std::uint64_t nexus;
   Ns arrival_ns;
+  std::uint64_t data_out_buffer;  // ScsiCommand::data_out_buffer, resolved (never 0 with data)
 };
 
 class Lun {

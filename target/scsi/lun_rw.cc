@@ -294,8 +294,9 @@ Outcome Lun::compare_and_write(const CommandContext& c) {
   if (Outcome o = check_range(lba, n, 2); o.sense) return o;
   const std::size_t bytes = static_cast<std::size_t>(n * block_size());
   // The data-out is exactly the verify and the write data (SBC-3 §5.2); a
-  // host sending another amount disagrees with NUMBER OF LOGICAL BLOCKS.
-  if (c.data_out.size() != 2 * bytes) {
+  // host with a Data-Out Buffer of another size disagrees with NUMBER OF
+  // LOGICAL BLOCKS (the transport may have moved only what the CDB asks).
+  if (c.data_out.size() != 2 * bytes || c.data_out_buffer != 2 * bytes) {
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 13));
   }
   if (n == 0) return {};

@@ -38,12 +38,15 @@ class Port final : public LunPort {
     lun_ = std::move(std::get<std::unique_ptr<scsi::Lun>>(scsi::Lun::create(
         std::move(config), std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)))));
   }
+  using LunPort::submit;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, Done done) override {
-    scsi::ScsiCommand c{nexus, tag, cdb, data_out, now_ += 1000};
+              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
+              Done done) override {
+    scsi::ScsiCommand c{nexus, tag, cdb, data_out, now_ += 1000, data_out_buffer};
     done(lun_->execute(c));
   }
   void forget(std::uint64_t) override {}
+  std::uint32_t block_size() const override { return lun_->block_size(); }
 
  private:
   std::unique_ptr<scsi::Lun> lun_;

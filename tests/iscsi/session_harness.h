@@ -30,13 +30,16 @@ class ImmediatePort final : public LunPort {
  public:
   ImmediatePort() : lun_(scsi::testing::make_lun()) {}
 
+  using LunPort::submit;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, Done done) override {
+              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
+              Done done) override {
     scsi::ScsiCommand c;
     c.nexus = nexus;
     c.tag = tag;
     c.cdb = cdb;
     c.data_out = data_out;
+    c.data_out_buffer = data_out_buffer;
     now_ += 1'000'000;
     c.arrival_ns = now_;
     ++submitted;
@@ -48,6 +51,7 @@ class ImmediatePort final : public LunPort {
     }
   }
   void forget(std::uint64_t) override { held_.clear(); }
+  std::uint32_t block_size() const override { return lun_->block_size(); }
 
   void release() {
     auto held = std::move(held_);
@@ -84,11 +88,20 @@ class SessionTest : public ::testing::Test {
     context_.login.limits.target_name = kTargetName;
     context_.login.send_targets = {{kTargetName, {"127.0.0.1:3260,1"}}};
     context_.luns[0] = &port;
+    restart();
+  }
+
+  // A new session in place of the current one, with these limits.
+  void restart(SessionLimits limits = {}, AdmitSession admit = {}) {
+    session_.reset();
+    sent.clear();
+    closed = false;
     session_ = std::make_unique<Session>(
         [this](std::string_view n) { return n == kTargetName ? &context_ : nullptr; },
         LoginConfig{}, /*nexus=*/7, /*tsih=*/1,
         Session::Sink{[this](std::vector<std::uint8_t> pdu) { receive(std::move(pdu)); },
-                      [this] { closed = true; }});
+                      [this] { closed = true; }},
+        limits, std::move(admit));
   }
 
   // Sends one PDU with its data segment.
