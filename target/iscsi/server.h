@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "target/iscsi/connection.h"
 #include "target/iscsi/session.h"
 
 namespace boost::asio {
@@ -34,6 +35,18 @@ struct TargetSetup {
   std::map<std::uint16_t, std::unique_ptr<LunDriver>> luns;
 };
 
+// Every resource a remote peer controls, bounded (docs/memstored.md,
+// "Limits").
+struct ServerLimits {
+  // Connections open at once, logged in or not; more are closed at accept.
+  std::size_t max_connections = 1024;
+  // Sessions of one InitiatorName in the full feature phase, over all
+  // targets; a login beyond gets "out of resources" (RFC 7143 §11.13.5).
+  std::size_t max_sessions_per_initiator = 64;
+  ConnectionLimits connection;
+  SessionLimits session;
+};
+
 class Server {
  public:
   explicit Server(boost::asio::io_context& io);
@@ -47,6 +60,12 @@ class Server {
   // Pings every connection with a NOP-In this often, and ends one whose
   // previous ping went unanswered (0: never). Set before start().
   void set_nop_in_interval(std::chrono::seconds interval);
+  // Replaces every limit (the NOP-In interval included). Set before start().
+  void set_limits(const ServerLimits& limits);
+  // Where the server reports what an operator should see (a limit reached,
+  // a session reinstated); called on any loop, rate-limited by the caller's
+  // choice of what to report: each is said once per episode.
+  void set_warn(std::function<void(const std::string&)> warn);
   // Binds every portal. Returns an error naming the portal, or "".
   std::string start();
   // Stops accepting and closes every connection (their sessions end). Call

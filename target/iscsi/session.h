@@ -80,6 +80,8 @@ class Session {
   // sends nothing, when the previous ping is still unanswered: the caller
   // then presumes the connection dead. Only in the full feature phase.
   bool ping();
+  // Whether a ping is still unanswered.
+  bool awaiting_ping() const { return ping_ttt_ != kReservedTag; }
 
   // Rejects a PDU the connection could not accept (a data digest error, an
   // oversized data segment), with the session's StatSN (RFC 7143 §11.17).

@@ -31,7 +31,10 @@ inline std::unique_ptr<scsi::Lun> memory_lun(scsi::Timing timing = {scsi::Timing
 
 // A raw initiator: whole PDUs out, whole PDUs in, digests when asked.
 struct RawInitiator {
-  explicit RawInitiator(std::uint16_t port) : socket(io) {
+  // Sessions of one initiator port (the same ISID) replace each other
+  // (reinstatement); give each concurrent session its own.
+  explicit RawInitiator(std::uint16_t port, std::uint8_t isid_qualifier = 2)
+      : qualifier(isid_qualifier), socket(io) {
     socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
   }
   void send(const Bhs& bhs, std::vector<std::uint8_t> data = {}, bool corrupt_header = false,
@@ -81,7 +84,7 @@ struct RawInitiator {
     req.transit = true;
     req.csg = LoginStage::kOperationalNegotiation;
     req.nsg = LoginStage::kFullFeaturePhase;
-    req.isid = {0x80, 0, 0, 2, 0, 0};
+    req.isid = {0x80, 0, 0, qualifier, 0, 0};
     req.cmd_sn = 1;
     const std::string d = with_digests ? "CRC32C" : "None";
     const auto text = serialize_text(std::vector<TextPair>{
@@ -136,6 +139,7 @@ struct RawInitiator {
     return ec == asio::error::eof || ec == asio::error::connection_reset;
   }
   asio::io_context io;
+  std::uint8_t qualifier;
   tcp::socket socket;
   bool digests = false;
 };

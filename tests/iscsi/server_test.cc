@@ -187,7 +187,7 @@ TEST(TwoLoopServer, SessionsOnEitherLoopReachALunOnTheOther) {
   std::thread b([&] { lun_loop.run(); });
 
   auto session = [port](std::uint8_t seed, std::uint32_t lba, int rounds) {
-    testing::RawInitiator c(port);
+    testing::RawInitiator c(port, seed);
     if (!c.login(true)) return std::string("login failed");
     std::uint32_t itt = 1;
     for (int round = 0; round < rounds; ++round) {

@@ -1,0 +1,337 @@
+#include "target/iscsi/connection.h"
+
+#include <boost/asio.hpp>
+#include <limits>
+
+#include "target/iscsi/digest.h"
+#include "target/iscsi/handler_memory.h"
+
+namespace memstore::iscsi {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+class AsioConnection final : public Connection,
+                       public std::enable_shared_from_this<AsioConnection> {
+ public:
+  AsioConnection(tcp::socket socket, const MakeSession& make_session, const ConnectionLimits& limits,
+             std::atomic<std::size_t>& open, std::function<void()> on_finish)
+      : socket_(std::move(socket)), ping_timer_(socket_.get_executor()),
+        login_timer_(socket_.get_executor()), limits_(limits), open_(open),
+        on_finish_(std::move(on_finish)) {
+    open_.fetch_add(1, std::memory_order_relaxed);
+    session_ = make_session(
+        Session::Sink{[this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); },
+                      [this] { close(); },
+                      [this](Session::DataPdu pdu) { enqueue_data(std::move(pdu)); }});
+  }
+
+  void start() override {
+    read_header();
+    if (limits_.nop_in_interval.count() > 0) arm_ping();
+    if (limits_.login_timeout.count() > 0) arm_login_timeout();
+  }
+
+  // Ends the connection once the queued PDUs are written. Posted: the
+  // session may be asking from inside one of its own calls, and finish()
+  // destroys it.
+  void close() override {
+    if (closing_) return;
+    closing_ = true;
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+      if (!self->writing_) self->finish();
+    });
+  }
+
+  asio::any_io_executor executor() override { return socket_.get_executor(); }
+
+ private:
+  // ---- Reading: a BHS, then the rest of the PDU in one read ----
+
+  void read_header() {
+    reading_ = true;
+    asio::async_read(socket_, asio::buffer(bhs_),
+                     with_memory(read_memory_, [self = shared_from_this()](
+                                                   const boost::system::error_code& ec,
+                                                   std::size_t) { self->on_header(ec); }));
+  }
+
+  void on_header(const boost::system::error_code& ec) {
+    reading_ = false;
+    if (finished_) return drain(ec);
+    if (ec || closing_ || !session_) return close();
+    const bool ffp = session_->full_feature();
+    header_digest_ = ffp && session_->params().header_digest;
+    data_digest_ = ffp && session_->params().data_digest;
+    ahs_len_ = std::size_t{bhs_[4]} * 4;
+    data_len_ = (std::size_t{bhs_[5]} << 16) | (bhs_[6] << 8) | bhs_[7];
+    // The initiator must respect our MaxRecvDataSegmentLength (§13.12). A
+    // longer segment is a protocol error; at ErrorRecoveryLevel 0 the
+    // connection ends after the Reject (§7.1.4).
+    if (data_len_ > std::max<std::uint32_t>(session_->max_recv_data_segment_length(), 8192)) {
+      session_->reject(bhs_, RejectReason::kProtocolError);
+      return close();
+    }
+    // AHS, header digest, padded data, data digest: one read into a buffer
+    // the connection keeps PDU after PDU.
+    const std::size_t rest = ahs_len_ + (header_digest_ ? kDigestSize : 0) +
+                             padded_length(data_len_) +
+                             (data_digest_ && data_len_ > 0 ? kDigestSize : 0);
+    rest_.resize(rest);
+    if (rest == 0) return on_pdu();
+    reading_ = true;
+    asio::async_read(socket_, asio::buffer(rest_),
+                     with_memory(read_memory_, [self = shared_from_this()](
+                                                   const boost::system::error_code& e,
+                                                   std::size_t) {
+                       self->reading_ = false;
+                       if (self->finished_) return self->drain(e);
+                       if (e || self->closing_ || !self->session_) return self->close();
+                       self->on_pdu();
+                     }));
+  }
+
+  void on_pdu() {
+    const auto rest = std::span<const std::uint8_t>(rest_);
+    const auto ahs = rest.first(ahs_len_);
+    std::size_t at = ahs_len_;
+    if (header_digest_) {
+      // A header digest error leaves the framing unknown: with
+      // ErrorRecoveryLevel 0 the connection ends (RFC 7143 §7.8).
+      const auto d = rest.subspan(at, kDigestSize);
+      if (digest_value(d.first<kDigestSize>()) != crc32c(ahs, crc32c(bhs_))) return close();
+      at += kDigestSize;
+    }
+    const auto padded = rest.subspan(at, padded_length(data_len_));
+    at += padded.size();
+    if (data_digest_ && data_len_ > 0) {
+      const auto d = rest.subspan(at, kDigestSize);
+      if (digest_value(d.first<kDigestSize>()) != crc32c(padded)) {
+        // The PDU is discarded and rejected; the initiator retries (§7.8).
+        session_->reject(bhs_, RejectReason::kDataDigestError);
+        return read_next();
+      }
+    }
+    session_->on_pdu(bhs_, ahs, padded.first(data_len_));
+    if (!closing_) read_next();
+  }
+
+  // Backpressure: while more than max_output_bytes wait to be written (an
+  // initiator that does not read its responses), nothing more is read from
+  // it; reading resumes once half of that is out (on_written()).
+  void read_next() {
+    if (queued_bytes_ > limits_.max_output_bytes) {
+      paused_ = true;
+      return;
+    }
+    read_header();
+  }
+
+  // ---- A connection that never logs in ----
+
+  void arm_login_timeout() {
+    login_timer_.expires_after(limits_.login_timeout);
+    login_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+      if (ec || self->finished_ || !self->session_ || self->session_->full_feature()) return;
+      self->close();
+    });
+  }
+
+  // ---- Target-initiated pings (RFC 7143 §11.19) ----
+
+  // A ping every nop_in_interval; one unanswered for nop_in_timeout means
+  // the initiator is gone (a power loss, a pulled cable): the connection
+  // ends (ErrorRecoveryLevel 0), and with it the session, its tasks and
+  // its hold on the LUNs, instead of waiting for TCP to give up.
+  void arm_ping() {
+    ping_timer_.expires_after(limits_.nop_in_interval);
+    ping_timer_.async_wait(with_memory(
+        ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
+          if (ec || self->finished_ || !self->session_) return;
+          self->session_->ping();
+          self->arm_ping_timeout();
+        }));
+  }
+
+  void arm_ping_timeout() {
+    ping_timer_.expires_after(limits_.nop_in_timeout.count() > 0 ? limits_.nop_in_timeout
+                                                                 : limits_.nop_in_interval);
+    ping_timer_.async_wait(with_memory(
+        ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
+          if (ec || self->finished_ || !self->session_) return;
+          if (self->session_->awaiting_ping()) return self->close();
+          self->arm_ping();
+        }));
+  }
+
+  // ---- Writing: everything queued in one gathered write ----
+
+  struct Out;  // a queued PDU, below
+
+  void enqueue(std::vector<std::uint8_t> pdu) {
+    if (finished_) return;
+    Out& o = out_.emplace_back();
+    o.bytes = std::move(pdu);
+    add_digests(o);
+    queued_bytes_ += o.bytes.size();
+    if (!writing_) write_queued();
+  }
+
+  // A Data-In PDU whose segment is written from the READ's buffer in place.
+  void enqueue_data(Session::DataPdu pdu) {
+    if (finished_) return;
+    Out& o = out_.emplace_back();
+    o.bytes = std::move(pdu.head);
+    o.data = pdu.data;
+    o.owner = std::move(pdu.owner);
+    o.owner_port = pdu.owner_port;
+    add_digests(o);
+    queued_bytes_ += o.bytes.size() + o.data.size();
+    if (!writing_) write_queued();
+  }
+
+  // Adds digests when the session has negotiated them (RFC 7143 §12.1): the
+  // header digest right after the BHS, in place (the buffer is a recycled
+  // one and usually has the room), and the data digest after the segment,
+  // whether the segment follows the BHS in `bytes` or is viewed in place.
+  void add_digests(Out& o) {
+    if (!session_ || !session_->full_feature()) return;
+    const SessionParams& p = session_->params();
+    const std::span<const std::uint8_t> segment =
+        o.data.empty() ? std::span<const std::uint8_t>(o.bytes).subspan(kBhsSize) : o.data;
+    if (p.data_digest && !segment.empty()) {
+      o.data_digest = digest_bytes(crc32c(segment));
+      o.has_data_digest = true;
+    }
+    if (p.header_digest) {
+      const DigestBytes d = digest_bytes(crc32c(std::span(o.bytes).first(kBhsSize)));
+      o.bytes.insert(o.bytes.begin() + kBhsSize, d.begin(), d.end());
+    }
+  }
+
+  void write_queued() {
+    std::swap(out_, in_flight_);
+    gather_.clear();
+    for (const Out& o : in_flight_) {
+      gather_.push_back(asio::buffer(o.bytes));
+      if (!o.data.empty()) gather_.push_back(asio::buffer(o.data.data(), o.data.size()));
+      if (o.has_data_digest) gather_.push_back(asio::buffer(o.data_digest));
+    }
+    writing_ = true;
+    asio::async_write(
+        socket_, std::span<const asio::const_buffer>(gather_),
+        with_memory(write_memory_,
+                    [self = shared_from_this()](const boost::system::error_code& ec,
+                                                std::size_t) { self->on_written(ec); }));
+  }
+
+  void on_written(const boost::system::error_code& ec) {
+    writing_ = false;
+    // The buffers go back to the session for its next PDUs.
+    for (Out& o : in_flight_) {
+      queued_bytes_ -= o.bytes.size() + o.data.size();
+      if (session_) session_->recycle(std::move(o.bytes));
+      if (o.owner_port != nullptr) o.owner_port->recycle(std::move(o.owner));
+    }
+    in_flight_.clear();
+    if (ec) {
+      closing_ = true;
+      return finish();  // the peer is gone: what is queued cannot go out
+    }
+    if (paused_ && !closing_ && queued_bytes_ <= limits_.max_output_bytes / 2) {
+      paused_ = false;
+      read_header();
+    }
+    if (!out_.empty()) return write_queued();
+    if (closing_) finish();
+  }
+
+  // The end of the connection, as a lingering close: our side is shut for
+  // sending, and whatever the initiator still sends is read and dropped
+  // until it closes too (or 2 s pass). Closing with unread data would make
+  // the kernel answer with a reset, and an initiator still writing (the rest
+  // of a rejected command's data) would die of SIGPIPE instead of reading
+  // our Reject and the end of the stream.
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
+    open_.fetch_sub(1, std::memory_order_relaxed);
+    session_.reset();  // forgets pending results before the LUNs call back
+    if (on_finish_) on_finish_();
+    boost::system::error_code ignored;
+    login_timer_.cancel();
+    ping_timer_.cancel();
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    ping_timer_.expires_after(std::chrono::seconds(2));
+    ping_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+      if (!ec) self->close_socket();
+    });
+    if (!reading_) drain({});
+  }
+
+  void drain(const boost::system::error_code& ec) {
+    if (ec || !socket_.is_open()) return close_socket();
+    reading_ = true;
+    rest_.resize(std::max<std::size_t>(rest_.capacity(), 4096));
+    socket_.async_read_some(
+        asio::buffer(rest_),
+        with_memory(read_memory_, [self = shared_from_this()](
+                                      const boost::system::error_code& e, std::size_t) {
+          self->reading_ = false;
+          self->drain(e);
+        }));
+  }
+
+  void close_socket() {
+    boost::system::error_code ignored;
+    login_timer_.cancel();
+    ping_timer_.cancel();
+    socket_.close(ignored);
+  }
+
+  tcp::socket socket_;
+  asio::steady_timer ping_timer_;  // pings, then the lingering close
+  asio::steady_timer login_timer_;
+  const ConnectionLimits limits_;
+  std::atomic<std::size_t>& open_;
+  std::function<void()> on_finish_;
+  std::unique_ptr<Session> session_;
+  HandlerMemory read_memory_, write_memory_, ping_memory_;
+  Bhs bhs_{};
+  std::size_t ahs_len_ = 0, data_len_ = 0;
+  bool header_digest_ = false, data_digest_ = false;
+  std::vector<std::uint8_t> rest_;                    // the PDU being read, after its BHS
+  // A PDU to write: its bytes (BHS, header digest, and the padded segment
+  // unless it is viewed in place), the view, and the data digest.
+  struct Out {
+    std::vector<std::uint8_t> bytes;
+    std::span<const std::uint8_t> data;
+    DigestBytes data_digest{};
+    bool has_data_digest = false;
+    scsi::Bytes owner;  // the buffer `data` points into, on a command's last PDU
+    LunPort* owner_port = nullptr;
+  };
+  std::vector<Out> out_;        // queued PDUs
+  std::vector<Out> in_flight_;  // PDUs being written
+  std::vector<asio::const_buffer> gather_;
+  std::size_t queued_bytes_ = 0;  // in out_ and in_flight_
+  bool writing_ = false;
+  bool reading_ = false;
+  bool paused_ = false;  // reading stopped by backpressure
+  bool closing_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::shared_ptr<Connection> make_connection(tcp::socket socket, const MakeSession& make_session,
+                                            const ConnectionLimits& limits,
+                                            std::atomic<std::size_t>& open,
+                                            std::function<void()> on_finish) {
+  return std::make_shared<AsioConnection>(std::move(socket), make_session, limits, open,
+                                          std::move(on_finish));
+}
+
+}  // namespace memstore::iscsi

@@ -1,0 +1,53 @@
+// One iSCSI connection on an Asio socket (docs/design.md, "Threads"): a
+// read loop (PDU framing and digests), a gathered writer draining a queue,
+// pings and the login deadline. Completion handlers use their own memory
+// (handler_memory.h) so the steady READ/WRITE path allocates nothing.
+// Everything protocol-level is in Session.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+#include "target/iscsi/session.h"
+
+namespace memstore::iscsi {
+
+// What one connection may hold, and how long it may stay silent.
+struct ConnectionLimits {
+  // From accept to the full feature phase (0: no deadline).
+  std::chrono::seconds login_timeout{15};
+  // A NOP-In ping this often (0: never), and how long an answer may take
+  // (0: as long as the interval).
+  std::chrono::seconds nop_in_interval{0};
+  std::chrono::seconds nop_in_timeout{0};
+  // Responses waiting to be written before the connection stops reading.
+  std::size_t max_output_bytes = std::size_t{16} << 20;
+};
+
+using MakeSession = std::function<std::unique_ptr<Session>(Session::Sink)>;
+
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // Starts reading; call on executor().
+  virtual void start() = 0;
+  // Ends the connection once the queued PDUs are written; call on executor().
+  virtual void close() = 0;
+  // Its event loop: every call but the constructor's is made there.
+  virtual boost::asio::any_io_executor executor() = 0;
+};
+
+// `open` counts the connections not yet finished (read from any thread);
+// `on_finish` runs on the connection's loop when it ends.
+std::shared_ptr<Connection> make_connection(boost::asio::ip::tcp::socket socket,
+                                            const MakeSession& make_session,
+                                            const ConnectionLimits& limits,
+                                            std::atomic<std::size_t>& open,
+                                            std::function<void()> on_finish);
+
+}  // namespace memstore::iscsi
