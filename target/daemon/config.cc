@@ -276,21 +276,41 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
     os << source << ":" << e.source().begin.line << ": " << e.description();
     return os.str();
   }
-  if (!only_keys(ctx, root, "", {"daemon", "target"})) return ctx.error;
+  if (!only_keys(ctx, root, "", {"daemon", "target", "limits"})) return ctx.error;
   if (const toml::node* d = root.get("daemon")) {
     const toml::table* dt = d->as_table();
     if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
-    if (!only_keys(ctx, *dt, "daemon.", {"log_level", "state_dir", "nop_in_interval", "spin_us",
-                                          "rt_priority", "transport_compensation_us",
-                                          "threads"}) ||
+    if (!only_keys(ctx, *dt, "daemon.", {"log_level", "state_dir", "nop_in_interval",
+                                          "nop_in_timeout", "spin_us", "rt_priority",
+                                          "transport_compensation_us", "threads"}) ||
         !get_string(ctx, *dt, "daemon.", "log_level", config.log_level) ||
         !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir) ||
         !get_int(ctx, *dt, "daemon.", "nop_in_interval", config.nop_in_interval, 0, 3600) ||
+        !get_int(ctx, *dt, "daemon.", "nop_in_timeout", config.nop_in_timeout, 1, 3600) ||
         !get_int(ctx, *dt, "daemon.", "spin_us", config.spin_us, 0, 10000) ||
         !get_int(ctx, *dt, "daemon.", "rt_priority", config.rt_priority, 0, 99) ||
         !get_int(ctx, *dt, "daemon.", "transport_compensation_us",
                  config.transport_compensation_us, 0, 10000) ||
         !get_int(ctx, *dt, "daemon.", "threads", config.threads, 0, Config::kMaxThreads)) {
+      return ctx.error;
+    }
+  }
+  if (const toml::node* l = root.get("limits")) {
+    const toml::table* lt = l->as_table();
+    if (lt == nullptr) return (ctx.fail(l, "limits", "must be a table"), ctx.error);
+    Limits& m = config.limits;
+    if (!only_keys(ctx, *lt, "limits.", {"max_connections", "max_sessions_per_initiator",
+                                          "login_timeout", "max_outstanding_commands",
+                                          "max_text_bytes", "max_output_bytes"}) ||
+        !get_int(ctx, *lt, "limits.", "max_connections", m.max_connections, 1, 1'000'000) ||
+        !get_int(ctx, *lt, "limits.", "max_sessions_per_initiator", m.max_sessions_per_initiator,
+                 1, 1'000'000) ||
+        !get_int(ctx, *lt, "limits.", "login_timeout", m.login_timeout, 1, 3600) ||
+        !get_int(ctx, *lt, "limits.", "max_outstanding_commands", m.max_outstanding_commands, 1,
+                 65536) ||
+        !get_int(ctx, *lt, "limits.", "max_text_bytes", m.max_text_bytes, 8192, 16 << 20) ||
+        !get_int(ctx, *lt, "limits.", "max_output_bytes", m.max_output_bytes, 1 << 20,
+                 1U << 30)) {
       return ctx.error;
     }
   }
@@ -355,6 +375,7 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
   }
   if (!cli.log_level.empty()) config.log_level = cli.log_level;
   if (cli.nop_in_interval) config.nop_in_interval = *cli.nop_in_interval;
+  if (cli.nop_in_timeout) config.nop_in_timeout = *cli.nop_in_timeout;
   if (cli.spin_us) config.spin_us = *cli.spin_us;
   if (cli.rt_priority) config.rt_priority = *cli.rt_priority;
   if (cli.transport_compensation_us) {

@@ -45,12 +45,25 @@ struct TargetSpec {
   std::vector<LunSpec> luns;
 };
 
+// What a remote initiator may hold ([limits]; docs/memstored.md, "Limits").
+// Every one has a safe default and finite bounds.
+struct Limits {
+  std::uint32_t max_connections = 1024;
+  std::uint32_t max_sessions_per_initiator = 64;
+  std::uint32_t login_timeout = 15;  // seconds from accept to the full feature phase
+  std::uint32_t max_outstanding_commands = 128;  // per session, immediate ones counted
+  std::uint32_t max_text_bytes = 64 * 1024;      // one login or Text request, continued
+  std::uint32_t max_output_bytes = 16 << 20;     // per connection, before it stops reading
+};
+
 struct Config {
   std::string log_level = "info";
   std::string state_dir = "var";  // default images live here
-  // Seconds between the target's NOP-In pings on an idle-or-not connection;
-  // a ping still unanswered at the next one ends the connection. 0: off.
-  std::uint32_t nop_in_interval = 0;
+  // Seconds between the target's NOP-In pings; a ping unanswered for
+  // nop_in_timeout seconds ends the connection (and its session). 0: off.
+  std::uint32_t nop_in_interval = 5;
+  std::uint32_t nop_in_timeout = 10;
+  Limits limits;
   // Microseconds before each modeled completion at which the delivery stops
   // sleeping and waits on the CPU (timer wake-up costs tens of microseconds
   // on a VM; docs/benchmarks.md "Timing fidelity"). 0: always sleep.
@@ -86,6 +99,7 @@ struct CommandLine {
   std::string target_name;
   std::string log_level;
   std::optional<std::uint32_t> nop_in_interval;  // seconds
+  std::optional<std::uint32_t> nop_in_timeout;   // seconds
   std::optional<std::uint32_t> spin_us;
   std::optional<std::uint32_t> rt_priority;
   std::optional<std::uint32_t> transport_compensation_us;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -74,9 +75,12 @@ int main(int argc, char** argv) {
                  "iSCSI target name (default iqn.2026-11.org.memstore:g2)");
   app.add_option("--log-level", cli.log_level, "trace, debug, info (default), warn, error");
   app.add_option("--nop-in-interval", cli.nop_in_interval,
-                 "Seconds between NOP-In pings to each initiator; a connection whose ping goes "
-                 "unanswered that long is closed (default 0: no pings)")
+                 "Seconds between NOP-In pings to each initiator (default 5; 0: no pings)")
       ->check(CLI::Range(0, 3600));
+  app.add_option("--nop-in-timeout", cli.nop_in_timeout,
+                 "Seconds a ping may go unanswered before the connection and its session end "
+                 "(default 10)")
+      ->check(CLI::Range(1, 3600));
   app.add_option("--spin-us", cli.spin_us,
                  "Microseconds before each modeled completion at which delivery stops sleeping "
                  "and waits on the CPU, for accuracy (default 100; 0: sleep until the timer)")
@@ -156,7 +160,18 @@ int main(int argc, char** argv) {
   boost::asio::io_context& io = *loops.front();
   iscsi::Server server(io);
   server.set_loops(loop_ptrs);
-  server.set_nop_in_interval(std::chrono::seconds(config.nop_in_interval));
+  iscsi::ServerLimits limits;
+  limits.max_connections = config.limits.max_connections;
+  limits.max_sessions_per_initiator = config.limits.max_sessions_per_initiator;
+  limits.connection.login_timeout = std::chrono::seconds(config.limits.login_timeout);
+  limits.connection.nop_in_interval = std::chrono::seconds(config.nop_in_interval);
+  limits.connection.nop_in_timeout = std::chrono::seconds(config.nop_in_timeout);
+  limits.connection.max_output_bytes = config.limits.max_output_bytes;
+  limits.session.max_tasks = config.limits.max_outstanding_commands;
+  limits.session.cmd_window = std::min(limits.session.cmd_window, limits.session.max_tasks);
+  limits.session.max_text_bytes = config.limits.max_text_bytes;
+  server.set_limits(limits);
+  server.set_warn([](const std::string& message) { spdlog::warn("{}", message); });
   std::vector<iscsi::LunDriver*> drivers;
   std::size_t next_loop = 0;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {

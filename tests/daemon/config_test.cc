@@ -161,3 +161,37 @@ TEST(DaemonConfig, OpensMemoryAndFileLuns) {
 
 }  // namespace
 }  // namespace memstore::daemon
+
+namespace memstore::daemon {
+namespace {
+
+TEST(DaemonConfigLimits, DefaultsAreSafeAndTheTableSetsThem) {
+  const Config d = std::get<Config>(parse_config("[[target]]\n[[target.lun]]\n", "d.toml"));
+  EXPECT_EQ(d.limits.max_connections, 1024U);
+  EXPECT_EQ(d.nop_in_interval, 5U);  // keepalive on by default
+  EXPECT_EQ(d.nop_in_timeout, 10U);
+  const Config c = std::get<Config>(parse_config(
+      "[daemon]\nnop_in_timeout = 3\n[limits]\nmax_connections = 10\n"
+      "max_sessions_per_initiator = 2\nlogin_timeout = 4\nmax_outstanding_commands = 32\n"
+      "max_text_bytes = 16384\nmax_output_bytes = 2097152\n[[target]]\n[[target.lun]]\n",
+      "l.toml"));
+  EXPECT_EQ(c.nop_in_timeout, 3U);
+  EXPECT_EQ(c.limits.max_connections, 10U);
+  EXPECT_EQ(c.limits.max_sessions_per_initiator, 2U);
+  EXPECT_EQ(c.limits.login_timeout, 4U);
+  EXPECT_EQ(c.limits.max_outstanding_commands, 32U);
+  EXPECT_EQ(c.limits.max_text_bytes, 16384U);
+  EXPECT_EQ(c.limits.max_output_bytes, 2097152U);
+}
+
+TEST(DaemonConfigLimits, OutOfRangeAndUnknownKeysNameTheKey) {
+  EXPECT_THAT(error_of(parse_config("[limits]\nmax_connections = 0\n[[target]]\n", "a.toml")),
+              ::testing::HasSubstr("a.toml:2: limits.max_connections"));
+  EXPECT_THAT(error_of(parse_config("[limits]\nmax_text_bytes = 10\n[[target]]\n", "b.toml")),
+              ::testing::HasSubstr("b.toml:2: limits.max_text_bytes"));
+  EXPECT_THAT(error_of(parse_config("[limits]\nmax_conections = 5\n[[target]]\n", "c.toml")),
+              ::testing::HasSubstr("limits.max_conections: unknown key"));
+}
+
+}  // namespace
+}  // namespace memstore::daemon
