@@ -1,0 +1,79 @@
+// Session: write data (RFC 7143 §11.7-11.8): R2Ts, and Data-Out PDUs checked
+// against their sequence, offset and the task's transfer length.
+#include <algorithm>
+
+#include "target/iscsi/session.h"
+#include "target/iscsi/session_task.h"
+
+namespace memstore::iscsi {
+
+void Session::send_r2ts(Task& t) {
+  const std::uint32_t edtl = t.wanted;  // no R2T for data the command will not use
+  while (t.outstanding_r2ts < std::max<std::uint32_t>(1, params_.max_outstanding_r2t) &&
+         t.next_r2t_offset < edtl) {
+    R2tPdu r;
+    r.lun = t.cmd.lun;
+    r.itt = t.cmd.itt;
+    r.ttt = next_ttt_++;
+    if (next_ttt_ == kReservedTag) next_ttt_ = 1;
+    t.r2t_data_sn.emplace_back(r.ttt, 0);
+    r.sn = peek_status();  // R2T does not advance StatSN
+    r.r2t_sn = t.r2t_sn++;
+    r.buffer_offset = t.next_r2t_offset;
+    r.desired_data_transfer_length = std::min(params_.max_burst_length, edtl - t.next_r2t_offset);
+    t.next_r2t_offset += r.desired_data_transfer_length;
+    ++t.outstanding_r2ts;
+    send(encode(TargetPdu{r}));
+  }
+}
+
+void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data) {
+  auto it = tasks_.find(pdu.itt);
+  if (it == tasks_.end() || !it->second->cmd.write || it->second->submitted) {
+    // Data for an unknown or finished task: ignore it (it may have been aborted).
+    return;
+  }
+  Task& t = *it->second;
+  // Data nobody asked for (an unknown Target Transfer Tag, unsolicited data
+  // that is not allowed) and DataSN gaps (DataSN counts 0, 1, 2... within
+  // each sequence) cannot be recovered at ErrorRecoveryLevel 0: reject the
+  // PDU and end the connection (RFC 7143 §7.1.4, §7.2).
+  std::uint32_t* expected = nullptr;
+  if (pdu.ttt == kReservedTag) {
+    // Unsolicited data: only in the sequence the command announced (F=0),
+    // and immediate plus unsolicited data within FirstBurstLength (§13.14).
+    const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
+    if (!t.unsolicited_done && end <= params_.first_burst_length) expected = &t.unsolicited_data_sn;
+  } else {
+    expected = t.r2t_sequence(pdu.ttt);
+  }
+  if (expected == nullptr || pdu.data_sn != *expected) {
+    reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
+    return sink_.close();
+  }
+  ++*expected;
+  // In order and within the transfer length (RFC 7143 §13.19, §11.7.6).
+  const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
+  if (pdu.buffer_offset != t.received || end > t.cmd.expected_data_transfer_length) {
+    reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
+    return sink_.close();
+  }
+  if (t.received < t.wanted) {
+    const std::size_t keep = std::min<std::size_t>(data.size(), t.wanted - t.received);
+    t.data.insert(t.data.end(), data.begin(), data.begin() + static_cast<std::ptrdiff_t>(keep));
+  }
+  t.received += static_cast<std::uint32_t>(data.size());
+  if (pdu.final) {
+    if (pdu.ttt == kReservedTag) {
+      t.unsolicited_done = true;
+      t.next_r2t_offset = std::max(t.next_r2t_offset, t.received);
+    } else if (t.outstanding_r2ts > 0) {
+      --t.outstanding_r2ts;
+      std::erase_if(t.r2t_data_sn, [&](const auto& e) { return e.first == pdu.ttt; });
+    }
+  }
+  if (t.received >= t.wanted) return submit(t);
+  if (t.unsolicited_done) send_r2ts(t);
+}
+
+}  // namespace memstore::iscsi
