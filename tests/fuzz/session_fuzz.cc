@@ -116,10 +116,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const std::uint8_t> in(data + 1, size - 1);
 
   bool closed = false;
+  // Small limits, so that the fuzzer reaches them: the task limit, the
+  // CmdSN window closing, text continuation beyond its bound, and a server
+  // that refuses the session at the full feature phase.
+  const bool refuse = mode != 2 && (data[0] & 0x80) != 0;
   Session session([](std::string_view n) { return n == kTarget ? &context : nullptr; },
                   LoginConfig{}, 1, 1,
                   Session::Sink{[](std::vector<std::uint8_t> pdu) { check_sent(pdu); },
-                                [&closed] { closed = true; }});
+                                [&closed] { closed = true; }},
+                  SessionLimits{.max_tasks = 8, .cmd_window = 8, .max_text_bytes = 8192},
+                  [refuse](const SessionIdentity&) { return !refuse; });
   if (mode == 1) {
     feed(session, login_pdu(in), closed);
     return 0;
