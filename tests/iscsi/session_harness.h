@@ -131,6 +131,17 @@ class SessionTest : public ::testing::Test {
     return take().as<LoginResponsePdu>();
   }
 
+  // ABORT TASK for `referenced`, immediate.
+  TaskMgmtRequestPdu abort_task(std::uint32_t referenced) const {
+    TaskMgmtRequestPdu tmf;
+    tmf.immediate = true;
+    tmf.function = TmfFunction::kAbortTask;
+    tmf.itt = 0x900;
+    tmf.referenced_task_tag = referenced;
+    tmf.cmd_sn = cmd_sn;
+    return tmf;
+  }
+
   // A SCSI Command on LUN 0 with the next CmdSN.
   ScsiCommandPdu command(std::vector<std::uint8_t> cdb, std::uint32_t edtl, bool read,
                          bool write) {

@@ -16,13 +16,7 @@ TEST_F(SessionTest, AnItTReusedAfterAnAbortGetsItsOwnResponse) {
   port.hold = true;
   const ScsiCommandPdu first = command(rw10(kRead10, 0, 1), 512, true, false);
   send(first);
-  TaskMgmtRequestPdu tmf;
-  tmf.immediate = true;
-  tmf.function = TmfFunction::kAbortTask;
-  tmf.itt = 0x900;
-  tmf.referenced_task_tag = first.itt;
-  tmf.cmd_sn = cmd_sn;
-  send(tmf);
+  send(abort_task(first.itt));
   EXPECT_EQ(take().as<TaskMgmtResponsePdu>().response, TmfResponse::kComplete);
   // The initiator may use the ITT again at once (RFC 7143 §11.2.1.8).
   ScsiCommandPdu again = command(rw10(kRead10, 8, 1), 512, true, false);

@@ -260,12 +260,7 @@ TEST_F(SessionTest, AbortedTaskSendsNoResponse) {
   port.hold = true;
   const ScsiCommandPdu c = command(rw10(kRead10, 0, 1), 512, true, false);
   send(c);
-  TaskMgmtRequestPdu tmf;
-  tmf.immediate = true;
-  tmf.function = TmfFunction::kAbortTask;
-  tmf.itt = 0x900;
-  tmf.referenced_task_tag = c.itt;
-  tmf.cmd_sn = cmd_sn;
+  const TaskMgmtRequestPdu tmf = abort_task(c.itt);
   send(tmf);
   EXPECT_EQ(take().as<TaskMgmtResponsePdu>().response, TmfResponse::kComplete);
   port.release();  // the model finishes the command; the initiator hears nothing
