@@ -325,8 +325,8 @@ Result log_sense(Connection& c, std::uint8_t page) {
 
 int lateness(Connection& c, std::uint64_t min_count) {
   const Result supported = log_sense(c, mp::kSupportedLogPages);
-  const auto pages = supported.good ? mp::decode_supported_log_pages(supported.data_in)
-                                    : std::nullopt;
+  const auto pages =
+      supported.good ? mp::decode_supported_log_pages(supported.data_in) : std::nullopt;
   if (!pages || std::find(pages->begin(), pages->end(), mp::kPositioningLogPage) == pages->end()) {
     std::printf("lateness=error page 00h does not list 31h %s\n", supported.error.c_str());
     return 1;
@@ -351,14 +351,15 @@ int lateness(Connection& c, std::uint64_t min_count) {
   const mp::MetricSummary& late = (*log)[PositioningMetric::kDeliveryLateness];
   const mp::MetricSummary& transfer = (*log)[PositioningMetric::kTransfer];
   const mp::MetricSummary& queue = (*log)[PositioningMetric::kQueueDepth];
-  const bool good = present == 3 && late.count >= std::max<std::uint64_t>(1, min_count) &&
-                    late.mean <= late.max;
+  const bool good =
+      present == 3 && late.count >= std::max<std::uint64_t>(1, min_count) && late.mean <= late.max;
+  const auto us = [](std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
   std::printf(
       "lateness=%s count=%llu mean_us=%.1f max_us=%.1f media_commands=%llu "
       "transfer_mean_us=%.1f queue_depth_mean=%.3f queue_depth_max=%llu page_bytes=%zu%s\n",
-      good ? "ok" : "bad", static_cast<unsigned long long>(late.count), late.mean / 1000.0,
-      late.max / 1000.0, static_cast<unsigned long long>(transfer.count), transfer.mean / 1000.0,
-      queue.mean / 1000.0, static_cast<unsigned long long>(queue.max), r.data_in.size(),
+      good ? "ok" : "bad", static_cast<unsigned long long>(late.count), us(late.mean), us(late.max),
+      static_cast<unsigned long long>(transfer.count), us(transfer.mean), us(queue.mean),
+      static_cast<unsigned long long>(queue.max), r.data_in.size(),
       present == 3 ? "" : " (lateness parameters 0060h-0062h missing)");
   return good ? 0 : 1;
 }
@@ -367,9 +368,10 @@ int lateness(Connection& c, std::uint64_t min_count) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr,
-                 "usage: memstore_probe URL geometry|block-limits|batch|latency N [K]|overlap [LUN]|"
-                 "lateness [MIN]\n");
+    std::fprintf(
+        stderr,
+        "usage: memstore_probe URL geometry|block-limits|batch|latency N [K]|overlap [LUN]|"
+        "lateness [MIN]\n");
     return 2;
   }
   Connection c;
