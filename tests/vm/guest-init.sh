@@ -5,7 +5,9 @@
 # through LIO's iSCSI target, tells the host (serial console marker READY),
 # waits for the host's checks (the file host-done on the share), then checks
 # from inside: open-iscsi login to the LIO target, sg3-utils, a file system,
-# and the passthrough disk QEMU attaches from a host memstored, if any.
+# the passthrough disk QEMU attaches from a host memstored, if any, and
+# open-iscsi logged in directly to another host memstored, through a daemon
+# restart and a link cut (guest-initiator.sh), if the host asked for it.
 #
 # Markers on the console, one per line, for the host to parse:
 #   MEMSTORE-VM: STEP name          progress
@@ -14,7 +16,7 @@
 #   MEMSTORE-VM: DONE pass=N fail=M
 set -uo pipefail
 share=/mnt/memstore
-source "$share/vm.env"  # IQN, SIZE, HOST_DONE_TIMEOUT
+source "$share/vm.env"  # IQN, SIZE, HOST_DONE_TIMEOUT, PASSTHROUGH, LINUX_INITIATOR, LI_*
 
 pass=0
 fail=0
@@ -261,6 +263,11 @@ if [ -n "${PASSTHROUGH:-}" ]; then
     sleep 0.5
   done
   if [ -n "$pt" ]; then ok passthrough_disk "$pt"; sg_checks passthrough "$pt"; else bad passthrough_disk; fi
+fi
+
+# The Linux initiator against a host memstored, directly (tests/vm/guest-initiator.sh).
+if [ -n "${LINUX_INITIATOR:-}" ]; then
+  source "$share/guest-initiator.sh"
 fi
 
 step teardown

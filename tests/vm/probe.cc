@@ -16,6 +16,15 @@
 //   batch is in
 //                                    service must all complete before it: the target
 //                                    serialises nothing the model does not
+//   memstore_probe URL lateness [MIN] vendor log page 31h (LOG SENSE): the delivery lateness
+//                                    the target recorded (count, mean, max; metric 6) and the
+//                                    media statistics beside it; exit 1 if page 00h does not
+//                                    list 31h, the lateness parameters are missing, or fewer
+//                                    than MIN (default 1) timed completions were counted.
+//                                    The page holds no early count: the delivery engine never
+//                                    delivers before the due instant and records max(0, late),
+//                                    so an early completion is seen from the client only
+//                                    (`latency`, early=N)
 //
 // Output is one "key=value ..." line per check, for scripts to grep.
 #include <iscsi/iscsi.h>
@@ -31,6 +40,7 @@
 #include <vector>
 
 #include "modepages/batch_codec.h"
+#include "modepages/log_pages.h"
 #include "modepages/mode_vendor.h"
 
 namespace {
@@ -307,12 +317,61 @@ int overlap(Connection& c, int tur_lun) {
   return during == kTurs ? 0 : 1;
 }
 
+// LOG SENSE (4Dh), PC = 01b (cumulative values), the whole page.
+Result log_sense(Connection& c, std::uint8_t page) {
+  return command(c, {0x4D, 0, static_cast<std::uint8_t>(0x40 | page), 0, 0, 0, 0, 0x04, 0x00, 0},
+                 SCSI_XFER_READ, 1024);
+}
+
+int lateness(Connection& c, std::uint64_t min_count) {
+  const Result supported = log_sense(c, mp::kSupportedLogPages);
+  const auto pages =
+      supported.good ? mp::decode_supported_log_pages(supported.data_in) : std::nullopt;
+  if (!pages || std::find(pages->begin(), pages->end(), mp::kPositioningLogPage) == pages->end()) {
+    std::printf("lateness=error page 00h does not list 31h %s\n", supported.error.c_str());
+    return 1;
+  }
+  const Result r = log_sense(c, mp::kPositioningLogPage);
+  const auto page = r.good ? mp::decode_log_page(r.data_in) : std::nullopt;
+  const auto log = r.good ? mp::decode_positioning_log(r.data_in) : std::nullopt;
+  if (!page || !log) {
+    std::printf("lateness=error page 31h: %s\n", r.good ? "undecodable" : r.error.c_str());
+    return 1;
+  }
+  // The decoder reads a missing parameter as 0: require the three lateness
+  // parameters themselves.
+  using mp::PositioningMetric;
+  int present = 0;
+  for (const auto& p : page->parameters) {
+    if (p.code >> 4 == static_cast<int>(PositioningMetric::kDeliveryLateness) &&
+        (p.code & 0x0F) <= 2) {
+      ++present;
+    }
+  }
+  const mp::MetricSummary& late = (*log)[PositioningMetric::kDeliveryLateness];
+  const mp::MetricSummary& transfer = (*log)[PositioningMetric::kTransfer];
+  const mp::MetricSummary& queue = (*log)[PositioningMetric::kQueueDepth];
+  const bool good =
+      present == 3 && late.count >= std::max<std::uint64_t>(1, min_count) && late.mean <= late.max;
+  const auto us = [](std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
+  std::printf(
+      "lateness=%s count=%llu mean_us=%.1f max_us=%.1f media_commands=%llu "
+      "transfer_mean_us=%.1f queue_depth_mean=%.3f queue_depth_max=%llu page_bytes=%zu%s\n",
+      good ? "ok" : "bad", static_cast<unsigned long long>(late.count), us(late.mean), us(late.max),
+      static_cast<unsigned long long>(transfer.count), us(transfer.mean), us(queue.mean),
+      static_cast<unsigned long long>(queue.max), r.data_in.size(),
+      present == 3 ? "" : " (lateness parameters 0060h-0062h missing)");
+  return good ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr,
-                 "usage: memstore_probe URL geometry|block-limits|batch|latency N|overlap\n");
+    std::fprintf(
+        stderr,
+        "usage: memstore_probe URL geometry|block-limits|batch|latency N [K]|overlap [LUN]|"
+        "lateness [MIN]\n");
     return 2;
   }
   Connection c;
@@ -326,6 +385,7 @@ int main(int argc, char** argv) {
                    argc > 4 ? std::atof(argv[4]) : 1.0);
   }
   if (what == "overlap") return overlap(c, argc > 3 ? std::atoi(argv[3]) : -1);
+  if (what == "lateness") return lateness(c, argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
   std::fprintf(stderr, "probe: unknown check %s\n", what.c_str());
   return 2;
 }

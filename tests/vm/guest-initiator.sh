@@ -1,0 +1,231 @@
+# The Linux initiator case of the VM test (scripts/vm-test), sourced by
+# guest-init.sh after its own checks (it uses ok, bad, step, sg_checks and
+# $share from there, and LI_* from vm.env). open-iscsi in the guest logs in
+# directly to a memstored on the host (timing off, an image file in the host's
+# OUT directory), reached at $LI_PORTAL: a guestfwd address of QEMU's user
+# network, relayed to the daemon's loopback portal (scripts/vm-test says why).
+#
+# Checks: discovery and login, sg3-utils (page 20h, VPD B0h, a MEMS BATCH),
+# the block limits Linux took from VPD B0h, mkfs.ext4 and a verified file
+# tree; then two failures the session must survive by itself:
+#   a) the host kills memstored (SIGKILL) in the middle of a write and starts
+#      it again on the same port and image;
+#   b) the host cuts the guest's link (QEMU monitor, set_link off) for longer
+#      than the NOP-Out timeout, then restores it.
+# After each: the write finished without an error, every acknowledged write
+# reads back intact after the caches are dropped, and fsck.ext4 -f -n is clean.
+#
+# Handshake with the host, on the 9p share: the guest creates li-kill (li-cut)
+# once its writer is running; the host answers li-restarted (li-restored) when
+# memstored is serving again (the link is up again). At the end the guest
+# prints the case's wall time (MEMSTORE-VM: LI-TIME N s).
+
+li_open_iscsi_tuning=(
+  # How long the SCSI layer holds commands while the session is down before
+  # failing them up to the file system (default 120 s). It must cover a
+  # daemon restart and the link cut with the reconnection after it; 60 s also
+  # bounds a failed run, where the writer then ends with an I/O error
+  # instead of hanging.
+  node.session.timeo.replacement_timeout=60
+  # The initiator's own keepalive: a NOP-Out every 2 s, the connection is
+  # declared dead 3 s after an unanswered one (defaults 5 and 5), so a cut
+  # link is noticed within about 5 s.
+  node.conn[0].timeo.noop_out_interval=2
+  node.conn[0].timeo.noop_out_timeout=3
+  # A login attempt during the outage gives up after 5 s (default 15), so the
+  # next attempt after the link is back comes sooner.
+  node.conn[0].timeo.login_timeout=5
+)
+
+li_wait_file() {  # li_wait_file NAME SECONDS: until the host creates $share/NAME
+  local i
+  for i in $(seq 1 $(($2 * 5))); do
+    [ -e "$share/$1" ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# li_writer FILE ANSWER: writes the payload to FILE in 1 MiB direct writes
+# (each one acknowledged by the target before the next starts) until the
+# host's ANSWER file exists, then 4 more; at most 128. Prints the number of
+# chunks and the longest single write in ms (the outage as the writer saw it).
+li_writer() {
+  local f=$1 answer=$2 i=0 left=-1 t0 t1 ms longest=0
+  while [ "$i" -lt 128 ]; do
+    t0=$(date +%s%N)
+    dd if=/tmp/li-payload of="$f" bs=1M count=1 skip=$((i % 16)) seek="$i" oflag=direct \
+      conv=notrunc status=none || { echo "write $i failed"; return 1; }
+    t1=$(date +%s%N)
+    ms=$(((t1 - t0) / 1000000))
+    [ "$ms" -gt "$longest" ] && longest=$ms
+    i=$((i + 1))
+    [ "$left" -lt 0 ] && [ -e "$share/$answer" ] && left=4
+    if [ "$left" -ge 0 ]; then
+      left=$((left - 1))
+      [ "$left" -lt 0 ] && break
+    fi
+  done
+  echo "$i $longest"
+  [ "$left" -lt 0 ] && [ -e "$share/$answer" ]
+}
+
+# li_expected CHUNKS: the sha256 of what li_writer wrote in CHUNKS chunks.
+li_expected() {
+  local j
+  for j in $(seq 0 $(($1 - 1))); do
+    dd if=/tmp/li-payload bs=1M count=1 skip=$((j % 16)) status=none
+  done | sha256sum | cut -d' ' -f1
+}
+
+li_session_state() {  # the session's and the connection's state, one line
+  iscsiadm -m session -P 1 2>/dev/null | awk -v t="$LI_IQN" '
+    $1 == "Target:" { on = ($2 == t) }
+    on && /iSCSI Connection State:|iSCSI Session State:/ { sub(/^[ \t]+/, ""); printf "%s; ", $0 }'
+}
+
+# li_failure TAG MARKER ANSWER WHAT: one failure scenario around a running writer.
+li_failure() {
+  local tag=$1 marker=$2 answer=$3 what=$4 wpid out chunks longest errors_before errors_after
+  errors_before=$(dmesg | grep -c 'detected conn error')
+  # An acknowledged set first: a file tree, written back (sync) before the
+  # host acts, with its checksums.
+  mkdir -p "/mnt/li/$tag"
+  for i in $(seq 1 12); do head -c $((i * 29 * 1024 + i)) /dev/urandom >"/mnt/li/$tag/f$i"; done
+  sync
+  (cd /mnt/li && find "$tag" -type f -exec sha256sum {} + | sort -k2 >"/tmp/li-$tag.sha")
+  li_writer "/mnt/li/$tag-inflight" "$answer" >"/tmp/li-$tag.writer" 2>&1 &
+  wpid=$!
+  # The host acts once the writer has 2 MiB on the disk.
+  for _ in $(seq 1 300); do
+    [ "$(stat -c %s "/mnt/li/$tag-inflight" 2>/dev/null || echo 0)" -ge 2097152 ] && break
+    sleep 0.1
+  done
+  touch "$share/$marker"
+  if wait "$wpid"; then
+    read -r chunks longest <"/tmp/li-$tag.writer"
+    errors_after=$(dmesg | grep -c 'detected conn error')
+    ok "li_${tag}_write" "$what; $chunks MiB written across it, longest 1 MiB write $longest ms," \
+      "connection errors seen $((errors_after - errors_before))"
+  else
+    bad "li_${tag}_write" "$what: $(tr '\n' ' ' <"/tmp/li-$tag.writer")$(dmesg | tail -5 | tr '\n' ' ')"
+    li_wait_file "$answer" 60 || true
+    return 1
+  fi
+  out=$(li_session_state)
+  if grep -q "iSCSI Session State: LOGGED_IN" <<<"$out"; then ok "li_${tag}_reconnected" "$out"; else
+    bad "li_${tag}_reconnected" "$out"
+  fi
+  # Every acknowledged write, read back from the target (not the page cache).
+  sync
+  echo 3 >/proc/sys/vm/drop_caches
+  if (cd /mnt/li && sha256sum --quiet -c "/tmp/li-$tag.sha") >/tmp/li-verify.log 2>&1 &&
+     [ "$(sha256sum <"/mnt/li/$tag-inflight" | cut -d' ' -f1)" = "$(li_expected "$chunks")" ]; then
+    ok "li_${tag}_verify" "$(wc -l <"/tmp/li-$tag.sha") files and $chunks MiB intact"
+  else
+    bad "li_${tag}_verify" "$(head -3 /tmp/li-verify.log | tr '\n' ' ')"
+  fi
+  li_fsck "$tag"
+}
+
+li_fsck() {  # unmount, fsck.ext4 -f -n, mount again
+  local out
+  umount /mnt/li || { bad "li_$1_fsck" "umount failed"; return 1; }
+  if out=$(fsck.ext4 -f -n "$li_dev" 2>&1); then ok "li_$1_fsck" "$(tail -1 <<<"$out")"; else
+    bad "li_$1_fsck" "$(tail -4 <<<"$out" | tr '\n' ' ')"
+  fi
+  mount "$li_dev" /mnt/li || { bad "li_$1_mount" "remount failed"; return 1; }
+}
+
+li_main() {
+  local out host_no d
+  step linux-initiator
+  out=$(iscsiadm -m discovery -t st -p "$LI_PORTAL" 2>&1)
+  # memstored answers SendTargets with its own portal (127.0.0.1:PORT on the
+  # host), which the guest cannot reach through the NAT: the node is
+  # recorded by hand at the address the guest does reach, as an
+  # administrator behind NAT would.
+  if grep -q "$LI_IQN" <<<"$out"; then ok li_discovery "$(tr '\n' ' ' <<<"$out")"; else
+    bad li_discovery "$out"
+    return
+  fi
+  iscsiadm -m node -T "$LI_IQN" -o delete >/dev/null 2>&1
+  iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" -o new >/dev/null
+  local kv
+  for kv in "${li_open_iscsi_tuning[@]}"; do
+    iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" -o update -n "${kv%%=*}" -v "${kv#*=}" >/dev/null
+  done
+  if out=$(iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" --login 2>&1); then ok li_login; else
+    bad li_login "$out"
+    return
+  fi
+  # The disk of this session: its SCSI host number from the session's sysfs.
+  li_dev=""
+  for _ in $(seq 1 60); do
+    for d in /sys/class/iscsi_session/session*; do
+      [ "$(cat "$d/targetname" 2>/dev/null)" = "$LI_IQN" ] || continue
+      host_no=$(ls -d "$d"/device/target*/*:*:*:0/block/* 2>/dev/null | head -1)
+      [ -n "$host_no" ] && li_dev=/dev/${host_no##*/}
+    done
+    [ -n "$li_dev" ] && break
+    sleep 0.5
+  done
+  if [ -n "$li_dev" ]; then ok li_disk "$li_dev"; else bad li_disk "LUN 0 never appeared"; return; fi
+  sg_checks li "$li_dev"
+
+  # Block limits as Linux took them from VPD B0h: the optimal transfer
+  # length granularity p = 10 blocks is minimum_io_size, the optimal transfer
+  # length ST = 270 blocks is optimal_io_size; UNMAP (thin provisioning,
+  # optimal unmap granularity 1 block) makes discard available.
+  local q=/sys/block/${li_dev#/dev/}/queue
+  out="minimum_io_size=$(cat $q/minimum_io_size) optimal_io_size=$(cat $q/optimal_io_size)"
+  out+=" discard_granularity=$(cat $q/discard_granularity) discard_max_bytes=$(cat $q/discard_max_bytes)"
+  if grep -q "minimum_io_size=5120 optimal_io_size=138240 discard_granularity=512 " <<<"$out" &&
+     ! grep -q "discard_max_bytes=0$" <<<"$out"; then
+    ok li_queue_limits "$out"
+  else
+    bad li_queue_limits "$out"
+  fi
+
+  local start
+  start=$(date +%s)
+  if mkfs.ext4 -q -F "$li_dev" >/tmp/li-mkfs.log 2>&1; then ok li_mkfs "$(($(date +%s) - start)) s"; else
+    bad li_mkfs "$(tail -3 /tmp/li-mkfs.log)"
+    return
+  fi
+  mkdir -p /mnt/li
+  mount "$li_dev" /mnt/li || { bad li_mount; return; }
+  mkdir -p /mnt/li/tree/a/b /mnt/li/tree/c
+  for i in $(seq 1 24); do
+    head -c $((i * 37 * 1024 + i)) /dev/urandom >"/mnt/li/tree/$([ $((i % 3)) = 0 ] && echo a/b || echo c)/f$i"
+  done
+  (cd /mnt/li && find tree -type f -exec sha256sum {} + | sort -k2 >/tmp/li-tree.sha)
+  umount /mnt/li
+  echo 3 >/proc/sys/vm/drop_caches
+  mount "$li_dev" /mnt/li
+  if (cd /mnt/li && sha256sum --quiet -c /tmp/li-tree.sha) >/tmp/li-verify.log 2>&1; then
+    ok li_fs_verify "$(wc -l </tmp/li-tree.sha) files, $(du -sk /mnt/li/tree | cut -f1) KiB"
+  else
+    bad li_fs_verify "$(head -3 /tmp/li-verify.log)"
+  fi
+
+  head -c $((16 << 20)) /dev/urandom >/tmp/li-payload
+  step li-kill
+  li_failure kill li-kill li-restarted "memstored killed (SIGKILL) and restarted" || return
+  step li-link-cut
+  li_failure cut li-cut li-restored "link cut for $LI_CUT_SECONDS s" || return
+  # The tree from before both failures, once more.
+  if (cd /mnt/li && sha256sum --quiet -c /tmp/li-tree.sha) >/tmp/li-verify.log 2>&1; then
+    ok li_tree_after "$(wc -l </tmp/li-tree.sha) files"
+  else
+    bad li_tree_after "$(head -3 /tmp/li-verify.log)"
+  fi
+  umount /mnt/li
+  if iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" --logout >/dev/null 2>&1; then ok li_logout; else
+    bad li_logout
+  fi
+}
+
+li_start=$(date +%s)
+li_main
+echo "MEMSTORE-VM: LI-TIME $(($(date +%s) - li_start)) s"

@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+# One connection of the VM test's guest to a host memstored (scripts/vm-test,
+# the Linux initiator case). QEMU's user network keeps restrict=on and runs
+# this program, through a guestfwd rule `guestfwd=tcp:ADDR:PORT-cmd:...`, for
+# every TCP connection the guest opens to ADDR:PORT; its stdin and stdout are
+# that connection. It connects to HOST:PORT on the host and copies bytes both
+# ways until both directions have ended:
+#   - the target closes (or memstored is killed): the guest's side is shut
+#     for writing, so the guest sees a FIN, as from the target itself;
+#   - the guest closes: the target's side is shut for writing.
+# Nothing may be printed: stderr is the guest's connection too.
+#
+# Usage: guestfwd-relay.py HOST PORT
+import os
+import selectors
+import socket
+import sys
+
+
+def main() -> int:
+    host, port = sys.argv[1], int(sys.argv[2])
+    try:
+        target = socket.create_connection((host, port), timeout=5)
+    except OSError:
+        return 1  # nothing listens: the guest's connection just closes
+    target.settimeout(None)
+    target.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    # fds 0 and 1 are the same socket (QEMU's end of the guest connection).
+    guest = socket.socket(fileno=os.dup(0))
+    sel = selectors.DefaultSelector()
+    sel.register(guest, selectors.EVENT_READ, target)
+    sel.register(target, selectors.EVENT_READ, guest)
+    open_directions = 2
+    while open_directions:
+        for key, _ in sel.select():
+            src, dst = key.fileobj, key.data
+            try:
+                data = src.recv(1 << 16)
+            except OSError:
+                data = b""  # a reset counts as the end
+            if data:
+                try:
+                    dst.sendall(data)
+                    continue
+                except OSError:
+                    return 0  # the other side is gone: end both
+            sel.unregister(src)
+            open_directions -= 1
+            try:
+                dst.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
