@@ -310,6 +310,7 @@ struct Server::Impl {
   std::size_t next_loop = 0;
   std::chrono::seconds nop_in_interval{0};
   std::uint16_t next_tsih = 1;
+  SecurityLog security_log;  // refused logins (set_security_log)
 
   const TargetContext* find(std::size_t loop, std::string_view name) const {
     for (const TargetContext& c : contexts.at(loop)) {
@@ -330,15 +331,22 @@ struct Server::Impl {
         continue;
       }
       socket.set_option(tcp::no_delay(true), ec);
+      std::string peer = "unknown peer";  // for the security log: "address:port"
+      if (const tcp::endpoint remote = socket.remote_endpoint(ec); !ec) {
+        const std::string a = remote.address().to_string();
+        peer = (remote.address().is_v6() ? "[" + a + "]" : a) + ":" + std::to_string(remote.port());
+      }
       const std::uint64_t nexus = next_nexus++;
       const std::uint16_t tsih = next_tsih++;
       if (next_tsih == 0) next_tsih = 1;  // TSIH 0 is reserved (RFC 7143 §11.12.3)
       auto conn = std::make_shared<Connection>(
           std::move(socket),
-          [this, nexus, tsih, loop](Session::Sink sink) {
-            return std::make_unique<Session>(
+          [this, nexus, tsih, loop, peer](Session::Sink sink) {
+            auto session = std::make_unique<Session>(
                 [this, loop](std::string_view n) { return find(loop, n); }, discovery, nexus,
                 tsih, std::move(sink));
+            session->set_audit(peer, security_log);
+            return session;
           },
           nop_in_interval, open_connections);
       if (connections.size() >= 64 && (connections.size() & (connections.size() - 1)) == 0) {
@@ -360,6 +368,10 @@ void Server::set_loops(std::vector<asio::io_context*> loops) {
 
 void Server::set_nop_in_interval(std::chrono::seconds interval) {
   impl_->nop_in_interval = interval;
+}
+
+void Server::set_security_log(SecurityLog log) {
+  impl_->security_log = std::move(log);
 }
 
 void Server::add_target(TargetSetup target) {
@@ -397,6 +409,8 @@ std::string Server::start() {
   for (TargetSetup& t : s.setups) {
     DiscoveryEntry e;
     e.target_name = t.name;
+    e.acl = t.security.acl;  // discovery lists a target only to whom may log in
+    e.requires_chap = t.security.chap.has_value();
     for (const auto& [host, port] : t.portals) {
       const bool v6 = host.find(':') != std::string::npos;
       e.addresses.push_back((v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "," +

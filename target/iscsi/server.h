@@ -47,6 +47,9 @@ class Server {
   // Pings every connection with a NOP-In this often, and ends one whose
   // previous ping went unanswered (0: never). Set before start().
   void set_nop_in_interval(std::chrono::seconds interval);
+  // Where refused logins are reported (security_event.h), from every
+  // loop's thread: the log must be thread-safe. Set before start().
+  void set_security_log(SecurityLog log);
   // Binds every portal. Returns an error naming the portal, or "".
   std::string start();
   // Stops accepting and closes every connection (their sessions end). Call

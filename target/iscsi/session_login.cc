@@ -9,6 +9,22 @@ namespace memstore::iscsi {
 
 // ---- Login (RFC 7143 §6.3, §11.12-11.13) ----
 
+void Session::set_audit(std::string peer, SecurityLog log) {
+  peer_ = std::move(peer);
+  security_log_ = std::move(log);
+}
+
+void Session::refuse_login(const LoginRequestPdu& req, LoginStatus status,
+                           std::string_view reason) {
+  login_reply(req, status, {}, false, 0);
+  if (security_log_) {
+    security_log_({security_kind(status), status, login_initiator_, peer_,
+                   discovery_session_ ? std::string_view{} : std::string_view{login_target_},
+                   reason});
+  }
+  sink_.close();
+}
+
 void Session::login_reply(const LoginRequestPdu& req, LoginStatus status, const KeyList& keys,
                           bool transit, std::uint8_t nsg) {
   LoginResponsePdu r;
@@ -36,14 +52,14 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
     stat_sn_ = req.exp_stat_sn;
   }
   if (req.version_min > 0) {
-    return login_reply(req, {0x02, 0x05}, {}, false, 0), sink_.close();  // version not supported
+    return refuse_login(req, {0x02, 0x05}, "iSCSI version not supported");
   }
   login_text_.insert(login_text_.end(), data.begin(), data.end());
   if (req.cont) return login_reply(req, kLoginSuccess, {}, false, 0);  // more text follows
   const auto parsed = parse_text(login_text_);
   login_text_.clear();
   if (std::holds_alternative<TextError>(parsed))
-    return login_reply(req, kInitiatorError, {}, false, 0), sink_.close();
+    return refuse_login(req, kInitiatorError, "malformed login text");
   const KeyList keys = to_keys(std::get<std::vector<TextPair>>(parsed));
 
   if (!negotiation_) {
@@ -54,13 +70,14 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       return "";
     };
     discovery_session_ = find("SessionType") == "Discovery";
+    login_initiator_ = find("InitiatorName");
+    login_target_ = find("TargetName");
     LoginConfig config = discovery_;
     if (!discovery_session_) {
-      target_ = lookup_(find("TargetName"));
+      target_ = lookup_(login_target_);
       if (target_ == nullptr) {
-        login_reply(req, find("TargetName").empty() ? kMissingParameter : kTargetNotFound, {},
-                    false, 0);
-        return sink_.close();
+        return login_target_.empty() ? refuse_login(req, kMissingParameter, "no TargetName")
+                                     : refuse_login(req, kTargetNotFound, "no such target");
       }
       config = target_->login;
       // The initiator port this session is, for persistent reservations.
@@ -77,7 +94,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
   const Phase phase =
       req.csg == LoginStage::kSecurityNegotiation ? Phase::kSecurity : Phase::kOperational;
   Negotiation::Result r = negotiation_->respond(keys, phase);
-  if (!r.ok()) return login_reply(req, r.status, {}, false, 0), sink_.close();
+  if (!r.ok()) return refuse_login(req, r.status, r.reason);
 
   bool transit = false;
   std::uint8_t nsg = static_cast<std::uint8_t>(req.nsg);
@@ -86,7 +103,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       const Negotiation::Result ready = negotiation_->ready_for_full_feature();
       transit = ready.ok();
       if (!ready.ok() && !negotiation_->awaiting_answers()) {
-        return login_reply(req, ready.status, {}, false, 0), sink_.close();
+        return refuse_login(req, ready.status, ready.reason);
       }
     } else {
       // Security -> operational once authenticated (or when none is needed).
