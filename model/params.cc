@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace memstore::model {
 namespace {
@@ -84,7 +85,9 @@ std::vector<ParamError> validate(const DeviceParams& p) {
   // Bit counts stay small enough that sums of them cannot overflow.
   if (p.servo_bits_per_sector > 1'000'000) fail("servo_bits_per_sector", "must be at most 1000000");
   if (p.data_bits_per_sector > 1'000'000) fail("data_bits_per_sector", "must be at most 1000000");
-  if (!(p.settle_time_constants >= 0)) fail("settle_time_constants", "must be 0 or more");
+  if (!(p.settle_time_constants >= 0) || !std::isfinite(p.settle_time_constants)) {
+    fail("settle_time_constants", "must be a finite number, 0 or more");
+  }
   if (!(p.spring_factor >= 0 && p.spring_factor < 1)) {
     // At 100% the springs cancel the actuators at full displacement and a
     // seek from the edge could never start.
@@ -155,6 +158,14 @@ std::vector<ParamError> validate(const DeviceParams& p) {
     fail("per_tip_rate_bit_s",
          "gives an access velocity the actuators cannot reverse within the "
          "sled's range; lower it or raise sled_accel_m_s2");
+  }
+  // Power figures only feed the energy account, but inf or NaN would poison it.
+  const std::pair<const char*, double> watts[] = {{"power.tip_active_w", p.power.tip_active_w},
+                                                  {"power.sled_motion_w", p.power.sled_motion_w},
+                                                  {"power.inactive_w", p.power.inactive_w},
+                                                  {"power.startup_j", p.power.startup_j}};
+  for (const auto& [key, value] : watts) {
+    if (!(value >= 0) || !std::isfinite(value)) fail(key, "must be a finite number, 0 or more");
   }
   if (p.power.idle_timeout_ns < -1) fail("power.idle_timeout_ns", "must be -1 (never), 0 or more");
   if (p.power.startup_ns < 0) fail("power.startup_ns", "must be 0 or more");

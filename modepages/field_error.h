@@ -16,6 +16,9 @@ struct FieldError {
     kLbaOutOfRange,            // 21h/00h
     kNotParallelAccessible,    // 26h/80h (vendor ASCQ: STRICT batch needs > 1 media step)
     kSavingNotSupported,       // 39h/00h
+    // 20h/02h ACCESS DENIED - NO ACCESS RIGHTS: the page is valid, but this
+    // initiator may not change it (a control page; `byte` is in the parameter list).
+    kAccessDenied,
   };
   Kind kind = Kind::kInvalidFieldInParamList;
   std::uint16_t byte = 0;  // offset of the field in the CDB or parameter list

@@ -28,9 +28,10 @@ std::optional<FieldError> check_control_page(std::span<const std::uint8_t> page,
   return std::nullopt;
 }
 
-ModePage row(std::uint8_t code, Bytes defaults, Bytes changeable, PageCheck check = nullptr) {
+ModePage row(std::uint8_t code, Bytes defaults, Bytes changeable, PageCheck check = nullptr,
+             bool control = false) {
   Bytes current = defaults;
-  return {code, 0, std::move(defaults), std::move(changeable), std::move(current), check};
+  return {code, 0, std::move(defaults), std::move(changeable), std::move(current), check, control};
 }
 
 // Mode parameter block descriptors (SBC-3, mode parameter block descriptors): short (8 bytes,
@@ -80,7 +81,9 @@ ModeState::ModeState(const model::DeviceParams& params, const ModeOptions& optio
           page_frame(kGeometryPageCode, kGeometryPageSize)),
       row(kPhysicsPageCode, encode(physics_page_from(params)),
           page_frame(kPhysicsPageCode, kPhysicsPageSize)),
-      row(kControlVendorPageCode, encode(control), control_page_changeable(), check_control_page),
+      // 22h sets the scheduler, timing mode and scale of the whole LUN: a control page.
+      row(kControlVendorPageCode, encode(control), control_page_changeable(), check_control_page,
+          true),
   };
   std::sort(pages_.begin(), pages_.end(), [](const ModePage& a, const ModePage& b) {
     return std::tie(a.code, a.subpage) < std::tie(b.code, b.subpage);
@@ -177,7 +180,7 @@ std::variant<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSen
 
 // SPC-4 MODE SELECT(6), MODE SELECT(10); mode parameters.
 std::optional<FieldError> mode_select(ModeState& state, bool ten, bool pf, bool sp,
-                                      std::span<const std::uint8_t> list) {
+                                      std::span<const std::uint8_t> list, bool may_change_control) {
   if (sp) return error(Kind::kInvalidFieldInCdb, 1, 0, "saving pages not supported");
   if (!pf) return error(Kind::kInvalidFieldInCdb, 1, 4, "vendor-specific page format");
   if (list.empty()) return std::nullopt;
@@ -240,6 +243,17 @@ std::optional<FieldError> mode_select(ModeState& state, bool ten, bool pf, bool 
     if (rest.size() < length) return error(Kind::kParamListLengthError, at, -1, "truncated page");
     const auto page = rest.first(length);
     Bytes& target = staged[static_cast<std::size_t>(it - state.pages_.begin())];
+    // A control page is refused as a whole to an initiator that may not
+    // change it, at its page code, whatever its fields say. ACCESS DENIED -
+    // NO ACCESS RIGHTS (20h/02h, ILLEGAL REQUEST) says what is wrong where
+    // INVALID FIELD IN PARAMETER LIST would send a correct initiator looking
+    // for a malformed field; the field pointer is still valid with ILLEGAL
+    // REQUEST (SPC-4, field pointer sense key specific data).
+    if (it->control && !may_change_control &&
+        !std::equal(page.begin() + static_cast<std::ptrdiff_t>(header_size(page)), page.end(),
+                    target.begin() + static_cast<std::ptrdiff_t>(header_size(page)))) {
+      return error(Kind::kAccessDenied, at, 5, "control page: this initiator may not change it");
+    }
     for (std::size_t i = header_size(page); i < length; ++i) {
       const auto fixed = static_cast<std::uint8_t>((page[i] ^ target[i]) & ~it->changeable[i]);
       if (fixed != 0) {

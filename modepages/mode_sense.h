@@ -38,6 +38,10 @@ struct ModePage {
   Bytes changeable;
   Bytes current;
   PageCheck check = nullptr;
+  // A control page: its values change how the LUN times every initiator's
+  // commands, so only some initiators may change it (mode_select's
+  // `may_change_control`; target/scsi/control_access.h).
+  bool control = false;
   bool read_only() const;  // no changeable bit
 };
 
@@ -76,7 +80,7 @@ class ModeState {
 
  private:
   friend std::optional<FieldError> mode_select(ModeState&, bool, bool, bool,
-                                               std::span<const std::uint8_t>);
+                                               std::span<const std::uint8_t>, bool);
   const Bytes& current(std::uint8_t code) const;
 
   std::vector<ModePage> pages_;
@@ -120,7 +124,13 @@ std::variant<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSen
 // change only changeable bits relative to the current value; then its
 // semantic check runs. All or nothing: on error the state is unchanged.
 // An empty list changes nothing (SPC-4 MODE SELECT: not an error).
+//
+// Without `may_change_control`, a control page (ModePage::control) that
+// differs from its current value in any byte is refused with kAccessDenied
+// at the page's code (byte 0 bit 5 of the page), before its fields are
+// checked; sending it back unchanged is accepted.
 std::optional<FieldError> mode_select(ModeState& state, bool ten, bool pf, bool sp,
-                                      std::span<const std::uint8_t> param_list);
+                                      std::span<const std::uint8_t> param_list,
+                                      bool may_change_control = true);
 
 }  // namespace memstore::modepages

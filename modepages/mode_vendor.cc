@@ -235,7 +235,9 @@ std::variant<ControlPage, FieldError> decode_control_page(std::span<const std::u
   }
   page.timing = static_cast<TimingMode>(b[5]);
   page.scale_milli = get_be32(b, 8);
-  if (page.scale_milli == 0) return bad_field(off(8), -1, "scale factor 0");
+  if (page.scale_milli < kMinScaleMilli || page.scale_milli > kMaxScaleMilli) {
+    return bad_field(off(8), -1, "scale factor outside 1 to 1000000 (x 1000)");
+  }
   return page;
 }
 

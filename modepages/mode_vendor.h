@@ -90,10 +90,21 @@ inline constexpr std::size_t kControlVendorPageSize = 16;
 // How transports deliver completions (DESIGN.md "Transports").
 enum class TimingMode : std::uint8_t { kRealtime = 0, kScaled = 1, kOff = 2 };
 
+// The scale factor's bounds, x 1000: from 0.001 (the field's resolution; the
+// model's clock then runs 1000 times faster than the wall) to 1000 (a 1 ms
+// access takes 1 s; beyond that an initiator's own command timeout, 30 s
+// for Linux sd and for LIO's TCMU cmd_time_out, fires on a queue of a few
+// dozen commands, so a larger factor serves no initiator). The same bounds
+// hold for memstored's `scale` and the TCMU handler's (scsi::kMinScale,
+// scsi::kMaxScale).
+inline constexpr std::uint32_t kMinScaleMilli = 1;
+inline constexpr std::uint32_t kMaxScaleMilli = 1'000'000;
+
 struct ControlPage {
   std::uint8_t scheduler = 0;  // index into model::scheduler_names()
   TimingMode timing = TimingMode::kRealtime;
-  // Scaled mode delivers at (scale_milli / 1000) x the modeled time. > 0.
+  // Scaled mode delivers at (scale_milli / 1000) x the modeled time.
+  // kMinScaleMilli to kMaxScaleMilli.
   std::uint32_t scale_milli = 1000;
   friend bool operator==(const ControlPage&, const ControlPage&) = default;
 };

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
-#include <initializer_list>
 #include <set>
 #include <sstream>
 
 #include "model/params_toml.h"
 #include "model/scheduler.h"
+#include "modepages/vpd_pages.h"
+#include "target/iscsi/chap.h"
+#include "target/scsi/log_sink.h"
 
 namespace memstore::daemon {
 namespace {
@@ -32,7 +34,7 @@ struct Ctx {
 };
 
 bool only_keys(Ctx& ctx, const toml::table& t, const std::string& where,
-               std::initializer_list<const char*> allowed) {
+               const std::vector<const char*>& allowed) {
   for (const auto& [k, v] : t) {
     const std::string key(k.str());
     if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }) ==
@@ -55,20 +57,6 @@ bool get_string(Ctx& ctx, const toml::table& t, const std::string& where, const 
   return true;
 }
 
-template <class T>
-bool get_int(Ctx& ctx, const toml::table& t, const std::string& where, const char* key, T& out,
-             std::int64_t lo, std::int64_t hi) {
-  const toml::node* n = t.get(key);
-  if (n == nullptr) return true;
-  const auto v = n->value_exact<std::int64_t>();
-  if (!v || *v < lo || *v > hi) {
-    return ctx.fail(n, where + key,
-                    "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-  }
-  out = static_cast<T>(*v);
-  return true;
-}
-
 bool get_strings(Ctx& ctx, const toml::table& t, const std::string& where, const char* key,
                  std::vector<std::string>& out) {
   const toml::node* n = t.get(key);
@@ -80,6 +68,101 @@ bool get_strings(Ctx& ctx, const toml::table& t, const std::string& where, const
     const auto v = e.value_exact<std::string>();
     if (!v) return ctx.fail(&e, where + key, "must be an array of strings");
     out.push_back(*v);
+  }
+  return true;
+}
+
+template <class T>
+bool get_int(Ctx& ctx, const toml::table& t, const std::string& where, const char* key, T& out,
+             std::int64_t lo, std::int64_t hi, const char* unit = nullptr) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return true;
+  const auto v = n->value_exact<std::int64_t>();
+  if (!v || *v < lo || *v > hi) {
+    std::string what =
+        "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+    if (unit != nullptr) what += std::string(" (") + unit + ")";
+    if (v) what += "; it is " + std::to_string(*v);
+    return ctx.fail(n, where + key, what);
+  }
+  out = static_cast<T>(*v);
+  return true;
+}
+
+// RFC 7143 §4.2.7: "iqn.", "eui." or "naa." names of at most 223 bytes
+// (§4.2.7.1). An error sentence, or "".
+std::string iscsi_name_error(const std::string& name) {
+  if (name.rfind("iqn.", 0) != 0 && name.rfind("eui.", 0) != 0 && name.rfind("naa.", 0) != 0) {
+    return "must be an iSCSI name (iqn.YYYY-MM.reversed.domain:id, eui. or naa.), not '" +
+           scsi::loggable(name, 64) + "'";
+  }
+  if (name.size() > kMaxIscsiNameBytes) {
+    return "an iSCSI name is at most 223 bytes (RFC 7143 §4.2.7.1); this one is " +
+           std::to_string(name.size());
+  }
+  return "";
+}
+
+bool get_names(Ctx& ctx, const toml::table& t, const std::string& where, const char* key,
+               std::vector<std::string>& out) {
+  if (!get_strings(ctx, t, where, key, out)) return false;
+  for (const std::string& name : out) {
+    if (const std::string e = iscsi_name_error(name); !e.empty()) {
+      return ctx.fail(t.get(key), where + key, e);
+    }
+  }
+  return true;
+}
+
+std::string log_level_error(const std::string& level) {
+  std::string list;
+  for (const char* l : kLogLevels) {
+    if (level == l) return "";
+    list += (list.empty() ? "" : ", ") + std::string(l);
+  }
+  return "'" + scsi::loggable(level, 32) + "' is not a log level; use one of " + list;
+}
+
+// One CHAP field's length bounds (RFC 7143 §9.2.1: secrets of at least 96
+// bits; §6.1: a name travels as a text value of at most 255 bytes).
+struct ChapField {
+  const char* key;
+  std::string Chap::*field;
+  std::size_t min, max;
+  const char* fix;
+};
+constexpr ChapField kChapFields[] = {
+    {"user", &Chap::user, 1, iscsi::kMaxChapNameBytes, "the name the initiator presents"},
+    {"secret", &Chap::secret, iscsi::kMinChapSecretBytes, iscsi::kMaxChapSecretBytes,
+     "RFC 7143 §9.2.1 asks for at least 96 bits; use a random one, e.g. "
+     "`openssl rand -base64 18`"},
+    {"mutual_user", &Chap::mutual_user, 1, iscsi::kMaxChapNameBytes,
+     "the name the target presents"},
+    {"mutual_secret", &Chap::mutual_secret, iscsi::kMinChapSecretBytes, iscsi::kMaxChapSecretBytes,
+     "RFC 7143 §9.2.1 asks for at least 96 bits; use a random one, e.g. "
+     "`openssl rand -base64 18`"},
+};
+
+bool check_chap(Ctx& ctx, const toml::node* at, const std::string& where, const Chap& chap) {
+  const bool mutual = !chap.mutual_user.empty() || !chap.mutual_secret.empty();
+  for (const ChapField& f : kChapFields) {
+    const std::string& v = chap.*f.field;
+    const bool mutual_field = f.field == &Chap::mutual_user || f.field == &Chap::mutual_secret;
+    if (mutual_field && !mutual) continue;
+    if (v.size() < f.min || v.size() > f.max) {
+      std::string what =
+          v.empty() ? std::string("is missing") : "is " + std::to_string(v.size()) + " bytes";
+      if (mutual_field && v.empty())
+        what += " (mutual CHAP needs both mutual_user and mutual_secret)";
+      return ctx.fail(at, where + f.key,
+                      what + "; it must be " + std::to_string(f.min) + " to " +
+                          std::to_string(f.max) + " bytes (" + f.fix + ")");
+    }
+  }
+  if (mutual && chap.mutual_secret == chap.secret) {
+    return ctx.fail(at, where + "mutual_secret",
+                    "must differ from secret (RFC 7143 §9.2.1: one secret never proves both "
+                    "directions)");
   }
   return true;
 }
@@ -130,6 +213,11 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
       !get_int(ctx, t, where, "rotation_rate", lun.rotation_rate, 0, 65534)) {
     return false;
   }
+  if (!modepages::valid_rotation_rate(lun.rotation_rate)) {  // SBC-3 VPD B1h
+    return ctx.fail(t.get("rotation_rate"), where + "rotation_rate",
+                    "must be 0 (not reported), 1 (non-rotating) or 1025 to 65534 rpm; " +
+                        std::to_string(lun.rotation_rate) + " is reserved (SBC-3, VPD page B1h)");
+  }
   if (durability == "write-back") {
     lun.durability = Durability::kWriteBack;
   } else if (durability == "write-through") {
@@ -144,9 +232,18 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
                     "must be \"realtime\", \"scaled\" or \"off\"");
   lun.timing.mode = *mode;
   if (const toml::node* s = t.get("scale")) {
+    // Finite and within what page 22h can hold (mode_vendor.h, kMaxScaleMilli).
     const auto v = s->value<double>();
-    if (!v || !(*v > 0))
-      return ctx.fail(s, where + "scale", "must be a positive number (1.0 = real time)");
+    if (!v || !scsi::scale_in_range(*v)) {
+      std::string what =
+          "must be a number from 0.001 to 1000 (1.0 = real time, 2.0 = twice as slow)";
+      if (v) {
+        std::ostringstream shown;  // 1e+300, inf, nan: short, unlike std::to_string
+        shown << *v;
+        what += "; it is " + shown.str();
+      }
+      return ctx.fail(s, where + "scale", what);
+    }
     lun.timing.scale = *v;
   }
   if (!model::make_scheduler(lun.scheduler)) {
@@ -172,14 +269,11 @@ bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,
   if (!get_string(ctx, t, where, "name", target.name) ||
       !get_string(ctx, t, where, "alias", target.alias) ||
       !get_strings(ctx, t, where, "portals", portals) ||
-      !get_strings(ctx, t, where, "acl", target.acl)) {
+      !get_names(ctx, t, where, "acl", target.acl)) {
     return false;
   }
-  // RFC 7143 §4.2.7.4: iqn. / eui. / naa. names.
-  if (target.name.rfind("iqn.", 0) != 0 && target.name.rfind("eui.", 0) != 0 &&
-      target.name.rfind("naa.", 0) != 0) {
-    return ctx.fail(t.get("name"), where + "name",
-                    "must be an iSCSI name (iqn.YYYY-MM.reversed.domain:id, eui. or naa.)");
+  if (const std::string e = iscsi_name_error(target.name); !e.empty()) {
+    return ctx.fail(t.get("name"), where + "name", e);
   }
   for (const std::string& p : portals) {
     const auto portal = parse_portal(p);
@@ -199,17 +293,7 @@ bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,
         !get_string(ctx, *ct, cw, "mutual_secret", chap.mutual_secret)) {
       return false;
     }
-    if (chap.user.empty() || chap.secret.size() < 12) {
-      return ctx.fail(c, cw + "secret",
-                      "needs a user and a secret of at least 12 characters (RFC 7143 §9.2.1)");
-    }
-    if (chap.mutual_user.empty() != chap.mutual_secret.empty()) {
-      return ctx.fail(c, cw + "mutual_secret",
-                      "mutual CHAP needs both mutual_user and mutual_secret");
-    }
-    if (!chap.mutual_secret.empty() && chap.mutual_secret == chap.secret) {
-      return ctx.fail(c, cw + "mutual_secret", "must differ from secret (RFC 7143 §9.2.1)");
-    }
+    if (!check_chap(ctx, c, cw, chap)) return false;
     target.chap = chap;
   }
   const toml::node* luns = t.get("lun");
@@ -240,6 +324,30 @@ std::string quoted(const std::string& s) {
     out += ch;
   }
   return out + "\"";
+}
+
+// Checks what the command line may have changed after the file was read,
+// and gives every LUN the control initiators.
+std::variant<Config, std::string> finish(Config config, const std::string& source) {
+  if (const std::string e = log_level_error(config.log_level); !e.empty()) {
+    return source + ": log_level: " + e;
+  }
+  for (const DaemonNumber& n : kDaemonNumbers) {
+    const std::uint32_t v = config.*n.field;
+    if (v < n.min || v > n.max) {
+      return source + ": " + n.key + ": must be from " + std::to_string(n.min) + " to " +
+             std::to_string(n.max) + " (" + n.unit + "); it is " + std::to_string(v);
+    }
+  }
+  for (const std::string& name : config.control_initiators) {
+    if (const std::string e = iscsi_name_error(name); !e.empty()) {
+      return source + ": control_initiators: " + e;
+    }
+  }
+  for (TargetSpec& t : config.targets) {
+    for (LunSpec& lun : t.luns) lun.control.initiators = config.control_initiators;
+  }
+  return config;
 }
 
 }  // namespace
@@ -280,19 +388,21 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
   if (const toml::node* d = root.get("daemon")) {
     const toml::table* dt = d->as_table();
     if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
-    if (!only_keys(ctx, *dt, "daemon.", {"log_level", "state_dir", "nop_in_interval",
-                                          "nop_in_timeout", "spin_us", "rt_priority",
-                                          "transport_compensation_us", "threads"}) ||
+    std::vector<const char*> keys = {"log_level", "state_dir", "control_initiators"};
+    for (const DaemonNumber& n : kDaemonNumbers) keys.push_back(n.key);
+    if (!only_keys(ctx, *dt, "daemon.", keys) ||
         !get_string(ctx, *dt, "daemon.", "log_level", config.log_level) ||
         !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir) ||
-        !get_int(ctx, *dt, "daemon.", "nop_in_interval", config.nop_in_interval, 0, 3600) ||
-        !get_int(ctx, *dt, "daemon.", "nop_in_timeout", config.nop_in_timeout, 1, 3600) ||
-        !get_int(ctx, *dt, "daemon.", "spin_us", config.spin_us, 0, 10000) ||
-        !get_int(ctx, *dt, "daemon.", "rt_priority", config.rt_priority, 0, 99) ||
-        !get_int(ctx, *dt, "daemon.", "transport_compensation_us",
-                 config.transport_compensation_us, 0, 10000) ||
-        !get_int(ctx, *dt, "daemon.", "threads", config.threads, 0, Config::kMaxThreads)) {
+        !get_names(ctx, *dt, "daemon.", "control_initiators", config.control_initiators)) {
       return ctx.error;
+    }
+    if (const std::string e = log_level_error(config.log_level); !e.empty()) {
+      return (ctx.fail(dt->get("log_level"), "daemon.log_level", e), ctx.error);
+    }
+    for (const DaemonNumber& n : kDaemonNumbers) {
+      if (!get_int(ctx, *dt, "daemon.", n.key, config.*n.field, n.min, n.max, n.unit)) {
+        return ctx.error;
+      }
     }
   }
   if (const toml::node* l = root.get("limits")) {
@@ -331,7 +441,7 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
       return (ctx.fail(tt->get("name"), tw + "name", "duplicate target name"), ctx.error);
     config.targets.push_back(std::move(target));
   }
-  return config;
+  return finish(std::move(config), source);
 }
 
 std::variant<Config, std::string> load_config(const std::string& path) {
@@ -373,16 +483,38 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
     if (!portal) return "--listen: '" + cli.listen + "' is not ADDR:PORT (e.g. 127.0.0.1:3260)";
     config.targets.front().portals = {*portal};
   }
-  if (!cli.log_level.empty()) config.log_level = cli.log_level;
-  if (cli.nop_in_interval) config.nop_in_interval = *cli.nop_in_interval;
-  if (cli.nop_in_timeout) config.nop_in_timeout = *cli.nop_in_timeout;
-  if (cli.spin_us) config.spin_us = *cli.spin_us;
-  if (cli.rt_priority) config.rt_priority = *cli.rt_priority;
-  if (cli.transport_compensation_us) {
-    config.transport_compensation_us = *cli.transport_compensation_us;
+  if (!cli.log_level.empty()) {
+    if (const std::string e = log_level_error(cli.log_level); !e.empty())
+      return "--log-level: " + e;
+    config.log_level = cli.log_level;
   }
-  if (cli.threads) config.threads = *cli.threads;
-  return config;
+  const std::pair<const std::optional<std::uint32_t>&, std::uint32_t Config::*> numbers[] = {
+      {cli.nop_in_interval, &Config::nop_in_interval},
+      {cli.nop_in_timeout, &Config::nop_in_timeout},
+      {cli.spin_us, &Config::spin_us},
+      {cli.rt_priority, &Config::rt_priority},
+      {cli.transport_compensation_us, &Config::transport_compensation_us},
+      {cli.threads, &Config::threads},
+      {cli.security_log_rate, &Config::security_log_rate},
+  };
+  for (const auto& [value, field] : numbers) {
+    if (!value) continue;
+    for (const DaemonNumber& n : kDaemonNumbers) {
+      if (n.field != field || (*value >= n.min && *value <= n.max)) continue;
+      std::string flag = std::string("--") + n.key;
+      std::replace(flag.begin(), flag.end(), '_', '-');
+      return flag + ": must be from " + std::to_string(n.min) + " to " + std::to_string(n.max) +
+             " (" + n.unit + "); it is " + std::to_string(*value);
+    }
+    config.*field = *value;
+  }
+  for (const std::string& name : cli.control_initiators) {
+    if (const std::string e = iscsi_name_error(name); !e.empty())
+      return "--control-initiator: " + e;
+  }
+  config.control_initiators.insert(config.control_initiators.end(), cli.control_initiators.begin(),
+                                   cli.control_initiators.end());
+  return finish(std::move(config), "command line");
 }
 
 }  // namespace memstore::daemon

@@ -56,8 +56,15 @@ struct Limits {
   std::uint32_t max_output_bytes = 16 << 20;     // per connection, before it stops reading
 };
 
+// The log levels `log_level` and --log-level accept, in spdlog's spelling.
+inline constexpr const char* kLogLevels[] = {"trace", "debug",    "info", "warn",
+                                             "error", "critical", "off"};
+
+// RFC 7143 §4.2.7.1: an iSCSI name is at most 223 bytes.
+inline constexpr std::size_t kMaxIscsiNameBytes = 223;
+
 struct Config {
-  std::string log_level = "info";
+  std::string log_level = "info";  // one of kLogLevels
   std::string state_dir = "var";  // default images live here
   // Seconds between the target's NOP-In pings; a ping unanswered for
   // nop_in_timeout seconds ends the connection (and its session). 0: off.
@@ -78,7 +85,32 @@ struct Config {
   // Event-loop threads (docs/design.md, "Threads"). 0: one per core.
   std::uint32_t threads = 0;
   static constexpr std::uint32_t kMaxThreads = 256;
+  // Initiator names that may change the control mode page 22h of every LUN
+  // (scsi::ControlAccess); empty: none may. Copied into each LunSpec.
+  std::vector<std::string> control_initiators;
+  // Refused logins (by kind: login, CHAP, ACL) logged per second at most;
+  // the rest are counted and the count logged with the next line.
+  std::uint32_t security_log_rate = 10;
   std::vector<TargetSpec> targets;
+};
+
+// One bounded number of [daemon]: its key, where it goes, its range and
+// what it counts (for the error). The command line's mirrors (--spin-us for
+// spin_us) are checked against the same rows.
+struct DaemonNumber {
+  const char* key;
+  std::uint32_t Config::*field;
+  std::uint32_t min, max;
+  const char* unit;
+};
+inline constexpr DaemonNumber kDaemonNumbers[] = {
+    {"nop_in_interval", &Config::nop_in_interval, 0, 3600, "seconds; 0: no pings"},
+    {"nop_in_timeout", &Config::nop_in_timeout, 1, 3600, "seconds"},
+    {"spin_us", &Config::spin_us, 0, 10000, "microseconds"},
+    {"rt_priority", &Config::rt_priority, 0, 99, "SCHED_FIFO priority; 0: normal scheduling"},
+    {"transport_compensation_us", &Config::transport_compensation_us, 0, 10000, "microseconds"},
+    {"threads", &Config::threads, 0, Config::kMaxThreads, "event-loop threads; 0: one per core"},
+    {"security_log_rate", &Config::security_log_rate, 1, 1000, "lines per second per kind"},
 };
 
 // "addr:port" or "[v6]:port"; nullopt when malformed.
@@ -104,10 +136,14 @@ struct CommandLine {
   std::optional<std::uint32_t> rt_priority;
   std::optional<std::uint32_t> transport_compensation_us;
   std::optional<std::uint32_t> threads;
+  std::optional<std::uint32_t> security_log_rate;
+  std::vector<std::string> control_initiators;  // --control-initiator, repeatable
 };
 // Applies the command line: with --config, the file first, then --listen
 // (replacing the first target's portals) and --log-level; without it, the
-// default G2 LUN under ./var with any of the flags applied.
+// default G2 LUN under ./var with any of the flags applied. The daemon's
+// numbers and log level are checked after the flags apply, so main only
+// applies what it gets; --control-initiator adds to the file's list.
 std::variant<Config, std::string> resolve(const CommandLine& cli);
 
 }  // namespace memstore::daemon

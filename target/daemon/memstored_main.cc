@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "target/daemon/config.h"
+#include "target/daemon/security_log.h"
 #include "target/lunspec/lun_factory.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
@@ -73,7 +74,8 @@ int main(int argc, char** argv) {
                  "fcfs (default), clook, sstf, sptf, asptf, sdf, zsptf");
   app.add_option("--target-name", cli.target_name,
                  "iSCSI target name (default iqn.2026-11.org.memstore:g2)");
-  app.add_option("--log-level", cli.log_level, "trace, debug, info (default), warn, error");
+  app.add_option("--log-level", cli.log_level,
+                 "trace, debug, info (default), warn, error, critical or off");
   app.add_option("--nop-in-interval", cli.nop_in_interval,
                  "Seconds between NOP-In pings to each initiator (default 5; 0: no pings)")
       ->check(CLI::Range(0, 3600));
@@ -98,6 +100,12 @@ int main(int argc, char** argv) {
                  "Event-loop threads: LUNs and connections are spread over them (default 0: one "
                  "per core)")
       ->check(CLI::Range(0U, daemon::Config::kMaxThreads));
+  app.add_option("--control-initiator", cli.control_initiators,
+                 "An initiator name that may change the control mode page 22h (timing, scale, "
+                 "scheduler) of every LUN; repeatable (default: none may)");
+  app.add_option("--security-log-rate", cli.security_log_rate,
+                 "Refused logins logged per second at most, per kind (login, CHAP, ACL); the "
+                 "rest are counted (default 10)");
   bool busy_poll = false;
   app.add_flag("--busy-poll", busy_poll,
                "Poll the sockets and timers without ever sleeping (one core at 100%): commands "
@@ -117,7 +125,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const daemon::Config& config = std::get<daemon::Config>(resolved);
-  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  spdlog::set_level(spdlog::level::from_str(config.log_level));  // checked by resolve()
 
   // Precise completion timers: the default 50 us timer slack would delay
   // every modeled completion (DESIGN.md "Transports").
@@ -172,6 +180,8 @@ int main(int argc, char** argv) {
   limits.session.max_text_bytes = config.limits.max_text_bytes;
   server.set_limits(limits);
   server.set_warn([](const std::string& message) { spdlog::warn("{}", message); });
+  server.set_security_log(daemon::make_security_log(
+      config.security_log_rate, [](const std::string& line) { spdlog::warn("{}", line); }));
   std::vector<iscsi::LunDriver*> drivers;
   std::size_t next_loop = 0;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {

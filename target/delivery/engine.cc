@@ -9,6 +9,7 @@ Engine::Engine(std::unique_ptr<scsi::Lun> lun, const Clock& clock)
     : clock_(clock),
       lun_(std::move(lun)),
       model_clock_(clock.now()),
+      timing_(lun_->timing()),
       sink_([this](scsi::ScsiResult r) { on_result(std::move(r)); }) {}
 
 void Engine::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
@@ -26,13 +27,24 @@ void Engine::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std:
   pending_pool_.insert(pending_, {nexus, tag}).first->second =
       Pending{std::move(done), c.arrival_ns};
   lun_->submit(c, sink_);
+  follow_timing();
   if (timing_off()) {
     // As fast as possible: the model decides everything queued now.
     lun_->advance(std::numeric_limits<scsi::Ns>::max(), sink_);
   }
 }
 
+// MODE SELECT of page 22h changed the LUN's timing (during a submit): the
+// model's clock goes on from now at the new rate (model_clock.h).
+void Engine::follow_timing() {
+  const scsi::Timing& now = lun_->timing();
+  if (now.mode == timing_.mode && now.scale == timing_.scale) return;
+  model_clock_.retime(clock_.now(), timing_);
+  timing_ = now;
+}
+
 void Engine::on_result(scsi::ScsiResult r) {
+  follow_timing();  // the MODE SELECT that changed it completes at once
   const auto it = pending_.find(std::make_pair(r.nexus, r.tag));
   if (it == pending_.end()) return;  // the nexus is gone
   Due d;

@@ -111,16 +111,18 @@ class Engine {
   void set_compensation(std::chrono::nanoseconds c) { compensation_ns_ = c.count(); }
 
  private:
-  scsi::Ns model_now() const { return model_clock_.model_at(clock_.now(), lun_->timing()); }
-  WallNs wall_at(scsi::Ns model) const { return model_clock_.wall_at(model, lun_->timing()); }
+  scsi::Ns model_now() const { return model_clock_.model_at(clock_.now(), timing_); }
+  WallNs wall_at(scsi::Ns model) const { return model_clock_.wall_at(model, timing_); }
   void on_result(scsi::ScsiResult r);
+  void follow_timing();
   void deliver_due(bool all);
   void deliver(Due& d);
   void deliver_storage_ready();
 
   const Clock& clock_;
   std::unique_ptr<scsi::Lun> lun_;
-  const ModelClock model_clock_;
+  ModelClock model_clock_;
+  scsi::Timing timing_;  // the timing model_clock_ runs at (follow_timing)
   const scsi::Lun::Sink sink_;  // on_result, made once
 
   // Commands submitted and not yet decided by the model, by (nexus, tag).

@@ -34,6 +34,14 @@ std::optional<std::string> validate_chap_config(const ChapConfig& c) {
   if (c.mutual_secret && (c.mutual_secret->empty() || c.mutual_user->empty())) {
     return "mutual CHAP user name and secret must not be empty";
   }
+  if (c.secret.size() > kMaxChapSecretBytes ||
+      (c.mutual_secret && c.mutual_secret->size() > kMaxChapSecretBytes)) {
+    return "CHAP secrets must be at most 255 bytes";
+  }
+  if (c.user.size() > kMaxChapNameBytes ||
+      (c.mutual_user && c.mutual_user->size() > kMaxChapNameBytes)) {
+    return "CHAP user names must be at most 255 bytes (RFC 7143 section 6.1)";
+  }
   if (c.mutual_secret && *c.mutual_secret == c.secret) {
     return "the mutual CHAP secret must differ from the initiator secret (RFC 7143 9.2.1)";
   }

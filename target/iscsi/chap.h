@@ -36,13 +36,19 @@ struct ChapConfig {
 };
 
 inline constexpr std::size_t kMinChapSecretBytes = 12;
+// At most as long as a text value (RFC 7143 §6.1); beyond 128 bits of
+// entropy a longer secret adds no strength to an MD5 response anyway.
+inline constexpr std::size_t kMaxChapSecretBytes = 255;
+// CHAP_N carries a name as a text value: at most 255 bytes (§6.1).
+inline constexpr std::size_t kMaxChapNameBytes = 255;
 inline constexpr std::size_t kChapChallengeBytes = 16;
 inline constexpr std::size_t kMaxChapBinaryBytes = 1024;
 
 // An error sentence, or std::nullopt when the configuration is usable: user
-// and secret set; secrets >= 12 bytes unless allowed; mutual user and secret
-// both or neither; the mutual secret differs from the initiator's (RFC 7143
-// §9.2.1: one secret must never authenticate both directions).
+// and secret set; secrets >= 12 bytes unless allowed, and at most 255;
+// names at most 255 bytes; mutual user and secret both or neither; the
+// mutual secret differs from the initiator's (RFC 7143 §9.2.1: one secret
+// must never authenticate both directions).
 std::optional<std::string> validate_chap_config(const ChapConfig& config);
 
 // Fills the span with unpredictable bytes. The default reads getrandom(2).

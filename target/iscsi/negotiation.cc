@@ -287,8 +287,22 @@ void Negotiation::add_target_keys(Phase phase, Result& r) {
   }
 }
 
+// Whether this session may learn that a target exists. RFC 7143 §12 leaves
+// it to the target; memstored does what tgt's ACLs and LIO without demo-mode
+// discovery do: a target is listed only to initiators its ACL lets in. A
+// target that requires CHAP is listed when discovery itself authenticated
+// with CHAP, or when discovery requires no authentication at all: open-iscsi
+// users discover first and then put the target's CHAP secret in the node
+// record, as with tgt and LIO, and the target's own login still demands it.
+bool Negotiation::listable(const DiscoveryEntry& e) const {
+  if (!initiator_allowed(e.acl, value("InitiatorName"))) return false;
+  if (e.requires_chap && discovery() && auth_required() && !authenticated_) return false;
+  return true;
+}
+
 // RFC 7143 Appendix C: "All" lists every target (discovery sessions only), a
 // name lists that target, an empty value lists the session's own target.
+// Only targets this initiator may see are listed (listable).
 void Negotiation::answer_send_targets(std::string_view v, Result& r) const {
   const bool all = v == "All";
   std::string_view wanted = v;
@@ -299,6 +313,7 @@ void Negotiation::answer_send_targets(std::string_view v, Result& r) const {
   }
   for (const DiscoveryEntry& e : config_.send_targets) {
     if (!all && e.target_name != wanted) continue;
+    if (!listable(e)) continue;
     r.keys.emplace_back("TargetName", e.target_name);
     for (const std::string& a : e.addresses) r.keys.emplace_back("TargetAddress", a);
   }

@@ -69,10 +69,15 @@ struct SecurityConfig {
 };
 
 // One answer to SendTargets (RFC 7143 Appendix C): a target name and its
-// addresses ("host:port,tpgt", §13.8).
+// addresses ("host:port,tpgt", §13.8), and who may see it: a discovery
+// session lists a target only to an initiator its ACL lets in, and a target
+// that requires CHAP only when discovery itself either authenticated with
+// CHAP or requires no authentication (Negotiation::listable).
 struct DiscoveryEntry {
   std::string target_name;
   std::vector<std::string> addresses;
+  std::vector<std::string> acl;  // the target's ACL; empty = everyone
+  bool requires_chap = false;    // the target's own logins require CHAP
 };
 
 struct LoginConfig {
@@ -152,6 +157,7 @@ class Negotiation {
   void check_burst_lengths(Result& r);
   void add_target_keys(Phase phase, Result& r);
   void answer_send_targets(std::string_view value, Result& r) const;
+  bool listable(const DiscoveryEntry& e) const;
   const std::string& value(std::string_view key) const;
 
   LoginConfig config_;

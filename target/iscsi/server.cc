@@ -96,6 +96,7 @@ struct Server::Impl {
     const std::lock_guard lock(sessions_mutex);
     sessions.erase(nexus);
   }
+  SecurityLog security_log;  // refused logins (set_security_log)
 
   const TargetContext* find(std::size_t loop, std::string_view name) const {
     for (const TargetContext& c : contexts.at(loop)) {
@@ -137,6 +138,11 @@ struct Server::Impl {
       }
       refusing = false;
       socket.set_option(tcp::no_delay(true), ec);
+      std::string peer = "unknown peer";  // for the security log: "address:port"
+      if (const tcp::endpoint remote = socket.remote_endpoint(ec); !ec) {
+        const std::string a = remote.address().to_string();
+        peer = (remote.address().is_v6() ? "[" + a + "]" : a) + ":" + std::to_string(remote.port());
+      }
       const std::uint64_t nexus = next_nexus++;
       const std::uint16_t tsih = next_tsih++;
       if (next_tsih == 0) next_tsih = 1;  // TSIH 0 is reserved (RFC 7143 §11.12.3)
@@ -144,11 +150,13 @@ struct Server::Impl {
       auto self = std::make_shared<std::weak_ptr<Connection>>();
       auto conn = make_connection(
           std::move(socket),
-          [this, nexus, tsih, loop, self](Session::Sink sink) {
-            return std::make_unique<Session>(
+          [this, nexus, tsih, loop, self, peer](Session::Sink sink) {
+            auto session = std::make_unique<Session>(
                 [this, loop](std::string_view n) { return find(loop, n); }, discovery, nexus,
                 tsih, std::move(sink), limits.session,
                 [this, self](const SessionIdentity& id) { return admit(id, *self); });
+            session->set_audit(peer, security_log);
+            return session;
           },
           limits.connection, open_connections, [this, nexus] { leave(nexus); });
       *self = conn;
@@ -179,6 +187,10 @@ void Server::set_limits(const ServerLimits& limits) {
 
 void Server::set_warn(std::function<void(const std::string&)> warn) {
   impl_->warn = std::move(warn);
+}
+
+void Server::set_security_log(SecurityLog log) {
+  impl_->security_log = std::move(log);
 }
 
 void Server::add_target(TargetSetup target) {
@@ -216,6 +228,8 @@ std::string Server::start() {
   for (TargetSetup& t : s.setups) {
     DiscoveryEntry e;
     e.target_name = t.name;
+    e.acl = t.security.acl;  // discovery lists a target only to whom may log in
+    e.requires_chap = t.security.chap.has_value();
     for (const auto& [host, port] : t.portals) {
       const bool v6 = host.find(':') != std::string::npos;
       e.addresses.push_back((v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "," +

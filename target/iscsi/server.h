@@ -66,6 +66,9 @@ class Server {
   // a session reinstated); called on any loop, rate-limited by the caller's
   // choice of what to report: each is said once per episode.
   void set_warn(std::function<void(const std::string&)> warn);
+  // Where refused logins are reported (security_event.h), from every
+  // loop's thread: the log must be thread-safe. Set before start().
+  void set_security_log(SecurityLog log);
   // Binds every portal. Returns an error naming the portal, or "".
   std::string start();
   // Stops accepting and closes every connection (their sessions end). Call

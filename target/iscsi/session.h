@@ -21,6 +21,7 @@
 #include "target/iscsi/negotiation.h"
 #include "target/iscsi/pdu.h"
 #include "target/iscsi/session_limits.h"
+#include "target/iscsi/security_event.h"
 #include "target/scsi/node_pool.h"
 
 namespace memstore::iscsi {
@@ -87,11 +88,17 @@ class Session {
   // oversized data segment), with the session's StatSN (RFC 7143 §11.17).
   void reject(const Bhs& bhs, RejectReason reason);
 
+  // Where refused logins are reported, and the connection's peer address
+  // ("address:port") they name (security_event.h). Set before the first PDU.
+  void set_audit(std::string peer, SecurityLog log);
+
  private:
   struct Task;
   void on_login(const LoginRequestPdu& pdu, std::span<const std::uint8_t> data);
   void login_reply(const LoginRequestPdu& req, LoginStatus status, const KeyList& keys,
                    bool transit, std::uint8_t nsg);
+  // Answers with a failure status, reports it (set_audit) and ends the connection.
+  void refuse_login(const LoginRequestPdu& req, LoginStatus status, std::string_view reason);
   void on_command(const ScsiCommandPdu& pdu, std::span<const std::uint8_t> ahs,
                   std::span<const std::uint8_t> data);
   void start_task(Task& task);
@@ -124,8 +131,10 @@ class Session {
   bool full_feature_ = false;
   bool discovery_session_ = false;
   bool logged_out_ = false;
-  std::string login_initiator_;           // InitiatorName of the first Login Request
   std::vector<std::uint8_t> login_text_;  // continued (C bit) login text
+  // For the security log (session_login.cc): who logs in, from where, to what.
+  std::string peer_, login_initiator_, login_target_;
+  SecurityLog security_log_;
   std::vector<std::uint8_t> text_;        // continued text request
 
   SessionLimits limits_;

@@ -15,6 +15,22 @@ constexpr LoginStatus kOutOfResources{0x03, 0x02};
 
 // ---- Login (RFC 7143 §6.3, §11.12-11.13) ----
 
+void Session::set_audit(std::string peer, SecurityLog log) {
+  peer_ = std::move(peer);
+  security_log_ = std::move(log);
+}
+
+void Session::refuse_login(const LoginRequestPdu& req, LoginStatus status,
+                           std::string_view reason) {
+  login_reply(req, status, {}, false, 0);
+  if (security_log_) {
+    security_log_({security_kind(status), status, login_initiator_, peer_,
+                   discovery_session_ ? std::string_view{} : std::string_view{login_target_},
+                   reason});
+  }
+  sink_.close();
+}
+
 void Session::login_reply(const LoginRequestPdu& req, LoginStatus status, const KeyList& keys,
                           bool transit, std::uint8_t nsg) {
   LoginResponsePdu r;
@@ -42,19 +58,19 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
     stat_sn_ = req.exp_stat_sn;
   }
   if (req.version_min > 0) {
-    return login_reply(req, {0x02, 0x05}, {}, false, 0), sink_.close();  // version not supported
+    return refuse_login(req, {0x02, 0x05}, "iSCSI version not supported");
   }
   if (text_too_long(login_text_.size(), data.size())) {
     // RFC 7143 §11.13.5: 03/02, the target is out of resources for it.
     login_text_.clear();
-    return login_reply(req, kOutOfResources, {}, false, 0), sink_.close();
+    return refuse_login(req, kOutOfResources, "login text beyond max_text_bytes");
   }
   login_text_.insert(login_text_.end(), data.begin(), data.end());
   if (req.cont) return login_reply(req, kLoginSuccess, {}, false, 0);  // more text follows
   const auto parsed = parse_text(login_text_);
   login_text_.clear();
   if (std::holds_alternative<TextError>(parsed))
-    return login_reply(req, kInitiatorError, {}, false, 0), sink_.close();
+    return refuse_login(req, kInitiatorError, "malformed login text");
   const KeyList keys = to_keys(std::get<std::vector<TextPair>>(parsed));
 
   if (!negotiation_) {
@@ -66,13 +82,13 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
     };
     discovery_session_ = find("SessionType") == "Discovery";
     login_initiator_ = find("InitiatorName");
+    login_target_ = find("TargetName");
     LoginConfig config = discovery_;
     if (!discovery_session_) {
-      target_ = lookup_(find("TargetName"));
+      target_ = lookup_(login_target_);
       if (target_ == nullptr) {
-        login_reply(req, find("TargetName").empty() ? kMissingParameter : kTargetNotFound, {},
-                    false, 0);
-        return sink_.close();
+        return login_target_.empty() ? refuse_login(req, kMissingParameter, "no TargetName")
+                                     : refuse_login(req, kTargetNotFound, "no such target");
       }
       config = target_->login;
       // The initiator port this session is, for persistent reservations.
@@ -89,7 +105,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
   const Phase phase =
       req.csg == LoginStage::kSecurityNegotiation ? Phase::kSecurity : Phase::kOperational;
   Negotiation::Result r = negotiation_->respond(keys, phase);
-  if (!r.ok()) return login_reply(req, r.status, {}, false, 0), sink_.close();
+  if (!r.ok()) return refuse_login(req, r.status, r.reason);
 
   bool transit = false;
   std::uint8_t nsg = static_cast<std::uint8_t>(req.nsg);
@@ -98,7 +114,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       const Negotiation::Result ready = negotiation_->ready_for_full_feature();
       transit = ready.ok();
       if (!ready.ok() && !negotiation_->awaiting_answers()) {
-        return login_reply(req, ready.status, {}, false, 0), sink_.close();
+        return refuse_login(req, ready.status, ready.reason);
       }
     } else {
       // Security -> operational once authenticated (or when none is needed).
@@ -112,7 +128,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
     // (reinstatement, RFC 7143 §6.3.5) and applies its limits; only an
     // authenticated login gets this far.
     SessionIdentity id{login_initiator_, req.isid, target_ != nullptr ? target_->name : "", nexus_};
-    if (!admit_(id)) return login_reply(req, kOutOfResources, {}, false, 0), sink_.close();
+    if (!admit_(id)) return refuse_login(req, kOutOfResources, "refused by the server's limits");
   }
   login_reply(req, kLoginSuccess, r.keys, transit, nsg);
   if (entering) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/params.h"
+#include "target/scsi/control_access.h"
 #include "target/scsi/timing.h"
 
 namespace memstore::lunspec {
@@ -27,6 +28,9 @@ struct LunSpec {
   std::string scheduler = "fcfs";
   std::uint16_t rotation_rate = 0;
   model::DeviceParams params;  // resolved from device + device_config + set
+  // Who may change page 22h: memstored's [daemon] control_initiators, the
+  // TCMU handler's control=allow (for its one unnamed nexus).
+  scsi::ControlAccess control;
 };
 
 }  // namespace memstore::lunspec

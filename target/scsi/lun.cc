@@ -36,7 +36,9 @@ std::variant<std::unique_ptr<Lun>, std::string> Lun::create(LunConfig config,
   if (!model::make_scheduler(config.scheduler, config.scheduler_options)) {
     return "scheduler: unknown scheduler '" + config.scheduler + "'";
   }
-  if (!(config.timing.scale > 0)) return "timing.scale: must be a positive number";
+  if (!scale_in_range(config.timing.scale)) {
+    return "timing.scale: must be a number from 0.001 to 1000";
+  }
   // INQUIRY names the device preset; a LUN without a stored identity (an
   // in-memory one) gets a stable one from its device name.
   if (config.identity.product == modepages::LunIdentity{}.product) {

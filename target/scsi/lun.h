@@ -33,11 +33,13 @@
 #include "modepages/vpd_pages.h"
 #include "target/scsi/async_store.h"
 #include "target/scsi/backing_store.h"
-#include "target/scsi/io_wait.h"
 #include "target/scsi/command_table.h"
+#include "target/scsi/control_access.h"
+#include "target/scsi/io_wait.h"
 #include "target/scsi/log_sink.h"
 #include "target/scsi/lun_stats.h"
 #include "target/scsi/node_pool.h"
+#include "target/scsi/rate_limiter.h"
 #include "target/scsi/reservations.h"
 #include "target/scsi/sense.h"
 #include "target/scsi/timing.h"
@@ -56,6 +58,8 @@ struct LunConfig {
   Timing timing;
   // MEMS BATCH results kept per I_T nexus before the oldest are released.
   std::size_t batch_results_cap_bytes = 16 << 20;
+  // Who may change the control mode page 22h (default: nobody).
+  ControlAccess control_access;
 };
 
 struct ScsiCommand {
@@ -303,6 +307,9 @@ class Lun {
   std::vector<std::uint16_t> target_luns_{0};
   LogSink log_;
   std::string log_name_;
+  // Refused control-page changes are logged at most this often (an
+  // initiator can provoke them at will).
+  RateLimiter refusal_log_limit_{5};
 };
 
 }  // namespace memstore::scsi

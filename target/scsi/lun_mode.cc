@@ -1,9 +1,38 @@
 // MODE SENSE and MODE SELECT (SPC-4 §6.11-6.14): the standard pages and the
 // MEMStore vendor pages, with the control page's changes applied to the LUN.
+// Only the initiators LunConfig::control_access names may change page 22h
+// (control_access.h); a refusal is logged, rate-limited.
+#include <chrono>
+
 #include "modepages/bytes.h"
 #include "target/scsi/lun.h"
 
 namespace memstore::scsi {
+namespace {
+
+// Who sent a command, for the log: the initiator port, or the bare nexus.
+std::string who(const InitiatorPort& port, std::uint64_t nexus) {
+  return port.described() ? loggable(port.name) : "unnamed nexus " + std::to_string(nexus);
+}
+
+// 2500 -> "2.5", 1000000 -> "1000".
+std::string scale_text(std::uint32_t milli) {
+  std::string s = std::to_string(milli / 1000);
+  if (const std::uint32_t frac = milli % 1000; frac != 0) {
+    std::string f = std::to_string(1000 + frac).substr(1);
+    while (f.back() == '0') f.pop_back();
+    s += "." + f;
+  }
+  return s;
+}
+
+std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
 
 Outcome Lun::mode_sense(const CommandContext& c) {
   modepages::ModeSenseRequest req;
@@ -29,10 +58,33 @@ Outcome Lun::mode_select(const CommandContext& c) {
   const std::uint64_t len = ten ? modepages::get_be(c.cdb, 7, 2) : c.cdb[4];
   if (c.data_out.size() < len) return Outcome::fail({Reason::kParamListLengthError, {}, {}});
   if (len == 0) return {};  // SPC-4 §6.13: no data, no change
-  if (const auto e = modepages::mode_select(mode_, ten, pf, sp, c.data_out.first(len))) {
+  const InitiatorPort& port = port_of(c.nexus);
+  const bool may_control = config_.control_access.allows(port);
+  const modepages::ControlPage before = mode_.control();
+  if (const auto e =
+          modepages::mode_select(mode_, ten, pf, sp, c.data_out.first(len), may_control)) {
+    if (e->kind == modepages::FieldError::Kind::kAccessDenied && log_) {
+      const RateLimiter::Verdict v = refusal_log_limit_.admit(steady_ns());
+      if (v.suppressed > 0) {
+        log_(LogLevel::kWarning, log_name_ + ": " + std::to_string(v.suppressed) +
+                                     " more refused control page changes not logged");
+      }
+      if (v.log) {
+        log_(LogLevel::kWarning,
+             log_name_ + ": MODE SELECT of control page 22h refused to " + who(port, c.nexus) +
+                 ": not in control_initiators (docs/memstored.md, \"Limits and security\")");
+      }
+    }
     return Outcome::fail(sense_from(*e));
   }
   apply_control_page();
+  if (log_ && !(mode_.control() == before)) {
+    const modepages::ControlPage now = mode_.control();
+    log_(LogLevel::kInfo, log_name_ + ": control page 22h set by " + who(port, c.nexus) +
+                              ": scheduler " + config_.scheduler + ", timing " +
+                              timing_mode_name(now.timing) + ", scale " +
+                              scale_text(now.scale_milli));
+  }
   return {};
 }
 

@@ -35,6 +35,7 @@ constexpr Row kSenseTable[] = {
     {Reason::kReservationsPreempted, {SenseKey::kUnitAttention, 0x2A, 0x03}},
     {Reason::kReservationsReleased, {SenseKey::kUnitAttention, 0x2A, 0x04}},
     {Reason::kRegistrationsPreempted, {SenseKey::kUnitAttention, 0x2A, 0x05}},
+    {Reason::kAccessDenied, {SenseKey::kIllegalRequest, 0x20, 0x02}},
 };
 
 // Bytes 15-17 of fixed sense / 4-6 of the sense-key specific descriptor.
@@ -69,6 +70,8 @@ Sense sense_from(const modepages::FieldError& e) {
       return {Reason::kNotParallelAccessible, std::nullopt, std::nullopt};
     case K::kSavingNotSupported:
       return Sense::cdb(Reason::kSavingNotSupported, e.byte, e.bit);
+    case K::kAccessDenied:
+      return Sense::param(Reason::kAccessDenied, e.byte, e.bit);
   }
   return {Reason::kInternalFailure, std::nullopt, std::nullopt};
 }

@@ -61,6 +61,7 @@ enum class Reason : std::uint8_t {
   kReservationsPreempted,    // 6/2A/03 RESERVATIONS PREEMPTED
   kReservationsReleased,     // 6/2A/04 RESERVATIONS RELEASED
   kRegistrationsPreempted,   // 6/2A/05 REGISTRATIONS PREEMPTED
+  kAccessDenied,             // 5/20/02 ACCESS DENIED - NO ACCESS RIGHTS (control pages)
 };
 
 struct SenseCode {

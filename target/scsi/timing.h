@@ -14,6 +14,15 @@ namespace memstore::scsi {
 // One enum for the config, the control mode page (22h) and the transports.
 using modepages::TimingMode;
 
+// Scale factors memstored's configuration, the TCMU handler's and MODE
+// SELECT of page 22h accept (why these: mode_vendor.h, kMaxScaleMilli).
+inline constexpr double kMinScale = modepages::kMinScaleMilli / 1000.0;
+inline constexpr double kMaxScale = modepages::kMaxScaleMilli / 1000.0;
+// False for NaN and the infinities too.
+constexpr bool scale_in_range(double scale) {
+  return scale >= kMinScale && scale <= kMaxScale;
+}
+
 struct Timing {
   TimingMode mode = TimingMode::kRealtime;
   double scale = 1.0;  // scaled: wall-clock delay = scale * modeled delay

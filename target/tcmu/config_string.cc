@@ -10,6 +10,7 @@
 
 #include "model/params_toml.h"
 #include "model/scheduler.h"
+#include "modepages/vpd_pages.h"
 
 namespace memstore::tcmu {
 
@@ -26,6 +27,7 @@ const char* const kConfigHelp =
     "  scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf   (default fcfs)\n"
     "  durability=write-back|write-through              (default write-back)\n"
     "  rotation_rate=N                 VPD B1h MEDIUM ROTATION RATE (default 0)\n"
+    "  control=deny|allow              may initiators change mode page 22h (default deny)\n"
     "Example: /var/lib/memstore/g2.img;device=g2;timing=realtime";
 
 namespace {
@@ -59,8 +61,8 @@ std::string set_scale(std::string_view v, lunspec::LunSpec& spec) {
   const std::string text(v);
   char* end = nullptr;
   const double k = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !(k > 0) || k > 1e6) {
-    return "'" + text + "' is not a positive number (1.0 = real time)";
+  if (text.empty() || end != text.c_str() + text.size() || !scsi::scale_in_range(k)) {
+    return "'" + text + "' is not a number from 0.001 to 1000 (1.0 = real time)";
   }
   spec.timing.scale = k;
   return "";
@@ -89,10 +91,21 @@ std::string set_durability(std::string_view v, lunspec::LunSpec& spec) {
 std::string set_rotation_rate(std::string_view v, lunspec::LunSpec& spec) {
   unsigned n = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > 65534) {
-    return "'" + std::string(v) + "' is not an integer from 0 to 65534";
+  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > 0xFFFF ||
+      !modepages::valid_rotation_rate(static_cast<std::uint16_t>(n))) {
+    return "'" + std::string(v) +
+           "' is not 0 (not reported), 1 (non-rotating) or 1025 to 65534 rpm (SBC-3 VPD B1h)";
   }
   spec.rotation_rate = static_cast<std::uint16_t>(n);
+  return "";
+}
+
+// TCMU does not tell userspace which initiator sent a command, so the
+// handler cannot tell a control initiator (control_access.h) from another:
+// either every initiator LIO lets in may change page 22h, or none may.
+std::string set_control(std::string_view v, lunspec::LunSpec& spec) {
+  if (v != "allow" && v != "deny") return "'" + std::string(v) + "' is not allow or deny";
+  spec.control.unnamed = v == "allow";
   return "";
 }
 
@@ -110,6 +123,7 @@ constexpr Option kOptions[] = {
     {"scheduler", set_scheduler},
     {"durability", set_durability},
     {"rotation_rate", set_rotation_rate},
+    {"control", set_control},
     {"tcmur_cmd_time_out", ignore},
 };
 

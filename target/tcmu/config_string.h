@@ -15,6 +15,9 @@
 //   scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf
 //   durability=write-back|write-through
 //   rotation_rate=N                       VPD B1h MEDIUM ROTATION RATE
+//   control=deny|allow                    may initiators change page 22h
+//                                         (default deny: TCMU does not say
+//                                         which initiator sent a command)
 //   tcmur_cmd_time_out=N                  tcmu-runner's own key; ignored here
 //
 // Parsing and validation only (no image is opened): every error names the

@@ -132,6 +132,161 @@ TEST(DaemonConfig, ErrorsNameTheKeyAndLine) {
               HasSubstr("at least one [[target.lun]]"));
 }
 
+// A one-LUN file with `lun` in its [[target.lun]] table.
+std::string lun_error(const std::string& lun) {
+  return error_of(
+      parse_config("[[target]]\n[[target.lun]]\nbacking = \"memory\"\n" + lun, "l.toml"));
+}
+
+TEST(DaemonConfigBounds, ScaleIsFiniteAndWithinPage22h) {
+  for (const char* bad :
+       {"inf", "+inf", "-inf", "nan", "1e300", "-1.0", "0.0", "0.0009", "1000.001", "\"2\""}) {
+    EXPECT_THAT(lun_error(std::string("timing = \"scaled\"\nscale = ") + bad + "\n"),
+                HasSubstr("l.toml:5: target[0].lun[0].scale: must be a number from 0.001 to 1000"))
+        << bad;
+  }
+  EXPECT_THAT(lun_error("scale = 1e300\n"), HasSubstr("; it is 1e+300"));  // the value shown
+  for (const char* good : {"0.001", "1", "2.5", "1000"}) {
+    EXPECT_EQ(lun_error(std::string("timing = \"scaled\"\nscale = ") + good + "\n"), "") << good;
+  }
+}
+
+TEST(DaemonConfigBounds, RotationRateReservedValuesAreRefused) {
+  EXPECT_EQ(lun_error("rotation_rate = 1\n"), "");
+  EXPECT_EQ(lun_error("rotation_rate = 7200\n"), "");
+  EXPECT_THAT(lun_error("rotation_rate = 2\n"),
+              HasSubstr("target[0].lun[0].rotation_rate: must be 0 (not reported), 1 "
+                        "(non-rotating) or 1025 to 65534 rpm; 2 is reserved"));
+  EXPECT_THAT(lun_error("rotation_rate = 65535\n"), HasSubstr("it is 65535"));
+  EXPECT_THAT(lun_error("rotation_rate = -1\n"), HasSubstr("rotation_rate: must be an integer"));
+  EXPECT_THAT(lun_error("id = 16384\n"),
+              HasSubstr("target[0].lun[0].id: must be an integer from 0 to 16383; it is 16384"));
+  EXPECT_THAT(lun_error("id = 1.5\n"), HasSubstr("target[0].lun[0].id: must be an integer"));
+}
+
+TEST(DaemonConfigBounds, EveryDaemonNumberNamesItsRangeAndUnit) {
+  for (const DaemonNumber& n : kDaemonNumbers) {
+    const std::string over = "[daemon]\n" + std::string(n.key) + " = " +
+                             std::to_string(std::uint64_t{n.max} + 1) + "\n[[target]]\n";
+    EXPECT_THAT(error_of(parse_config(over, "d.toml")),
+                HasSubstr("d.toml:2: daemon." + std::string(n.key) + ": must be an integer from " +
+                          std::to_string(n.min) + " to " + std::to_string(n.max) + " (" + n.unit +
+                          "); it is " + std::to_string(std::uint64_t{n.max} + 1)));
+    const std::string real = "[daemon]\n" + std::string(n.key) + " = 1.5\n[[target]]\n";
+    EXPECT_THAT(error_of(parse_config(real, "d.toml")), HasSubstr("must be an integer"));
+  }
+  EXPECT_THAT(error_of(parse_config("[daemon]\nsecurity_log_rate = 0\n[[target]]\n", "d.toml")),
+              HasSubstr("daemon.security_log_rate: must be an integer from 1 to 1000"));
+}
+
+TEST(DaemonConfigBounds, CommandLineNumbersAreCheckedLikeTheFile) {
+  CommandLine cli;
+  cli.backing = "memory";
+  cli.threads = 100000;
+  EXPECT_EQ(error_of(resolve(cli)),
+            "--threads: must be from 0 to 256 (event-loop threads; 0: one per core); it is 100000");
+  cli.threads.reset();
+  cli.security_log_rate = 0;
+  EXPECT_THAT(error_of(resolve(cli)), HasSubstr("--security-log-rate: must be from 1 to 1000"));
+  cli.security_log_rate = 50;
+  const auto r = resolve(cli);
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  EXPECT_EQ(std::get<Config>(r).security_log_rate, 50u);
+}
+
+TEST(DaemonConfigLogLevel, UnknownLevelIsAnErrorNamingTheLevels) {
+  const std::string levels = "use one of trace, debug, info, warn, error, critical, off";
+  EXPECT_THAT(error_of(parse_config("[daemon]\nlog_level = \"verbose\"\n[[target]]\n", "v.toml")),
+              HasSubstr("v.toml:2: daemon.log_level: 'verbose' is not a log level; " + levels));
+  CommandLine cli;
+  cli.backing = "memory";
+  cli.log_level = "loud";
+  EXPECT_EQ(error_of(resolve(cli)), "--log-level: 'loud' is not a log level; " + levels);
+  for (const char* level : kLogLevels) {
+    cli.log_level = level;
+    EXPECT_EQ(error_of(resolve(cli)), "") << level;
+  }
+}
+
+TEST(DaemonConfigControl, ControlInitiatorsReachEveryLun) {
+  const auto r = parse_config(R"(
+[daemon]
+control_initiators = ["iqn.2026-11.org.example:admin"]
+[[target]]
+name = "iqn.2026-11.org.example:a"
+[[target.lun]]
+backing = "memory"
+[[target.lun]]
+backing = "memory"
+[[target]]
+name = "iqn.2026-11.org.example:b"
+[[target.lun]]
+backing = "memory"
+)",
+                              "c.toml");
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  for (const TargetSpec& t : std::get<Config>(r).targets) {
+    for (const LunSpec& lun : t.luns) {
+      EXPECT_EQ(lun.control.initiators, std::vector<std::string>{"iqn.2026-11.org.example:admin"});
+      EXPECT_FALSE(lun.control.unnamed);
+    }
+  }
+  // The default: nobody.
+  CommandLine cli;
+  cli.backing = "memory";
+  EXPECT_TRUE(std::get<Config>(resolve(cli)).targets[0].luns[0].control.initiators.empty());
+  // --control-initiator, repeatable.
+  cli.control_initiators = {"iqn.2026-11.org.example:x", "iqn.2026-11.org.example:y"};
+  EXPECT_EQ(std::get<Config>(resolve(cli)).targets[0].luns[0].control.initiators,
+            cli.control_initiators);
+  cli.control_initiators = {"admin"};
+  EXPECT_THAT(error_of(resolve(cli)), HasSubstr("--control-initiator: must be an iSCSI name"));
+  EXPECT_THAT(
+      error_of(parse_config("[daemon]\ncontrol_initiators = [\"root\"]\n[[target]]\n", "x.toml")),
+      HasSubstr("x.toml:2: daemon.control_initiators: must be an iSCSI name"));
+  EXPECT_THAT(error_of(parse_config(
+                  "[[target]]\nacl = [\"iqn.x:" + std::string(230, 'a') + "\"]\n[[target.lun]]\n",
+                  "y.toml")),
+              HasSubstr("y.toml:2: target[0].acl: an iSCSI name is at most 223 bytes"));
+}
+
+std::string chap_error(const std::string& chap) {
+  return error_of(
+      parse_config("[[target]]\n[target.chap]\n" + chap + "[[target.lun]]\n", "chap.toml"));
+}
+
+TEST(DaemonConfigChap, SecretsAndNamesHaveLengthLimits) {
+  const std::string ok_secret = "secret = \"" + std::string(12, 's') + "\"\n";
+  EXPECT_EQ(chap_error("user = \"alice\"\n" + ok_secret), "");
+  EXPECT_EQ(chap_error("user = \"alice\"\nsecret = \"" + std::string(255, 's') + "\"\n"), "");
+  EXPECT_THAT(chap_error("user = \"alice\"\nsecret = \"elevenchars\"\n"),
+              HasSubstr("chap.toml:2: target[0].chap.secret: is 11 bytes; it must be 12 to 255 "
+                        "bytes (RFC 7143 §9.2.1 asks for at least 96 bits"));
+  EXPECT_THAT(chap_error("user = \"alice\"\nsecret = \"" + std::string(256, 's') + "\"\n"),
+              HasSubstr("target[0].chap.secret: is 256 bytes; it must be 12 to 255 bytes"));
+  EXPECT_THAT(chap_error(ok_secret), HasSubstr("target[0].chap.user: is missing"));
+  EXPECT_THAT(chap_error("user = \"" + std::string(256, 'u') + "\"\n" + ok_secret),
+              HasSubstr("target[0].chap.user: is 256 bytes; it must be 1 to 255 bytes"));
+}
+
+TEST(DaemonConfigChap, MutualSecretIsCheckedLikeTheOneWaySecret) {
+  const std::string one_way = "user = \"alice\"\nsecret = \"alice-secret-123\"\n";
+  EXPECT_EQ(chap_error(one_way + "mutual_user = \"tgt\"\nmutual_secret = \"target-secret-9\"\n"),
+            "");
+  EXPECT_THAT(chap_error(one_way + "mutual_user = \"tgt\"\nmutual_secret = \"short\"\n"),
+              HasSubstr("target[0].chap.mutual_secret: is 5 bytes; it must be 12 to 255 bytes "
+                        "(RFC 7143 §9.2.1"));
+  EXPECT_THAT(chap_error(one_way + "mutual_user = \"tgt\"\nmutual_secret = \"" +
+                         std::string(300, 'm') + "\"\n"),
+              HasSubstr("target[0].chap.mutual_secret: is 300 bytes"));
+  EXPECT_THAT(chap_error(one_way + "mutual_user = \"tgt\"\n"),
+              HasSubstr("target[0].chap.mutual_secret: is missing (mutual CHAP needs both"));
+  EXPECT_THAT(chap_error(one_way + "mutual_secret = \"target-secret-9\"\n"),
+              HasSubstr("target[0].chap.mutual_user: is missing (mutual CHAP needs both"));
+  EXPECT_THAT(chap_error(one_way + "mutual_user = \"tgt\"\nmutual_secret = \"alice-secret-123\"\n"),
+              HasSubstr("target[0].chap.mutual_secret: must differ from secret"));
+}
+
 TEST(DaemonConfig, OpensMemoryAndFileLuns) {
   CommandLine cli;
   cli.backing = "memory";

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "modepages/log_pages.h"
+#include "modepages/mode_vendor.h"
 #include "tests/delivery/fake_clock.h"
 #include "tests/scsi/cdb_builders.h"
 #include "tests/scsi/lun_fixture.h"
@@ -31,9 +32,11 @@ const std::vector<std::uint8_t> kLogSense31 = {0x4D, 0, 0x31, 0, 0, 0, 0, 0x10, 
 
 class EngineTest : public ::testing::Test {
  protected:
-  void start(scsi::Timing timing) {
+  // `control`: the test's (unnamed) nexus may change page 22h.
+  void start(scsi::Timing timing, bool control = false) {
     scsi::LunConfig config;
     config.timing = timing;
+    config.control_access.unnamed = control;
     engine = std::make_unique<Engine>(scsi::testing::make_lun(std::move(config)), clock);
     engine->on_delivery([this](const Delivery& d) { log.push_back(d); });
   }
@@ -211,6 +214,38 @@ TEST_F(EngineTest, ScaledMultipliesModeledDelaysByTheScale) {
   }
   EXPECT_GT(results[0].breakdown.service_ns(), 0);
   EXPECT_EQ(log[0].due_ns - submitted, 3 * results[0].breakdown.service_ns());
+}
+
+// MODE SELECT of page 22h at run time: the new scale applies from then on.
+// The model's clock goes on from where it was; it does not jump by the
+// uptime times the change of scale (which held every command for hours).
+TEST_F(EngineTest, ScaleChangedAtRunTimeAppliesFromThenOn) {
+  start({scsi::TimingMode::kRealtime, 1.0}, /*control=*/true);
+  clock.t += 10'000'000'000;  // 10 s of uptime at 1x
+  std::vector<std::uint8_t> list = {0, 0, 0, 0};
+  const auto page = modepages::encode(
+      modepages::ControlPage{.timing = scsi::TimingMode::kScaled, .scale_milli = 1'000'000});
+  list.insert(list.end(), page.begin(), page.end());
+  const std::vector<std::uint8_t> select = {0x15, 0x10, 0, 0,
+                                            static_cast<std::uint8_t>(list.size()), 0};
+  engine->submit(1, 100, select, list, [this](scsi::ScsiResult r) {
+    tags.push_back(100);
+    results.push_back(std::move(r));
+  });
+  const WallNs selected = since_epoch();
+  step_through();
+  ASSERT_EQ(tags, (std::vector<std::uint64_t>{100}));
+  EXPECT_EQ(results[0].status, scsi::Status::kGood);
+  EXPECT_EQ(since_epoch(), selected);  // answered at once, at 1000x as at 1x
+  EXPECT_EQ(engine->lun().timing().mode, scsi::TimingMode::kScaled);
+  clock.t += 1'000'000;
+  const WallNs submitted = since_epoch();
+  submit(1, read16(4'000'000, 64));
+  step_through();
+  ASSERT_EQ(log.size(), 2U);
+  const Delivery& d = log.back();
+  EXPECT_EQ(d.due_ns - submitted, 1000 * (d.complete_ns - d.arrival_ns));
+  EXPECT_LT(d.due_ns - submitted, 100'000'000'000);  // well under 100 s, not 10 s x 1000
 }
 
 // A scale the wall clock cannot express exactly: the model time of a

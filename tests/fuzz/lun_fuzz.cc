@@ -30,6 +30,9 @@ struct Target {
 Target make_target() {
   memstore::scsi::LunConfig config;
   config.timing.mode = memstore::scsi::TimingMode::kOff;
+  // The fuzzer's nexus is unnamed: let it change page 22h, so that the
+  // control page's handling stays explored.
+  config.control_access.unnamed = true;
   const memstore::model::Geometry g(config.device);
   auto created_store =
       memstore::scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);

@@ -104,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     TargetContext c;
     c.name = kTarget;
     c.login.limits.target_name = kTarget;
-    c.login.send_targets = {{kTarget, {"127.0.0.1:3260,1"}}};
+    c.login.send_targets = {{kTarget, {"127.0.0.1:3260,1"}, {}, false}};
     return c;
   }();
   if (runs++ % 2000 == 0) {

@@ -160,6 +160,21 @@ TEST_F(DeviceTest, ControlPageRoundTripsThroughModeSelect) {
       << s.error().message;
 }
 
+TEST_F(DeviceTest, ControlPageRefusedToAnInitiatorWithoutTheRight) {
+  lun_ = testing::make_lun(params_, /*control=*/false);
+  auto d = open();
+  auto c = d->control_page();
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  modepages::ControlPage want = *c;
+  ASSERT_TRUE(d->set_control_page(want).ok());  // unchanged: accepted
+  want.timing = modepages::TimingMode::kScaled;
+  auto s = d->set_control_page(want);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("ACCESS DENIED - NO ACCESS RIGHTS"), std::string::npos)
+      << s.error().message;
+  EXPECT_EQ(*d->control_page(), *c);
+}
+
 TEST_F(DeviceTest, PhysicsAndLogPagesDecode) {
   auto d = open();
   auto p = d->physics_page();

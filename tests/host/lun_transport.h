@@ -15,9 +15,11 @@
 
 namespace memstore::host::testing {
 
-inline std::unique_ptr<scsi::Lun> make_lun(const model::DeviceParams& device) {
+// `control`: the test host, an unnamed nexus, may change page 22h.
+inline std::unique_ptr<scsi::Lun> make_lun(const model::DeviceParams& device, bool control = true) {
   scsi::LunConfig config;
   config.device = device;
+  config.control_access.unnamed = control;
   const model::Geometry g(device);
   auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()),
                                          static_cast<std::uint32_t>(device.block_bytes));

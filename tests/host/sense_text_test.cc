@@ -29,6 +29,7 @@ constexpr Reason kAllReasons[] = {
     Reason::kInternalFailure,
     Reason::kPowerOnReset,
     Reason::kModeParametersChanged,
+    Reason::kAccessDenied,
 };
 
 TEST(SenseText, EveryReasonTheDeviceProducesHasAName) {

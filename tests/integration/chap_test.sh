@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Integration test: CHAP (one-way and mutual) and the initiator ACL, with
-# libiscsi's tools as the initiator.
+# libiscsi's tools as the initiator; what discovery lists to whom; refused
+# logins in the log, rate-limited.
 # Usage: chap_test.sh MEMSTORED
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cat >"$work/memstored.toml" <<TOML
+[daemon]
+security_log_rate = 1
+
 [[target]]
 name = "iqn.2026-11.org.memstore:oneway"
 portals = ["127.0.0.1:0"]
@@ -54,4 +58,34 @@ acl=iscsi://127.0.0.1:${ports[2]}/iqn.2026-11.org.memstore:acl/0
 ok -i iqn.2026-11.org.example:allowed "$acl" || fail "ACL refused an allowed initiator"
 ok -i iqn.2026-11.org.example:other "$acl" && fail "ACL let another initiator in"
 echo "ACL: listed initiator accepted, other refused"
+
+# Discovery (SendTargets=All) lists what this initiator may log in to: the
+# ACL target only to the initiator it names; CHAP targets to everyone, since
+# discovery itself needs no authentication here.
+listing() { iscsi-ls -i "$1" "iscsi://127.0.0.1:${ports[0]}" 2>&1 || true; }
+out=$(listing iqn.2026-11.org.example:allowed)
+for t in oneway mutual acl; do
+  grep -q "iqn.2026-11.org.memstore:$t" <<<"$out" || fail "discovery hid $t from the allowed initiator: $out"
+done
+out=$(listing iqn.2026-11.org.example:other)
+grep -q "iqn.2026-11.org.memstore:oneway" <<<"$out" || fail "discovery hid a CHAP target: $out"
+grep -q "iqn.2026-11.org.memstore:acl" <<<"$out" && fail "discovery listed the ACL target to another initiator: $out"
+echo "discovery: the ACL target listed only to the initiator it names"
+
+# Refused logins are logged with the initiator's name and address.
+grep -q "CHAP: login refused (status 0201): initiator 'iqn.*' from 127.0.0.1:[0-9]*, target 'iqn.2026-11.org.memstore:oneway'" "$log" ||
+  fail "no CHAP refusal in the log"
+grep -q "ACL: login refused (status 0202): initiator 'iqn.2026-11.org.example:other' from 127.0.0.1:[0-9]*, target 'iqn.2026-11.org.memstore:acl': initiator not in the ACL" "$log" ||
+  fail "no ACL refusal in the log"
+# At most security_log_rate = 1 line per second per kind; the rest are
+# counted, and the count is logged before the next line that gets through.
+for _ in $(seq 1 10); do ok -i iqn.2026-11.org.example:other "$acl" && fail "ACL let another initiator in"; done
+sleep 1.2
+ok -i iqn.2026-11.org.example:other "$acl" && fail "ACL let another initiator in"
+sleep 0.2
+lines=$(grep -c "ACL: login refused" "$log" || true)
+suppressed=$(sed -n 's/.*ACL: suppressed \([0-9]*\) messages.*/\1/p' "$log" | awk '{s += $1} END {print s + 0}')
+[ "$suppressed" -gt 0 ] || fail "12 ACL refusals in a few seconds, none suppressed ($lines lines)"
+[ $((lines + suppressed)) = 12 ] || fail "ACL refusals: $lines lines + $suppressed suppressed, not 12"
+echo "log: refusals named with initiator and address; $lines of 12 ACL lines, $suppressed counted as suppressed"
 echo "ok"

@@ -23,6 +23,9 @@ TOML
 small_sim=(--config "$work/small.toml")
 
 cat >"$work/memstored.toml" <<TOML
+[daemon]
+control_initiators = ["iqn.2026-11.org.memstore:memsctl"]   # memsctl's default name
+
 [[target]]
 name = "iqn.2026-11.org.memstore:host"
 portals = ["127.0.0.1:0"]
@@ -171,7 +174,13 @@ expect_fail 2 "--scheduler 'nope' is not one of fcfs, clook, sstf, sptf, asptf, 
   ms set "$small" --scheduler nope
 expect_fail 2 "nothing to set" ms set "$small"
 expect_fail 2 "--timing 'slow' must be realtime, scaled or off" ms set "$small" --timing slow
-echo "stats and set: log pages 30h/31h and page 22h through MODE SELECT"
+# Page 22h changes the timing of the whole LUN: only control_initiators may.
+expect_fail 1 "ACCESS DENIED - NO ACCESS RIGHTS" \
+  ms set "$small" --initiator iqn.2026-11.org.example:guest --timing scaled --scale 4
+ms info "$small" --json | jq -e '.control.timing == "off"' >/dev/null || fail "a refused set stuck"
+grep -q "MODE SELECT of control page 22h refused to iqn.2026-11.org.example:guest" "$log" ||
+  fail "the refused MODE SELECT is not in the log"
+echo "stats and set: log pages 30h/31h and page 22h through MODE SELECT, for control initiators only"
 
 # --- transports and logins --------------------------------------------------
 chap=iscsi://127.0.0.1:${ports[1]}/iqn.2026-11.org.memstore:chap/0

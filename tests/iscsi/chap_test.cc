@@ -211,6 +211,27 @@ TEST(ChapTest, ConfigValidation) {
   EXPECT_TRUE(validate_chap_config(ChapConfig{}).has_value());
 }
 
+// The mutual secret is held to the same lengths as the initiator's.
+TEST(ChapTest, SecretAndNameLengthLimits) {
+  ChapConfig c = mutual();
+  c.mutual_secret = "short";
+  EXPECT_EQ(validate_chap_config(c),
+            "CHAP secrets must be at least 12 bytes (RFC 7143 section 9.2.1)");
+  c.mutual_secret = std::string(kMaxChapSecretBytes, 'm');
+  EXPECT_FALSE(validate_chap_config(c).has_value());
+  c.mutual_secret = std::string(kMaxChapSecretBytes + 1, 'm');
+  EXPECT_EQ(validate_chap_config(c), "CHAP secrets must be at most 255 bytes");
+  c = mutual();
+  c.secret = std::string(kMaxChapSecretBytes + 1, 's');
+  EXPECT_TRUE(validate_chap_config(c).has_value());
+  c = mutual();
+  c.mutual_user = std::string(kMaxChapNameBytes + 1, 'u');
+  EXPECT_TRUE(validate_chap_config(c).has_value());
+  c = one_way();
+  c.user = std::string(kMaxChapNameBytes + 1, 'u');
+  EXPECT_TRUE(validate_chap_config(c).has_value());
+}
+
 TEST(ChapTest, SystemRandomChallengesDiffer) {
   ChapAuthenticator a(one_way());
   ChapAuthenticator b(one_way());

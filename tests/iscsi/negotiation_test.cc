@@ -16,8 +16,8 @@ LoginConfig config() {
   LoginConfig c;
   c.limits.target_name = kTarget;
   c.limits.max_burst_length = 1048576;
-  c.send_targets = {{kTarget, {"10.0.0.1:3260,1", "[fe80::1]:3260,1"}},
-                    {"iqn.2024-01.org.memstore:other", {"10.0.0.2:3260,2"}}};
+  c.send_targets = {{kTarget, {"10.0.0.1:3260,1", "[fe80::1]:3260,1"}, {}, false},
+                    {"iqn.2024-01.org.memstore:other", {"10.0.0.2:3260,2"}, {}, false}};
   return c;
 }
 
@@ -404,6 +404,86 @@ void fixed_random(std::span<std::uint8_t> out) {
   } else {
     std::iota(out.begin(), out.end(), std::uint8_t{0});
   }
+}
+
+// Discovery as seen by kInitiator: an open target, one whose ACL names it,
+// one whose ACL does not, and one that requires CHAP.
+LoginConfig filtered_discovery() {
+  LoginConfig c;
+  c.send_targets = {
+      {"iqn.2024-01.org.memstore:open", {"10.0.0.1:3260,1"}, {}, false},
+      {"iqn.2024-01.org.memstore:mine", {"10.0.0.1:3261,2"}, {"IQN.1994-05.com.example:HOST"},
+       false},
+      {"iqn.2024-01.org.memstore:theirs", {"10.0.0.1:3262,3"}, {"iqn.1994-05.com.example:x"},
+       false},
+      {"iqn.2024-01.org.memstore:chap", {"10.0.0.1:3263,4"}, {}, true},
+  };
+  return c;
+}
+
+std::vector<std::string> listed(const KeyList& keys) {
+  std::vector<std::string> names;
+  for (const auto& [k, v] : keys) {
+    if (k == "TargetName") names.push_back(v);
+  }
+  return names;
+}
+
+TEST(NegotiationTest, DiscoveryListsOnlyTargetsTheAclLetsIn) {
+  Negotiation n(filtered_discovery());
+  ASSERT_TRUE(
+      n.respond({{"InitiatorName", kInitiator}, {"SessionType", "Discovery"}}, Phase::kOperational)
+          .ok());
+  const auto all = n.respond({{"SendTargets", "All"}}, Phase::kFullFeature);
+  // ACL names compare without case; a target requiring CHAP is listed when
+  // discovery needs no authentication (its own login still demands CHAP).
+  EXPECT_EQ(listed(all.keys), (std::vector<std::string>{"iqn.2024-01.org.memstore:open",
+                                                        "iqn.2024-01.org.memstore:mine",
+                                                        "iqn.2024-01.org.memstore:chap"}));
+  // Asking for a hidden target by name finds nothing either.
+  EXPECT_TRUE(n.respond({{"SendTargets", "iqn.2024-01.org.memstore:theirs"}}, Phase::kFullFeature)
+                  .keys.empty());
+
+  Negotiation other(filtered_discovery());
+  ASSERT_TRUE(
+      other
+          .respond({{"InitiatorName", "iqn.1994-05.com.example:x"}, {"SessionType", "Discovery"}},
+                   Phase::kOperational)
+          .ok());
+  EXPECT_EQ(
+      listed(other.respond({{"SendTargets", "All"}}, Phase::kFullFeature).keys),
+      (std::vector<std::string>{"iqn.2024-01.org.memstore:open", "iqn.2024-01.org.memstore:theirs",
+                                "iqn.2024-01.org.memstore:chap"}));
+}
+
+TEST(NegotiationTest, DiscoveryWithChapListsChapTargetsOnceAuthenticated) {
+  LoginConfig c = filtered_discovery();
+  c.security.discovery_chap = ChapConfig{kInitiator, "initiatorsecret1", {}, {}};
+  Negotiation skipped(c, true, fixed_random);
+  ASSERT_TRUE(
+      skipped
+          .respond(
+              {{"InitiatorName", kInitiator}, {"SessionType", "Discovery"}, {"AuthMethod", "CHAP"}},
+              Phase::kSecurity)
+          .ok());
+  // No SendTargets answer before authentication.
+  EXPECT_EQ(skipped.respond({{"SendTargets", "All"}}, Phase::kFullFeature).status,
+            kAuthenticationFailure);
+
+  Negotiation n(c, true, fixed_random);
+  ASSERT_TRUE(
+      n.respond(
+           {{"InitiatorName", kInitiator}, {"SessionType", "Discovery"}, {"AuthMethod", "CHAP"}},
+           Phase::kSecurity)
+          .ok());
+  ASSERT_TRUE(n.respond({{"CHAP_A", "5"}}, Phase::kSecurity).ok());
+  ASSERT_TRUE(n.respond({{"CHAP_N", kInitiator}, {"CHAP_R", "0xa5cd4c4cc5e63021e6da5072644eb7bf"}},
+                        Phase::kSecurity)
+                  .ok());
+  EXPECT_EQ(
+      listed(n.respond({{"SendTargets", "All"}}, Phase::kFullFeature).keys),
+      (std::vector<std::string>{"iqn.2024-01.org.memstore:open", "iqn.2024-01.org.memstore:mine",
+                                "iqn.2024-01.org.memstore:chap"}));
 }
 
 LoginConfig chap_config() {

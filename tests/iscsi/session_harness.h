@@ -86,7 +86,7 @@ class SessionTest : public ::testing::Test {
   SessionTest() {
     context_.name = kTargetName;
     context_.login.limits.target_name = kTargetName;
-    context_.login.send_targets = {{kTargetName, {"127.0.0.1:3260,1"}}};
+    context_.login.send_targets = {{kTargetName, {"127.0.0.1:3260,1"}, {}, false}};
     context_.luns[0] = &port;
     restart();
   }
@@ -102,7 +102,20 @@ class SessionTest : public ::testing::Test {
         Session::Sink{[this](std::vector<std::uint8_t> pdu) { receive(std::move(pdu)); },
                       [this] { closed = true; }},
         limits, std::move(admit));
+    session_->set_audit("192.0.2.7:51000", [this](const SecurityEvent& e) {
+      refusals.push_back({e.kind, e.status, std::string(e.initiator), std::string(e.peer),
+                          std::string(e.target), std::string(e.reason)});
+    });
   }
+
+  // A refused login as the session reported it (set_audit).
+  struct Refusal {
+    SecurityKind kind;
+    LoginStatus status;
+    std::string initiator, peer, target, reason;
+  };
+  // The target's login configuration, before the first Login Request.
+  LoginConfig& target_login() { return context_.login; }
 
   // Sends one PDU with its data segment.
   void send(const InitiatorPdu& pdu, std::vector<std::uint8_t> data = {}) {
@@ -170,6 +183,7 @@ class SessionTest : public ::testing::Test {
 
   ImmediatePort port;
   std::vector<Sent> sent;
+  std::vector<Refusal> refusals;
   bool closed = false;
   std::uint32_t cmd_sn = 1;
   std::uint32_t itt = 0;

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "model/params_toml.h"
 
 namespace memstore::model {
@@ -63,6 +65,17 @@ TEST(Params, RejectsImpossibleValuesByKey) {
   p.micropositioning = -1;
   EXPECT_THAT(keys_of(validate(p)),
               ::testing::UnorderedElementsAre("spring_factor", "sleds", "micropositioning"));
+}
+
+TEST(Params, RejectsNonFiniteFiguresByKey) {
+  DeviceParams p = *preset("g2");
+  p.settle_time_constants = std::numeric_limits<double>::infinity();
+  EXPECT_THAT(keys_of(validate(p)), ::testing::ElementsAre("settle_time_constants"));
+  p = *preset("g2");
+  p.power.tip_active_w = std::numeric_limits<double>::quiet_NaN();
+  p.power.startup_j = -1;
+  EXPECT_THAT(keys_of(validate(p)),
+              ::testing::UnorderedElementsAre("power.tip_active_w", "power.startup_j"));
 }
 
 TEST(ParamsToml, OverridesAndPreset) {

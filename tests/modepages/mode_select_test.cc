@@ -199,6 +199,38 @@ TEST_F(ModeSelectTest, ZeroScaleFactorIsInvalid) {
                Kind::kInvalidFieldInParamList, 12, -1);
 }
 
+TEST_F(ModeSelectTest, ScaleFactorAboveItsBoundIsInvalid) {
+  expect_error(select6(concat({kHeader6, encode(ControlPage{.scale_milli = kMaxScaleMilli + 1})})),
+               Kind::kInvalidFieldInParamList, 12, -1);
+  expect_error(select6(concat({kHeader6, encode(ControlPage{.scale_milli = 0xFFFF'FFFF})})),
+               Kind::kInvalidFieldInParamList, 12, -1);
+  const ControlPage slowest{.timing = TimingMode::kScaled, .scale_milli = kMaxScaleMilli};
+  EXPECT_EQ(select6(concat({kHeader6, encode(slowest)})), std::nullopt);
+  EXPECT_EQ(state_.control(), slowest);
+}
+
+// Without the right to change control pages: page 22h is refused at its
+// page code (byte 0 bit 5 of the page) if it changes anything, whatever its
+// fields say; sent back unchanged it is accepted, and other pages still change.
+TEST_F(ModeSelectTest, ControlPageChangeNeedsTheRight) {
+  const auto denied = [this](const Bytes& list) {
+    return mode_select(state_, false, true, false, list, /*may_change_control=*/false);
+  };
+  const ControlPage scaled{.timing = TimingMode::kScaled, .scale_milli = 4000};
+  expect_error(denied(concat({kHeader6, encode(scaled)})), Kind::kAccessDenied, 4, 5);
+  expect_error(denied(concat({kHeader6, encode(ControlPage{.scale_milli = 0})})),
+               Kind::kAccessDenied, 4, 5);
+  // After another page: the pointer names this page's code, nothing applies.
+  Bytes caching = current(0x08);
+  caching[2] &= static_cast<std::uint8_t>(~0x04);
+  expect_error(denied(concat({kHeader6, caching, encode(scaled)})), Kind::kAccessDenied, 4 + 20, 5);
+  EXPECT_EQ(denied(concat({kHeader6, current(0x22)})), std::nullopt);
+  EXPECT_EQ(denied(concat({kHeader6, caching})), std::nullopt);
+  EXPECT_FALSE(state_.wce());
+  EXPECT_EQ(state_.find(0x22, 0)->control, true);
+  EXPECT_EQ(state_.find(0x1A, 0)->control, false);
+}
+
 TEST_F(ModeSelectTest, AnErrorInALaterPageAppliesNothing) {
   Bytes caching = current(0x08);
   caching[2] = 0x01;  // valid: clear WCE

@@ -65,6 +65,15 @@ TEST(TcmuConfigString, EveryKey) {
   EXPECT_EQ(ok("memory;timing=off").timing.mode, scsi::TimingMode::kOff);
 }
 
+// TCMU names no initiator: page 22h is closed to all of them unless the
+// string opens it to all of them.
+TEST(TcmuConfigString, ControlPageClosedUnlessAllowed) {
+  EXPECT_FALSE(ok("memory").control.unnamed);
+  EXPECT_FALSE(ok("memory;control=deny").control.unnamed);
+  EXPECT_TRUE(ok("memory;control=allow").control.unnamed);
+  EXPECT_TRUE(ok("memory;control=allow").control.initiators.empty());
+}
+
 TEST(TcmuConfigString, ConfigFileOverridesThePreset) {
   TempDir dir;
   const std::string params = dir.file("p.toml");
@@ -92,7 +101,13 @@ TEST(TcmuConfigString, ValueErrorsNameTheKey) {
   EXPECT_THAT(error("memory;timing=fast"),
               StartsWith("timing: 'fast' is not realtime, scaled or off"));
   EXPECT_THAT(error("memory;timing=scaled;scale=0"),
-              StartsWith("scale: '0' is not a positive number"));
+              StartsWith("scale: '0' is not a number from 0.001 to 1000"));
+  for (const char* bad : {"inf", "nan", "1e300", "-2", "0.0009", "1000.5"}) {
+    EXPECT_THAT(error(std::string("memory;timing=scaled;scale=") + bad),
+                StartsWith(std::string("scale: '") + bad + "' is not a number from 0.001 to 1000"));
+  }
+  EXPECT_DOUBLE_EQ(ok("memory;timing=scaled;scale=1000").timing.scale, 1000);
+  EXPECT_DOUBLE_EQ(ok("memory;timing=scaled;scale=0.001").timing.scale, 0.001);
   EXPECT_THAT(error("memory;timing=scaled;scale=2x"), StartsWith("scale: '2x'"));
   EXPECT_THAT(error("memory;scale=2"), StartsWith("scale: only meaningful with timing=scaled"));
   EXPECT_THAT(error("memory;scheduler=elevator"),
@@ -101,6 +116,9 @@ TEST(TcmuConfigString, ValueErrorsNameTheKey) {
               StartsWith("durability: 'sometimes' is not write-back or write-through"));
   EXPECT_THAT(error("memory;rotation_rate=65535"), StartsWith("rotation_rate: '65535'"));
   EXPECT_THAT(error("memory;rotation_rate=-1"), StartsWith("rotation_rate: '-1'"));
+  EXPECT_THAT(error("memory;rotation_rate=2"),  // 0002h-0400h are reserved (SBC-3 VPD B1h)
+              StartsWith("rotation_rate: '2' is not 0 (not reported), 1 (non-rotating) or 1025"));
+  EXPECT_THAT(error("memory;control=yes"), StartsWith("control: 'yes' is not allow or deny"));
   EXPECT_THAT(error("memory;config=params.toml"),
               StartsWith("config: 'params.toml' is not an absolute path"));
   EXPECT_THAT(error("memory;config=/nonexistent-memstore.toml"),
@@ -133,8 +151,8 @@ TEST(TcmuConfigString, SyntaxErrors) {
 }
 
 TEST(TcmuConfigString, HelpNamesEveryKey) {
-  for (const char* key :
-       {"device=", "config=", "timing=", "scale=", "scheduler=", "durability=", "rotation_rate="}) {
+  for (const char* key : {"device=", "config=", "timing=", "scale=", "scheduler=", "durability=",
+                          "rotation_rate=", "control="}) {
     EXPECT_THAT(kConfigHelp, HasSubstr(key));
   }
 }
