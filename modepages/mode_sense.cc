@@ -73,9 +73,11 @@ ModeState::ModeState(const model::DeviceParams& params, const ModeOptions& optio
       row(kCachingPageCode, encode(CachingPage{.wce = options.write_cache}),
           caching_changeable(options.write_cache_changeable)),
       row(kControlPageCode, encode(ControlModePage{}), control_mode_changeable()),
+      // 1Ah's standby timer is when the sled spins down, after which the next
+      // command of any initiator pays the startup time: a control page too.
       row(kPowerConditionPageCode,
           encode(power_condition_from_idle_timeout(params.power.idle_timeout_ns)),
-          power_condition_changeable(options.power_changeable)),
+          power_condition_changeable(options.power_changeable), nullptr, true),
       row(kInfoExceptionsPageCode, info_exceptions_page(), info_exceptions_changeable()),
       row(kGeometryPageCode, encode(geometry_page_from(params)),
           page_frame(kGeometryPageCode, kGeometryPageSize)),

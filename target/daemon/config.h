@@ -85,7 +85,7 @@ struct Config {
   // Event-loop threads (docs/design.md, "Threads"). 0: one per core.
   std::uint32_t threads = 0;
   static constexpr std::uint32_t kMaxThreads = 256;
-  // Initiator names that may change the control mode page 22h of every LUN
+  // Initiator names that may change the control mode pages (22h, 1Ah) of every LUN
   // (scsi::ControlAccess); empty: none may. Copied into each LunSpec.
   std::vector<std::string> control_initiators;
   // Refused logins (by kind: login, CHAP, ACL) logged per second at most;

@@ -28,8 +28,8 @@ struct LunSpec {
   std::string scheduler = "fcfs";
   std::uint16_t rotation_rate = 0;
   model::DeviceParams params;  // resolved from device + device_config + set
-  // Who may change page 22h: memstored's [daemon] control_initiators, the
-  // TCMU handler's control=allow (for its one unnamed nexus).
+  // Who may change mode pages 22h and 1Ah: memstored's [daemon]
+  // control_initiators, the TCMU handler's control=allow (its unnamed nexus).
   scsi::ControlAccess control;
 };
 

@@ -1,8 +1,10 @@
-// Who may change a LUN's control mode pages: the vendor pages whose values
-// change how the LUN times every initiator's commands (page 22h: scheduler,
-// timing mode, scale; docs/vendor-interface.md). Any initiator may read them
-// and may send them back unchanged (tools write back a whole MODE SENSE
-// response); only the initiators named here may change them.
+// Who may change a LUN's control mode pages: the pages whose values change
+// how the LUN times every initiator's commands (ModePage::control): the
+// vendor page 22h (scheduler, timing mode, scale; docs/vendor-interface.md)
+// and Power Condition 1Ah (when the sled spins down, and so which commands
+// pay the startup time). Any initiator may read them and may send them back
+// unchanged (tools write back a whole MODE SENSE response); only the
+// initiators named here may change them.
 //
 // Identity is what the transport tells the Lun (Lun::describe_nexus): for
 // iSCSI the initiator port "<InitiatorName>,i,0x<ISID>", of which the name

@@ -58,7 +58,7 @@ struct LunConfig {
   Timing timing;
   // MEMS BATCH results kept per I_T nexus before the oldest are released.
   std::size_t batch_results_cap_bytes = 16 << 20;
-  // Who may change the control mode page 22h (default: nobody).
+  // Who may change the control mode pages 22h and 1Ah (default: nobody).
   ControlAccess control_access;
 };
 

@@ -1,7 +1,7 @@
 // MODE SENSE and MODE SELECT (SPC-4 §6.11-6.14): the standard pages and the
 // MEMStore vendor pages, with the control page's changes applied to the LUN.
-// Only the initiators LunConfig::control_access names may change page 22h
-// (control_access.h); a refusal is logged, rate-limited.
+// Only the initiators LunConfig::control_access names may change the control
+// pages 22h and 1Ah (control_access.h); a refusal is logged, rate-limited.
 #include <chrono>
 
 #include "modepages/bytes.h"
@@ -13,6 +13,12 @@ namespace {
 // Who sent a command, for the log: the initiator port, or the bare nexus.
 std::string who(const InitiatorPort& port, std::uint64_t nexus) {
   return port.described() ? loggable(port.name) : "unnamed nexus " + std::to_string(nexus);
+}
+
+// 0x1A -> "1A".
+std::string hex2(std::uint8_t b) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  return {kHex[b >> 4], kHex[b & 0x0F]};
 }
 
 // 2500 -> "2.5", 1000000 -> "1000".
@@ -61,29 +67,38 @@ Outcome Lun::mode_select(const CommandContext& c) {
   const InitiatorPort& port = port_of(c.nexus);
   const bool may_control = config_.control_access.allows(port);
   const modepages::ControlPage before = mode_.control();
+  const std::int64_t idle_before = mode_.idle_timeout_ns();
   if (const auto e =
           modepages::mode_select(mode_, ten, pf, sp, c.data_out.first(len), may_control)) {
     if (e->kind == modepages::FieldError::Kind::kAccessDenied && log_) {
       const RateLimiter::Verdict v = refusal_log_limit_.admit(steady_ns());
       if (v.suppressed > 0) {
-        log_(LogLevel::kWarning, log_name_ + ": " + std::to_string(v.suppressed) +
-                                     " more refused control page changes not logged");
+        log_(LogLevel::kWarning, log_name_ + ": suppressed " + std::to_string(v.suppressed) +
+                                     " messages (refused control page changes)");
       }
       if (v.log) {
-        log_(LogLevel::kWarning,
-             log_name_ + ": MODE SELECT of control page 22h refused to " + who(port, c.nexus) +
-                 ": not in control_initiators (docs/memstored.md, \"Limits and security\")");
+        // The error points at the refused page's code byte.
+        const std::uint8_t code = c.data_out[e->byte] & 0x3F;
+        log_(LogLevel::kWarning, log_name_ + ": MODE SELECT of control page " + hex2(code) +
+                                     "h refused to " + who(port, c.nexus) +
+                                     ": not in control_initiators (docs/memstored.md, "
+                                     "\"Limits and security\")");
       }
     }
     return Outcome::fail(sense_from(*e));
   }
   apply_control_page();
-  if (log_ && !(mode_.control() == before)) {
-    const modepages::ControlPage now = mode_.control();
+  if (!log_) return {};
+  if (const modepages::ControlPage now = mode_.control(); !(now == before)) {
     log_(LogLevel::kInfo, log_name_ + ": control page 22h set by " + who(port, c.nexus) +
                               ": scheduler " + config_.scheduler + ", timing " +
                               timing_mode_name(now.timing) + ", scale " +
                               scale_text(now.scale_milli));
+  }
+  if (const std::int64_t idle = mode_.idle_timeout_ns(); idle != idle_before) {
+    log_(LogLevel::kInfo,
+         log_name_ + ": control page 1Ah set by " + who(port, c.nexus) + ": idle timeout " +
+             (idle < 0 ? std::string("never") : std::to_string(idle / 1'000'000) + " ms"));
   }
   return {};
 }

@@ -27,7 +27,7 @@ const char* const kConfigHelp =
     "  scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf   (default fcfs)\n"
     "  durability=write-back|write-through              (default write-back)\n"
     "  rotation_rate=N                 VPD B1h MEDIUM ROTATION RATE (default 0)\n"
-    "  control=deny|allow              may initiators change mode page 22h (default deny)\n"
+    "  control=deny|allow              may initiators change mode pages 22h, 1Ah (default deny)\n"
     "Example: /var/lib/memstore/g2.img;device=g2;timing=realtime";
 
 namespace {
@@ -102,7 +102,7 @@ std::string set_rotation_rate(std::string_view v, lunspec::LunSpec& spec) {
 
 // TCMU does not tell userspace which initiator sent a command, so the
 // handler cannot tell a control initiator (control_access.h) from another:
-// either every initiator LIO lets in may change page 22h, or none may.
+// either every initiator LIO lets in may change pages 22h and 1Ah, or none may.
 std::string set_control(std::string_view v, lunspec::LunSpec& spec) {
   if (v != "allow" && v != "deny") return "'" + std::string(v) + "' is not allow or deny";
   spec.control.unnamed = v == "allow";

@@ -15,7 +15,7 @@
 //   scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf
 //   durability=write-back|write-through
 //   rotation_rate=N                       VPD B1h MEDIUM ROTATION RATE
-//   control=deny|allow                    may initiators change page 22h
+//   control=deny|allow                    may initiators change pages 22h, 1Ah
 //                                         (default deny: TCMU does not say
 //                                         which initiator sent a command)
 //   tcmur_cmd_time_out=N                  tcmu-runner's own key; ignored here

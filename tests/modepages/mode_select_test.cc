@@ -224,11 +224,18 @@ TEST_F(ModeSelectTest, ControlPageChangeNeedsTheRight) {
   Bytes caching = current(0x08);
   caching[2] &= static_cast<std::uint8_t>(~0x04);
   expect_error(denied(concat({kHeader6, caching, encode(scaled)})), Kind::kAccessDenied, 4 + 20, 5);
-  EXPECT_EQ(denied(concat({kHeader6, current(0x22)})), std::nullopt);
+  EXPECT_EQ(denied(concat({kHeader6, current(0x22), current(0x1A)})), std::nullopt);
   EXPECT_EQ(denied(concat({kHeader6, caching})), std::nullopt);
   EXPECT_FALSE(state_.wce());
-  EXPECT_EQ(state_.find(0x22, 0)->control, true);
-  EXPECT_EQ(state_.find(0x1A, 0)->control, false);
+  Bytes caching_back = caching;
+  caching_back[2] |= 0x04;  // restore the default for expect_error below
+  ASSERT_EQ(denied(concat({kHeader6, caching_back})), std::nullopt);
+  // Power Condition 1Ah decides when the sled spins down: a control page too.
+  expect_error(denied(concat({kHeader6, encode(PowerConditionPage{true, 0})})), Kind::kAccessDenied,
+               4, 5);
+  for (const ModePage& p : state_.pages()) {
+    EXPECT_EQ(p.control, p.code == 0x22 || p.code == 0x1A) << int(p.code);
+  }
 }
 
 TEST_F(ModeSelectTest, AnErrorInALaterPageAppliesNothing) {

@@ -149,6 +149,33 @@ TEST_F(LunControl, ControlPageRefusedToAnInitiatorNotNamed) {
   EXPECT_EQ(r.sense[14], 4);     // byte 4
 }
 
+// Power Condition 1Ah: its standby timer decides when the sled spins down,
+// and with it which commands pay the startup time, for every initiator.
+TEST_F(LunControl, PowerConditionPageIsAControlPageToo) {
+  std::vector<std::string> lines;
+  lun->set_log([&](LogLevel, std::string_view l) { lines.emplace_back(l); }, "LUN 0");
+  const auto select_power = [&](std::uint64_t nexus) {
+    std::vector<std::uint8_t> list = run({0x1A, 0x08, 0x1A, 0, 0xFF}, {}, nexus).data_in;
+    list[0] = 0, list[2] = 0, list[4] &= 0x7F;
+    list[4 + 3] |= 0x01;                                                   // STANDBY_Z
+    list[4 + 8] = 0, list[4 + 9] = 0, list[4 + 10] = 0, list[4 + 11] = 5;  // 500 ms
+    return run({0x15, 0x10, 0, 0, static_cast<std::uint8_t>(list.size())}, list, nexus);
+  };
+  const ScsiResult r = select_power(2);
+  ASSERT_EQ(r.status, Status::kCheckCondition);
+  EXPECT_THAT(kcq(r), ElementsAre(5, 0x20, 0x02));
+  EXPECT_THAT(field(r), ElementsAre(0, 5, 4));
+  EXPECT_EQ(lun->config().device.power.idle_timeout_ns, 100'000'000);
+  EXPECT_EQ(select_power(1).status, Status::kGood);
+  EXPECT_EQ(lun->config().device.power.idle_timeout_ns, 500'000'000);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_THAT(lines[0], ::testing::HasSubstr("LUN 0: MODE SELECT of control page 1Ah refused to "
+                                             "iqn.2026-11.org.example:guest,i,0x023d00000001"));
+  EXPECT_EQ(lines[1],
+            "LUN 0: control page 1Ah set by iqn.2026-11.org.example:admin,i,0x023d00000001: idle "
+            "timeout 500 ms");
+}
+
 TEST_F(LunControl, ControlInitiatorNamesCompareWithoutCase) {
   std::vector<std::string> lines;
   lun->set_log([&](LogLevel, std::string_view l) { lines.emplace_back(l); }, "LUN 0");
