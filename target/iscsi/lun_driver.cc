@@ -40,7 +40,7 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
 // falls on a delivery's instant: as a timer of its own, its expiry cost the
 // delivery 3 µs at QD 8.
 void LunDriver::schedule() {
-  if (spinning_ || engine_.timing_off()) return;
+  if (spinning_ || stopped_ || engine_.timing_off()) return;
   const std::optional<delivery::WallNs> next = engine_.next_instant();
   if (!next) return;
   // Compared this way round: an off-timing result left from before a mode
@@ -65,7 +65,7 @@ void LunDriver::spin() {
   spinning_ = true;
   boost::asio::post(io_, with_memory(spin_memory_, [this] {
                       spinning_ = false;
-                      tick();
+                      if (!stopped_) tick();
                     }));
 }
 

@@ -79,6 +79,14 @@ class LunDriver final : public LunPort {
   // The initiator's round trip, taken off each command's arrival in
   // realtime timing (delivery::Engine::set_compensation). 0: none.
   void set_compensation(std::chrono::nanoseconds c) { engine_.set_compensation(c); }
+  // Shutdown, once no session is left to receive a result: the driver stops
+  // waking up for the model's instants, so that results still queued in a
+  // slowed-down model (large scale) do not keep the event loop running.
+  // Storage operations in flight still complete. Call on context().
+  void stop_timing() {
+    stopped_ = true;
+    wake_timer_.cancel();
+  }
 
  private:
   void schedule();  // wake up (or poll) for the engine's next instant
@@ -96,6 +104,7 @@ class LunDriver final : public LunPort {
   delivery::WallNs wake_armed_for_ = std::numeric_limits<delivery::WallNs>::max();
   bool drain_posted_ = false;  // timing off: one posted drain at a time
   bool spinning_ = false;      // a spin handler is posted
+  bool stopped_ = false;       // stop_timing()
   HandlerMemory wake_memory_, drain_memory_, spin_memory_;
   std::int64_t spin_ns_ = 0;
 };
