@@ -45,6 +45,15 @@ class AsioConnection final : public Connection,
     });
   }
 
+  void abort() override {
+    closing_ = true;
+    boost::system::error_code ignored;
+    // A write in progress fails at once and its handler finishes the
+    // connection; otherwise finish here.
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    if (!writing_) finish();
+  }
+
   asio::any_io_executor executor() override { return socket_.get_executor(); }
 
  private:

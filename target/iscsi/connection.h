@@ -38,6 +38,10 @@ class Connection {
   virtual void start() = 0;
   // Ends the connection once the queued PDUs are written; call on executor().
   virtual void close() = 0;
+  // Ends it now, dropping what is queued: its peer is presumed gone (a
+  // reinstated session), and a write it never reads must not keep the
+  // session and its tasks alive. Call on executor().
+  virtual void abort() = 0;
   // Its event loop: every call but the constructor's is made there.
   virtual boost::asio::any_io_executor executor() = 0;
 };

@@ -88,7 +88,7 @@ struct Server::Impl {
     for (auto& c : replaced) {
       warn("session reinstated: initiator " + id.initiator + " logged in again; its older " +
            "session to " + id.target + " ends");
-      asio::post(c->executor(), [c] { c->close(); });
+      asio::post(c->executor(), [c] { c->abort(); });
     }
     return true;
   }

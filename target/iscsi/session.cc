@@ -40,7 +40,7 @@ StatusSns Session::peek_status() {
       tasks_.size() >= limits_.max_tasks ? 0 : limits_.max_tasks - tasks_.size();
   const auto open = static_cast<std::uint32_t>(std::min<std::size_t>(room, limits_.cmd_window));
   const std::uint32_t max = exp_cmd_sn_ + open - 1;
-  if (serial_gt(max, max_cmd_sn_) || serial_lt(max_cmd_sn_, exp_cmd_sn_ - 1)) max_cmd_sn_ = max;
+  if (serial_gt(max, max_cmd_sn_)) max_cmd_sn_ = max;
   return {stat_sn_, exp_cmd_sn_, max_cmd_sn_};
 }
 

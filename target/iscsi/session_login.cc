@@ -55,6 +55,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
     // The first Login Request fixes the session's numbering (RFC 7143 §11.12.4:
     // its CmdSN is the first one; StatSN starts where the initiator expects).
     exp_cmd_sn_ = req.cmd_sn;
+    max_cmd_sn_ = req.cmd_sn - 1;  // no window yet; peek_status() opens it from here
     stat_sn_ = req.exp_stat_sn;
   }
   if (req.version_min > 0) {

@@ -157,3 +157,20 @@ TEST_F(SessionTest, TheServerSeesWhoLogsInAndMayRefuse) {
 
 }  // namespace
 }  // namespace memstore::iscsi::testing
+
+namespace memstore::iscsi::testing {
+namespace {
+
+// The window opens from whatever CmdSN the initiator starts at, far from 0
+// included (serial arithmetic, RFC 7143 §4.2.2.1).
+TEST_F(SessionTest, TheWindowOpensFromAnyFirstCmdSn) {
+  cmd_sn = 0x90000000U;
+  const LoginResponsePdu r = login();
+  EXPECT_EQ(r.sn.exp_cmd_sn, 0x90000000U);
+  EXPECT_EQ(r.sn.max_cmd_sn, 0x90000000U + 63);
+  send(command(rw10(0x28, 0, 1), 512, true, false));
+  EXPECT_EQ(take().as<DataInPdu>().status, 0);
+}
+
+}  // namespace
+}  // namespace memstore::iscsi::testing
