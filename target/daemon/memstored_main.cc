@@ -1,33 +1,32 @@
 // memstored: serves MEMStore LUNs over iSCSI (RFC 7143), every command
 // completing at the time the device model says (DESIGN.md "Transports").
-#include <spdlog/spdlog.h>
+#include <fmt/ostream.h>
 #include <sched.h>
+#include <spdlog/spdlog.h>
 #include <sys/prctl.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <functional>
-#include <fmt/ostream.h>
-
-#include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <mutex>
 #include <thread>
 
 #include "target/daemon/config.h"
 #include "target/daemon/security_log.h"
-#include "target/lunspec/lun_factory.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
+#include "target/lunspec/lun_factory.h"
 
 namespace {
 
@@ -228,15 +227,18 @@ int main(int argc, char** argv) {
         driver->on_delivery([&completions, &completions_mutex, ti,
                              id = spec.id](const iscsi::Delivery& d) {
           const std::lock_guard lock(completions_mutex);
-          fmt::print(completions, "{},{},{},{},{},{},{},{},{},{}\n", ti, id, d.nexus, d.tag,
-                     d.arrival_ns, d.complete_ns, d.complete_ns - d.arrival_ns, d.due_ns,
-                     d.delivered_ns, d.delivered_ns - d.due_ns);
+          // The session's tag is the ITT in its low 32 bits (and a
+          // generation an abort raises above them): the log gives the ITT.
+          fmt::print(completions, "{},{},{},{},{},{},{},{},{},{}\n", ti, id, d.nexus,
+                     d.tag & 0xFFFFFFFFU, d.arrival_ns, d.complete_ns, d.complete_ns - d.arrival_ns,
+                     d.due_ns, d.delivered_ns, d.delivered_ns - d.due_ns);
         });
       }
-      spdlog::info("LUN {} of {}: {} ({} blocks), backing {}, timing {}, scheduler {}, storage I/O {}",
-                   spec.id, t.name, spec.params.name, driver->lun().blocks(), spec.backing,
-                   scsi::timing_mode_name(spec.timing.mode), spec.scheduler,
-                   driver->lun().store_async() != nullptr ? "io_uring" : "synchronous");
+      spdlog::info(
+          "LUN {} of {}: {} ({} blocks), backing {}, timing {}, scheduler {}, storage I/O {}",
+          spec.id, t.name, spec.params.name, driver->lun().blocks(), spec.backing,
+          scsi::timing_mode_name(spec.timing.mode), spec.scheduler,
+          driver->lun().store_async() != nullptr ? "io_uring" : "synchronous");
       setup.luns[spec.id] = std::move(driver);
     }
     server.add_target(std::move(setup));
@@ -292,8 +294,10 @@ int main(int argc, char** argv) {
     deadline.expires_after(std::chrono::milliseconds(1500));
     deadline.async_wait([&](const boost::system::error_code& ec) {
       if (!ec) {
-        spdlog::warn("shutdown: after 1.5 s, {} connections still open; the commands still in "
-                     "the models are dropped", server.connections());
+        spdlog::warn(
+            "shutdown: after 1.5 s, {} connections still open; the commands still in "
+            "the models are dropped",
+            server.connections());
         forced = true;
         for (auto& l : loops) l->stop();
       }

@@ -14,18 +14,21 @@ using asio::ip::tcp;
 namespace {
 
 class AsioConnection final : public Connection,
-                       public std::enable_shared_from_this<AsioConnection> {
+                             public std::enable_shared_from_this<AsioConnection> {
  public:
-  AsioConnection(tcp::socket socket, const MakeSession& make_session, const ConnectionLimits& limits,
-             std::atomic<std::size_t>& open, std::function<void()> on_finish)
-      : socket_(std::move(socket)), ping_timer_(socket_.get_executor()),
-        login_timer_(socket_.get_executor()), limits_(limits), open_(open),
+  AsioConnection(tcp::socket socket, const MakeSession& make_session,
+                 const ConnectionLimits& limits, std::atomic<std::size_t>& open,
+                 std::function<void()> on_finish)
+      : socket_(std::move(socket)),
+        ping_timer_(socket_.get_executor()),
+        login_timer_(socket_.get_executor()),
+        limits_(limits),
+        open_(open),
         on_finish_(std::move(on_finish)) {
     open_.fetch_add(1, std::memory_order_relaxed);
-    session_ = make_session(
-        Session::Sink{[this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); },
-                      [this] { close(); },
-                      [this](Session::DataPdu pdu) { enqueue_data(std::move(pdu)); }});
+    session_ = make_session(Session::Sink{
+        [this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); }, [this] { close(); },
+        [this](Session::DataPdu pdu) { enqueue_data(std::move(pdu)); }});
   }
 
   void start() override {
@@ -91,15 +94,15 @@ class AsioConnection final : public Connection,
     rest_.resize(rest);
     if (rest == 0) return on_pdu();
     reading_ = true;
-    asio::async_read(socket_, asio::buffer(rest_),
-                     with_memory(read_memory_, [self = shared_from_this()](
-                                                   const boost::system::error_code& e,
-                                                   std::size_t) {
-                       self->reading_ = false;
-                       if (self->finished_) return self->drain(e);
-                       if (e || self->closing_ || !self->session_) return self->close();
-                       self->on_pdu();
-                     }));
+    asio::async_read(
+        socket_, asio::buffer(rest_),
+        with_memory(read_memory_,
+                    [self = shared_from_this()](const boost::system::error_code& e, std::size_t) {
+                      self->reading_ = false;
+                      if (self->finished_) return self->drain(e);
+                      if (e || self->closing_ || !self->session_) return self->close();
+                      self->on_pdu();
+                    }));
   }
 
   void on_pdu() {
@@ -156,8 +159,8 @@ class AsioConnection final : public Connection,
   // its hold on the LUNs, instead of waiting for TCP to give up.
   void arm_ping() {
     ping_timer_.expires_after(limits_.nop_in_interval);
-    ping_timer_.async_wait(with_memory(
-        ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
+    ping_timer_.async_wait(
+        with_memory(ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
           if (ec || self->finished_ || !self->session_) return;
           self->session_->ping();
           self->arm_ping_timeout();
@@ -167,8 +170,8 @@ class AsioConnection final : public Connection,
   void arm_ping_timeout() {
     ping_timer_.expires_after(limits_.nop_in_timeout.count() > 0 ? limits_.nop_in_timeout
                                                                  : limits_.nop_in_interval);
-    ping_timer_.async_wait(with_memory(
-        ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
+    ping_timer_.async_wait(
+        with_memory(ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
           if (ec || self->finished_ || !self->session_) return;
           if (self->session_->awaiting_ping()) return self->close();
           self->arm_ping();
@@ -229,11 +232,10 @@ class AsioConnection final : public Connection,
       if (o.has_data_digest) gather_.push_back(asio::buffer(o.data_digest));
     }
     writing_ = true;
-    asio::async_write(
-        socket_, std::span<const asio::const_buffer>(gather_),
-        with_memory(write_memory_,
-                    [self = shared_from_this()](const boost::system::error_code& ec,
-                                                std::size_t) { self->on_written(ec); }));
+    asio::async_write(socket_, std::span<const asio::const_buffer>(gather_),
+                      with_memory(write_memory_, [self = shared_from_this()](
+                                                     const boost::system::error_code& ec,
+                                                     std::size_t) { self->on_written(ec); }));
   }
 
   void on_written(const boost::system::error_code& ec) {
@@ -286,11 +288,11 @@ class AsioConnection final : public Connection,
     rest_.resize(std::max<std::size_t>(rest_.capacity(), 4096));
     socket_.async_read_some(
         asio::buffer(rest_),
-        with_memory(read_memory_, [self = shared_from_this()](
-                                      const boost::system::error_code& e, std::size_t) {
-          self->reading_ = false;
-          self->drain(e);
-        }));
+        with_memory(read_memory_,
+                    [self = shared_from_this()](const boost::system::error_code& e, std::size_t) {
+                      self->reading_ = false;
+                      self->drain(e);
+                    }));
   }
 
   void close_socket() {
@@ -311,7 +313,7 @@ class AsioConnection final : public Connection,
   Bhs bhs_{};
   std::size_t ahs_len_ = 0, data_len_ = 0;
   bool header_digest_ = false, data_digest_ = false;
-  std::vector<std::uint8_t> rest_;                    // the PDU being read, after its BHS
+  std::vector<std::uint8_t> rest_;  // the PDU being read, after its BHS
   // A PDU to write: its bytes (BHS, header digest, and the padded segment
   // unless it is viewed in place), the view, and the data digest.
   struct Out {

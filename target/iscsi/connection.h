@@ -5,9 +5,9 @@
 // Everything protocol-level is in Session.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>

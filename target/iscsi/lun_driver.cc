@@ -1,7 +1,8 @@
 #include "target/iscsi/lun_driver.h"
 
-#include <boost/asio/post.hpp>
 #include <unistd.h>
+
+#include <boost/asio/post.hpp>
 
 namespace memstore::iscsi {
 

@@ -11,7 +11,9 @@ namespace memstore::iscsi {
 namespace asio = boost::asio;
 
 LunLink::LunLink(asio::io_context& home, LunDriver& driver)
-    : home_(home), driver_(driver), local_(&home == &driver.context()),
+    : home_(home),
+      driver_(driver),
+      local_(&home == &driver.context()),
       block_size_(driver.block_size()) {}
 
 void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,

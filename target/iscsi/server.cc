@@ -3,12 +3,12 @@
 // Connection (connection.h); everything protocol-level is in Session.
 #include "target/iscsi/server.h"
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <atomic>
 #include <limits>
 #include <mutex>
 #include <unordered_map>
@@ -63,8 +63,8 @@ struct Server::Impl {
     {
       const std::lock_guard lock(sessions_mutex);
       auto same_port = [&](const SessionIdentity& other) {
-        return !id.target.empty() && other.target == id.target &&
-               other.initiator == id.initiator && other.isid == id.isid;
+        return !id.target.empty() && other.target == id.target && other.initiator == id.initiator &&
+               other.isid == id.isid;
       };
       std::size_t of_initiator = 0;
       for (const auto& [nexus, s] : sessions) {
@@ -152,8 +152,8 @@ struct Server::Impl {
           std::move(socket),
           [this, nexus, tsih, loop, self, peer](Session::Sink sink) {
             auto session = std::make_unique<Session>(
-                [this, loop](std::string_view n) { return find(loop, n); }, discovery, nexus,
-                tsih, std::move(sink), limits.session,
+                [this, loop](std::string_view n) { return find(loop, n); }, discovery, nexus, tsih,
+                std::move(sink), limits.session,
                 [this, self](const SessionIdentity& id) { return admit(id, *self); });
             session->set_audit(peer, security_log);
             return session;

@@ -92,8 +92,7 @@ void Session::on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
   const InitiatorPdu& pdu = std::get<InitiatorPdu>(decoded);
   if (!full_feature_) {
     // Only Login Requests until the full feature phase (RFC 7143 §6.3).
-    if (const auto* login = std::get_if<LoginRequestPdu>(&pdu))
-      return on_login(*login, data);
+    if (const auto* login = std::get_if<LoginRequestPdu>(&pdu)) return on_login(*login, data);
     sink_.close();
     return;
   }

@@ -64,7 +64,8 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
         drop();
         return reject(encode(InitiatorPdu{cmd}), RejectReason::kProtocolError);
       }
-      task->data.assign(data.begin(), data.begin() + std::min<std::size_t>(data.size(), task->wanted));
+      task->data.assign(data.begin(),
+                        data.begin() + std::min<std::size_t>(data.size(), task->wanted));
       task->received = static_cast<std::uint32_t>(data.size());
     }
     // Unsolicited Data-Out PDUs follow unless F is set; they are allowed only

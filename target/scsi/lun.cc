@@ -126,8 +126,8 @@ void Lun::complete_io(ScsiResult& r) {
   IoWait& w = *r.io;
   if (w.error() && r.status == Status::kGood) {
     r.status = Status::kCheckCondition;
-    r.sense = build_sense(*store_failed(*w.error(), w.writing(), w.lba()).sense,
-                          descriptor_sense());
+    r.sense =
+        build_sense(*store_failed(*w.error(), w.writing(), w.lba()).sense, descriptor_sense());
     if (!r.data_in.empty()) recycle(std::move(r.data_in));
     r.data_in.clear();
   } else if (!w.writing() && r.status == Status::kGood) {
@@ -207,9 +207,10 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
   if (const auto bad = reserved_bit_set(*spec, cmd.cdb)) {
     return reject(Sense::cdb(Reason::kInvalidFieldInCdb, bad->byte, bad->bit));
   }
-  const CommandContext ctx{*spec,     cmd.cdb.first(spec->cdb_length),
-                           cmd.data_out, cmd.nexus,
-                           arrival,   std::max<std::uint64_t>(cmd.data_out_buffer, cmd.data_out.size())};
+  const CommandContext ctx{
+      *spec,        cmd.cdb.first(spec->cdb_length),
+      cmd.data_out, cmd.nexus,
+      arrival,      std::max<std::uint64_t>(cmd.data_out_buffer, cmd.data_out.size())};
   Outcome outcome = dispatch(ctx);
   finish(result, outcome, ctx);
   result.io = std::move(current_io_);

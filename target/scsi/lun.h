@@ -280,8 +280,8 @@ class Lun {
   LunConfig config_;
   model::Geometry geometry_;
   std::unique_ptr<BackingStore> store_;
-  AsyncStore* async_ = nullptr;            // set: asynchronous storage is on
-  std::shared_ptr<IoWait> current_io_;     // the command being dispatched
+  AsyncStore* async_ = nullptr;         // set: asynchronous storage is on
+  std::shared_ptr<IoWait> current_io_;  // the command being dispatched
   std::unique_ptr<model::Device> device_;
   modepages::ModeState mode_;
   std::uint64_t next_request_id_ = 1;
@@ -303,7 +303,7 @@ class Lun {
   // made on first use and kept until the nexus is lost, so a command's
   // reservation check copies nothing.
   mutable std::map<std::uint64_t, InitiatorPort> ports_;
-  std::set<std::uint64_t> nexuses_;                  // seen and not lost (lun_reset's UA)
+  std::set<std::uint64_t> nexuses_;  // seen and not lost (lun_reset's UA)
   std::vector<std::uint16_t> target_luns_{0};
   LogSink log_;
   std::string log_name_;

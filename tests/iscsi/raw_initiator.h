@@ -87,13 +87,13 @@ struct RawInitiator {
     req.isid = {0x80, 0, 0, qualifier, 0, 0};
     req.cmd_sn = 1;
     const std::string d = with_digests ? "CRC32C" : "None";
-    const auto text = serialize_text(std::vector<TextPair>{
-        {"InitiatorName", "iqn.2026-11.org.memstore.test:raw"},
-        {"TargetName", kRawTarget},
-        {"HeaderDigest", d},
-        {"DataDigest", d},
-        {"ImmediateData", solicited ? "No" : "Yes"},
-        {"InitialR2T", solicited ? "Yes" : "No"}});
+    const auto text =
+        serialize_text(std::vector<TextPair>{{"InitiatorName", "iqn.2026-11.org.memstore.test:raw"},
+                                             {"TargetName", kRawTarget},
+                                             {"HeaderDigest", d},
+                                             {"DataDigest", d},
+                                             {"ImmediateData", solicited ? "No" : "Yes"},
+                                             {"InitialR2T", solicited ? "Yes" : "No"}});
     req.data_segment_length = static_cast<std::uint32_t>(text.size());
     send(encode(InitiatorPdu{req}), text);
     auto r = receive();
@@ -129,7 +129,8 @@ struct RawInitiator {
     c.expected_data_transfer_length = bytes;
     c.cdb = {0x88};
     for (int i = 0; i < 8; ++i) c.cdb[2 + i] = static_cast<std::uint8_t>(lba >> (56 - 8 * i));
-    for (int i = 0; i < 4; ++i) c.cdb[10 + i] = static_cast<std::uint8_t>((bytes / 512) >> (24 - 8 * i));
+    for (int i = 0; i < 4; ++i)
+      c.cdb[10 + i] = static_cast<std::uint8_t>((bytes / 512) >> (24 - 8 * i));
     return encode(InitiatorPdu{c});
   }
   bool closed_by_target() {

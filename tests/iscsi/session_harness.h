@@ -16,8 +16,8 @@
 #include "target/iscsi/session.h"
 #include "target/iscsi/text_keys.h"
 #include "target/scsi/lun.h"
-#include "tests/scsi/lun_fixture.h"
 #include "tests/scsi/cdb_builders.h"
+#include "tests/scsi/lun_fixture.h"
 
 namespace memstore::iscsi::testing {
 
@@ -156,8 +156,7 @@ class SessionTest : public ::testing::Test {
   }
 
   // A SCSI Command on LUN 0 with the next CmdSN.
-  ScsiCommandPdu command(std::vector<std::uint8_t> cdb, std::uint32_t edtl, bool read,
-                         bool write) {
+  ScsiCommandPdu command(std::vector<std::uint8_t> cdb, std::uint32_t edtl, bool read, bool write) {
     ScsiCommandPdu c;
     c.read = read;
     c.write = write;
@@ -197,9 +196,9 @@ class SessionTest : public ::testing::Test {
     ASSERT_TRUE(std::holds_alternative<TargetPdu>(decoded));
     const std::uint32_t len = (std::uint32_t{bhs[5]} << 16) | (bhs[6] << 8) | bhs[7];
     ASSERT_GE(pdu.size(), kBhsSize + len);
-    sent.push_back({std::get<TargetPdu>(decoded),
-                    std::vector<std::uint8_t>(pdu.begin() + kBhsSize,
-                                              pdu.begin() + kBhsSize + len)});
+    sent.push_back(
+        {std::get<TargetPdu>(decoded),
+         std::vector<std::uint8_t>(pdu.begin() + kBhsSize, pdu.begin() + kBhsSize + len)});
   }
 
   TargetContext context_;
