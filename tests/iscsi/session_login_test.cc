@@ -44,22 +44,5 @@ TEST_F(SessionTest, ChapRefusalIsReportedAsChap) {
   EXPECT_EQ(refusals[0].reason, "authentication required but not completed");
 }
 
-TEST_F(SessionTest, UnknownTargetIsReportedAsALoginRefusal) {
-  LoginRequestPdu req;
-  req.transit = true;
-  req.csg = LoginStage::kOperationalNegotiation;
-  req.nsg = LoginStage::kFullFeaturePhase;
-  const auto text = serialize_text(std::vector<TextPair>{
-      {"InitiatorName", kInitiatorName}, {"TargetName", "iqn.2026-11.org.memstore.test:nobody"}});
-  req.data_segment_length = static_cast<std::uint32_t>(text.size());
-  send(req, text);
-  EXPECT_EQ(take().as<LoginResponsePdu>().status_detail, 0x03);
-  ASSERT_EQ(refusals.size(), 1u);
-  EXPECT_EQ(refusals[0].kind, SecurityKind::kLogin);
-  EXPECT_EQ(refusals[0].status, kTargetNotFound);
-  EXPECT_EQ(refusals[0].target, "iqn.2026-11.org.memstore.test:nobody");
-  EXPECT_EQ(refusals[0].reason, "no such target");
-}
-
 }  // namespace
 }  // namespace memstore::iscsi

@@ -54,6 +54,12 @@ TEST_F(SessionTest, UnknownTargetFailsLoginWithTargetNotFound) {
   EXPECT_EQ(r.status_class, 0x02);
   EXPECT_EQ(r.status_detail, 0x03);  // RFC 7143 §11.13.5: Not found
   EXPECT_TRUE(closed);
+  // The refusal reaches the security log (set_audit).
+  ASSERT_EQ(refusals.size(), 1u);
+  EXPECT_EQ(refusals[0].kind, SecurityKind::kLogin);
+  EXPECT_EQ(refusals[0].status, kTargetNotFound);
+  EXPECT_EQ(refusals[0].target, "iqn.2026-11.org.memstore.test:nobody");
+  EXPECT_EQ(refusals[0].reason, "no such target");
 }
 
 TEST_F(SessionTest, UnsupportedVersionFailsLogin) {
