@@ -167,6 +167,26 @@ bool check_chap(Ctx& ctx, const toml::node* at, const std::string& where, const 
   return true;
 }
 
+// A `chap` table ([[target]] chap, [discovery] chap): absent leaves `out`
+// empty; present, every field is checked (check_chap).
+bool parse_chap(Ctx& ctx, const toml::node* c, const std::string& where, std::optional<Chap>& out) {
+  if (c == nullptr) return true;
+  const toml::table* ct = c->as_table();
+  if (ct == nullptr) return ctx.fail(c, where, "must be a table");
+  Chap chap;
+  const std::string cw = where + ".";
+  if (!only_keys(ctx, *ct, cw, {"user", "secret", "mutual_user", "mutual_secret"}) ||
+      !get_string(ctx, *ct, cw, "user", chap.user) ||
+      !get_string(ctx, *ct, cw, "secret", chap.secret) ||
+      !get_string(ctx, *ct, cw, "mutual_user", chap.mutual_user) ||
+      !get_string(ctx, *ct, cw, "mutual_secret", chap.mutual_secret) ||
+      !check_chap(ctx, c, cw, chap)) {
+    return false;
+  }
+  out = chap;
+  return true;
+}
+
 bool resolve_device(Ctx& ctx, const toml::node* at, const std::string& where, LunSpec& lun) {
   const auto base = model::preset(lun.device);
   if (!base)
@@ -281,21 +301,7 @@ bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,
       return ctx.fail(t.get("portals"), where + "portals", "'" + p + "' is not ADDR:PORT");
     target.portals.push_back(*portal);
   }
-  if (const toml::node* c = t.get("chap")) {
-    const toml::table* ct = c->as_table();
-    if (ct == nullptr) return ctx.fail(c, where + "chap", "must be a table");
-    Chap chap;
-    const std::string cw = where + "chap.";
-    if (!only_keys(ctx, *ct, cw, {"user", "secret", "mutual_user", "mutual_secret"}) ||
-        !get_string(ctx, *ct, cw, "user", chap.user) ||
-        !get_string(ctx, *ct, cw, "secret", chap.secret) ||
-        !get_string(ctx, *ct, cw, "mutual_user", chap.mutual_user) ||
-        !get_string(ctx, *ct, cw, "mutual_secret", chap.mutual_secret)) {
-      return false;
-    }
-    if (!check_chap(ctx, c, cw, chap)) return false;
-    target.chap = chap;
-  }
+  if (!parse_chap(ctx, t.get("chap"), where + "chap", target.chap)) return false;
   const toml::node* luns = t.get("lun");
   const toml::array* arr = luns != nullptr ? luns->as_array() : nullptr;
   if (arr == nullptr || arr->empty()) {
@@ -384,7 +390,7 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
     os << source << ":" << e.source().begin.line << ": " << e.description();
     return os.str();
   }
-  if (!only_keys(ctx, root, "", {"daemon", "target", "limits"})) return ctx.error;
+  if (!only_keys(ctx, root, "", {"daemon", "discovery", "target", "limits"})) return ctx.error;
   if (const toml::node* d = root.get("daemon")) {
     const toml::table* dt = d->as_table();
     if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
@@ -409,18 +415,30 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
     const toml::table* lt = l->as_table();
     if (lt == nullptr) return (ctx.fail(l, "limits", "must be a table"), ctx.error);
     Limits& m = config.limits;
-    if (!only_keys(ctx, *lt, "limits.", {"max_connections", "max_sessions_per_initiator",
-                                          "login_timeout", "max_outstanding_commands",
-                                          "max_text_bytes", "max_output_bytes"}) ||
+    if (!only_keys(ctx, *lt, "limits.",
+                   {"max_connections", "max_sessions_per_initiator", "login_timeout",
+                    "max_outstanding_commands", "max_text_bytes", "max_output_bytes",
+                    "buffer_megabytes", "batch_result_megabytes"}) ||
         !get_int(ctx, *lt, "limits.", "max_connections", m.max_connections, 1, 1'000'000) ||
-        !get_int(ctx, *lt, "limits.", "max_sessions_per_initiator", m.max_sessions_per_initiator,
-                 1, 1'000'000) ||
+        !get_int(ctx, *lt, "limits.", "max_sessions_per_initiator", m.max_sessions_per_initiator, 1,
+                 1'000'000) ||
         !get_int(ctx, *lt, "limits.", "login_timeout", m.login_timeout, 1, 3600) ||
         !get_int(ctx, *lt, "limits.", "max_outstanding_commands", m.max_outstanding_commands, 1,
                  65536) ||
         !get_int(ctx, *lt, "limits.", "max_text_bytes", m.max_text_bytes, 8192, 16 << 20) ||
-        !get_int(ctx, *lt, "limits.", "max_output_bytes", m.max_output_bytes, 1 << 20,
-                 1U << 30)) {
+        !get_int(ctx, *lt, "limits.", "max_output_bytes", m.max_output_bytes, 1 << 20, 1U << 30) ||
+        // At least two of the largest transfers (scsi::kMaxTransferBlocks, 32 MiB).
+        !get_int(ctx, *lt, "limits.", "buffer_megabytes", m.buffer_megabytes, 64, 1 << 20, "MiB") ||
+        !get_int(ctx, *lt, "limits.", "batch_result_megabytes", m.batch_result_megabytes, 16,
+                 1 << 20, "MiB")) {
+      return ctx.error;
+    }
+  }
+  if (const toml::node* d = root.get("discovery")) {
+    const toml::table* dt = d->as_table();
+    if (dt == nullptr) return (ctx.fail(d, "discovery", "must be a table"), ctx.error);
+    if (!only_keys(ctx, *dt, "discovery.", {"chap"}) ||
+        !parse_chap(ctx, dt->get("chap"), "discovery.chap", config.discovery_chap)) {
       return ctx.error;
     }
   }

@@ -50,10 +50,14 @@ struct TargetSpec {
 struct Limits {
   std::uint32_t max_connections = 1024;
   std::uint32_t max_sessions_per_initiator = 64;
-  std::uint32_t login_timeout = 15;  // seconds from accept to the full feature phase
+  std::uint32_t login_timeout = 15;              // seconds from accept to the full feature phase
   std::uint32_t max_outstanding_commands = 128;  // per session, immediate ones counted
   std::uint32_t max_text_bytes = 64 * 1024;      // one login or Text request, continued
   std::uint32_t max_output_bytes = 16 << 20;     // per connection, before it stops reading
+  // Daemon-wide (every LUN together): data buffers of commands not yet
+  // delivered and kept for reuse; MEMS BATCH results kept for reading.
+  std::uint32_t buffer_megabytes = 256;
+  std::uint32_t batch_result_megabytes = 64;
 };
 
 // The log levels `log_level` and --log-level accept, in spdlog's spelling.
@@ -65,7 +69,7 @@ inline constexpr std::size_t kMaxIscsiNameBytes = 223;
 
 struct Config {
   std::string log_level = "info";  // one of kLogLevels
-  std::string state_dir = "var";  // default images live here
+  std::string state_dir = "var";   // default images live here
   // Seconds between the target's NOP-In pings; a ping unanswered for
   // nop_in_timeout seconds ends the connection (and its session). 0: off.
   std::uint32_t nop_in_interval = 5;
@@ -91,6 +95,9 @@ struct Config {
   // Refused logins (by kind: login, CHAP, ACL) logged per second at most;
   // the rest are counted and the count logged with the next line.
   std::uint32_t security_log_rate = 10;
+  // CHAP that discovery sessions must pass ([discovery] chap); none: any
+  // initiator may discover, and sees the targets its name may log in to.
+  std::optional<Chap> discovery_chap;
   std::vector<TargetSpec> targets;
 };
 

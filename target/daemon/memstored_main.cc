@@ -32,19 +32,21 @@ namespace {
 
 using namespace memstore;
 
+iscsi::ChapConfig chap_of(const daemon::Chap& chap) {
+  iscsi::ChapConfig c;
+  c.user = chap.user;
+  c.secret = chap.secret;
+  if (!chap.mutual_user.empty()) {
+    c.mutual_user = chap.mutual_user;
+    c.mutual_secret = chap.mutual_secret;
+  }
+  return c;
+}
+
 iscsi::SecurityConfig security_of(const daemon::TargetSpec& t) {
   iscsi::SecurityConfig s;
   s.acl = t.acl;
-  if (t.chap) {
-    iscsi::ChapConfig c;
-    c.user = t.chap->user;
-    c.secret = t.chap->secret;
-    if (!t.chap->mutual_user.empty()) {
-      c.mutual_user = t.chap->mutual_user;
-      c.mutual_secret = t.chap->mutual_secret;
-    }
-    s.chap = c;
-  }
+  if (t.chap) s.chap = chap_of(*t.chap);
   return s;
 }
 
@@ -182,6 +184,12 @@ int main(int argc, char** argv) {
   server.set_warn([](const std::string& message) { spdlog::warn("{}", message); });
   server.set_security_log(daemon::make_security_log(
       config.security_log_rate, [](const std::string& line) { spdlog::warn("{}", line); }));
+  if (config.discovery_chap) server.set_discovery_chap(chap_of(*config.discovery_chap));
+  // One budget each for every LUN of the daemon ([limits]).
+  const auto buffer_budget =
+      std::make_shared<scsi::MemoryBudget>(std::size_t{config.limits.buffer_megabytes} << 20);
+  const auto batch_budget =
+      std::make_shared<scsi::MemoryBudget>(std::size_t{config.limits.batch_result_megabytes} << 20);
   std::vector<iscsi::LunDriver*> drivers;
   std::size_t next_loop = 0;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
@@ -202,7 +210,10 @@ int main(int argc, char** argv) {
         std::error_code ec;
         std::filesystem::create_directories("var", ec);  // the default state directory
       }
-      auto lun = lunspec::open_lun(spec, t.name, where);
+      daemon::LunSpec shared = spec;  // with the daemon-wide budgets
+      shared.buffer_budget = buffer_budget;
+      shared.batch_budget = batch_budget;
+      auto lun = lunspec::open_lun(shared, t.name, where);
       if (auto* err = std::get_if<std::string>(&lun)) {
         std::cerr << "memstored: " << *err << "\n";
         return 1;

@@ -187,7 +187,7 @@ class AsioConnection final : public Connection,
     Out& o = out_.emplace_back();
     o.bytes = std::move(pdu);
     add_digests(o);
-    queued_bytes_ += o.bytes.size();
+    queued_bytes_ += footprint(o);
     if (!writing_) write_queued();
   }
 
@@ -200,7 +200,7 @@ class AsioConnection final : public Connection,
     o.owner = std::move(pdu.owner);
     o.owner_port = pdu.owner_port;
     add_digests(o);
-    queued_bytes_ += o.bytes.size() + o.data.size();
+    queued_bytes_ += footprint(o);
     if (!writing_) write_queued();
   }
 
@@ -223,6 +223,16 @@ class AsioConnection final : public Connection,
     }
   }
 
+  // The memory a queued PDU holds, not just the bytes it will send: a
+  // small status PDU in a recycled buffer, and its queue entry, cost far
+  // more than its 48 bytes, so an initiator that sends commands and never
+  // reads would otherwise queue tens of MiB of refusals (TASK SET FULL)
+  // before the limit counted them. Fixed once the PDU is queued, so adding
+  // and subtracting it balance.
+  static std::size_t footprint(const Out& o) {
+    return sizeof(Out) + o.bytes.capacity() + o.data.size();
+  }
+
   void write_queued() {
     std::swap(out_, in_flight_);
     gather_.clear();
@@ -242,7 +252,7 @@ class AsioConnection final : public Connection,
     writing_ = false;
     // The buffers go back to the session for its next PDUs.
     for (Out& o : in_flight_) {
-      queued_bytes_ -= o.bytes.size() + o.data.size();
+      queued_bytes_ -= footprint(o);
       if (session_) session_->recycle(std::move(o.bytes));
       if (o.owner_port != nullptr) o.owner_port->recycle(std::move(o.owner));
     }

@@ -193,6 +193,10 @@ void Server::set_security_log(SecurityLog log) {
   impl_->security_log = std::move(log);
 }
 
+void Server::set_discovery_chap(std::optional<ChapConfig> chap) {
+  impl_->discovery.security.discovery_chap = std::move(chap);
+}
+
 void Server::add_target(TargetSetup target) {
   impl_->setups.push_back(std::move(target));
 }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,9 @@ class Server {
   // Where refused logins are reported (security_event.h), from every
   // loop's thread: the log must be thread-safe. Set before start().
   void set_security_log(SecurityLog log);
+  // CHAP that discovery sessions must pass (RFC 7143 §12.1); none: discovery
+  // needs no authentication. Set before start().
+  void set_discovery_chap(std::optional<ChapConfig> chap);
   // Binds every portal. Returns an error naming the portal, or "".
   std::string start();
   // Stops accepting and closes every connection (their sessions end). Call

@@ -62,6 +62,11 @@ void Session::on_text(const TextRequestPdu& pdu, std::span<const std::uint8_t> d
   if (const auto* pairs = std::get_if<std::vector<TextPair>>(&parsed)) {
     const Negotiation::Result answer = negotiation_->respond(to_keys(*pairs), Phase::kFullFeature);
     keys = answer.keys;
+    // MaxRecvDataSegmentLength is the one key an initiator may declare again
+    // in full-feature phase (RFC 7143 §13.12); the Data-In PDUs that follow
+    // are cut to the new value.
+    params_.initiator_max_recv_data_segment_length =
+        negotiation_->params().initiator_max_recv_data_segment_length;
   } else {
     return reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
   }

@@ -21,6 +21,8 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
   config.timing = spec.timing;
   config.rotation_rate = spec.rotation_rate;
   config.control_access = spec.control;
+  config.buffer_budget = spec.buffer_budget;
+  config.batch_budget = spec.batch_budget;
   std::string name = spec.params.name;
   for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   config.identity.product = "MEMStore " + name;

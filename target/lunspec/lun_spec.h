@@ -6,11 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/params.h"
 #include "target/scsi/control_access.h"
+#include "target/scsi/memory_budget.h"
 #include "target/scsi/timing.h"
 
 namespace memstore::lunspec {
@@ -31,6 +33,10 @@ struct LunSpec {
   // Who may change mode pages 22h and 1Ah: memstored's [daemon]
   // control_initiators, the TCMU handler's control=allow (its unnamed nexus).
   scsi::ControlAccess control;
+  // Daemon-wide memory bounds shared by every LUN (scsi::LunConfig); unset:
+  // the LUN's own, of the default size.
+  std::shared_ptr<scsi::MemoryBudget> buffer_budget;
+  std::shared_ptr<scsi::MemoryBudget> batch_budget;
 };
 
 }  // namespace memstore::lunspec

@@ -69,7 +69,14 @@ Lun::Lun(LunConfig config, std::unique_ptr<BackingStore> store)
       store_(std::move(store)),
       device_(
           model::make_mems_device(config_.device, config_.scheduler, config_.scheduler_options)),
-      mode_(config_.device, mode_options(config_, *store_)) {}
+      mode_(config_.device, mode_options(config_, *store_)) {
+  if (!config_.buffer_budget) {
+    config_.buffer_budget = std::make_shared<MemoryBudget>(LunConfig::kDefaultBufferBudget);
+  }
+  if (!config_.batch_budget) {
+    config_.batch_budget = std::make_shared<MemoryBudget>(LunConfig::kDefaultBatchBudget);
+  }
+}
 
 modepages::ModeOptions Lun::mode_options(const LunConfig& config, const BackingStore& store) {
   modepages::ModeOptions o;
@@ -83,24 +90,47 @@ modepages::ModeOptions Lun::mode_options(const LunConfig& config, const BackingS
   return o;
 }
 
-Bytes Lun::buffer(std::size_t size) {
+std::optional<Bytes> Lun::buffer(std::size_t size) {
+  MemoryBudget& budget = *config_.buffer_budget;
   Bytes b;
   if (!spare_buffers_.empty()) {
     b = std::move(spare_buffers_.back());
     spare_buffers_.pop_back();
+    spare_hold_.give(b.capacity());
+    // Too small: growing it would count its old capacity twice.
+    if (b.capacity() < size) b = Bytes();
   }
+  const std::size_t needed = std::max(size, b.capacity());
+  if (!budget.try_take(needed)) {
+    // Commands, or kept buffers, hold the budget: this LUN's kept ones go
+    // first, since they are only kept for speed.
+    drop_spares();
+    if (!budget.try_take(needed)) return std::nullopt;
+  }
+  dispatch_hold_.add(config_.buffer_budget, needed);
   // No clear() on recycling and a shrink here: a READ's buffer is filled by
   // the store whole, and zeroing 128 KB per command first cost 5% of a
   // large read's CPU (docs/benchmarks.md). Only growth is zeroed.
+  if (b.capacity() < size) b.reserve(size);
   b.resize(size);
   return b;
 }
 
 void Lun::recycle(Bytes buffer) {
   // Enough for the commands in flight on a busy LUN; beyond that, let go.
-  if (spare_buffers_.size() < 256 && buffer.capacity() > 0) {
+  // Kept buffers fill at most half of the budget: the other half stays for
+  // commands, since one LUN cannot take back another LUN's kept buffers.
+  const std::size_t cap = buffer.capacity();
+  MemoryBudget& budget = *config_.buffer_budget;
+  if (spare_buffers_.size() < 256 && cap > 0 && budget.try_take(cap, budget.limit() / 2)) {
+    spare_hold_.add(config_.buffer_budget, cap);
     spare_buffers_.push_back(std::move(buffer));
   }
+}
+
+void Lun::drop_spares() {
+  spare_buffers_.clear();
+  spare_hold_.release();
 }
 
 bool Lun::enable_async_io() {
@@ -144,6 +174,15 @@ Outcome Lun::dispatch(const CommandContext& c) {
 }
 
 void Lun::finish(ScsiResult& r, Outcome& o, const CommandContext& c) const {
+  if (o.out_of_buffers) {
+    // SAM-5 "Status": the logical unit lacks a resource for one more
+    // command. TASK SET FULL rather than BUSY even when this LUN has nothing
+    // in flight: the budget is spent by commands somewhere in the daemon,
+    // and TASK SET FULL makes an initiator lower its queue depth (Linux's
+    // midlayer does) as well as retry.
+    r.status = Status::kTaskSetFull;
+    return;
+  }
   if (o.conflict) {
     r.status = Status::kReservationConflict;
     return;
@@ -214,7 +253,8 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
   Outcome outcome = dispatch(ctx);
   finish(result, outcome, ctx);
   result.io = std::move(current_io_);
-  if (!outcome.media || outcome.sense || outcome.conflict) {
+  result.buffers = std::move(dispatch_hold_);
+  if (!outcome.media || outcome.sense || outcome.conflict || outcome.out_of_buffers) {
     sink(std::move(result));
     return;
   }

@@ -38,6 +38,7 @@
 #include "target/scsi/io_wait.h"
 #include "target/scsi/log_sink.h"
 #include "target/scsi/lun_stats.h"
+#include "target/scsi/memory_budget.h"
 #include "target/scsi/node_pool.h"
 #include "target/scsi/rate_limiter.h"
 #include "target/scsi/reservations.h"
@@ -58,6 +59,15 @@ struct LunConfig {
   Timing timing;
   // MEMS BATCH results kept per I_T nexus before the oldest are released.
   std::size_t batch_results_cap_bytes = 16 << 20;
+  // Daemon-wide bounds, shared by the LUNs given the same budget; unset, the
+  // LUN makes its own of the default size. Data buffers: those of commands
+  // not yet delivered and those kept for reuse; beyond it, a command that
+  // needs one ends in TASK SET FULL (SAM-5 "Status"). Batch results: the oldest of the LUN's are
+  // released first.
+  std::shared_ptr<MemoryBudget> buffer_budget;
+  std::shared_ptr<MemoryBudget> batch_budget;
+  static constexpr std::size_t kDefaultBufferBudget = std::size_t{256} << 20;
+  static constexpr std::size_t kDefaultBatchBudget = std::size_t{64} << 20;
   // Who may change the control mode pages 22h and 1Ah (default: nobody).
   ControlAccess control_access;
 };
@@ -88,12 +98,16 @@ struct ScsiResult {
   // Storage operations still in flight (asynchronous stores only): the
   // result is not final until io->ready() and Lun::complete_io() ran.
   std::shared_ptr<IoWait> io;
+  // The command's data buffers, counted in LunConfig::buffer_budget until
+  // the result is delivered and gone.
+  BudgetHold buffers;
 };
 
 // What a handler produces; the Lun turns it into a ScsiResult.
 struct Outcome {
-  std::optional<Sense> sense;  // set: CHECK CONDITION
-  bool conflict = false;       // set: RESERVATION CONFLICT
+  std::optional<Sense> sense;   // set: CHECK CONDITION
+  bool conflict = false;        // set: RESERVATION CONFLICT
+  bool out_of_buffers = false;  // set: the buffer budget is spent (TASK SET FULL)
   Bytes data_in;
   std::optional<model::Request> media;  // timed by the model when set
   // A second media access of the same command, queued right behind `media`
@@ -109,6 +123,11 @@ struct Outcome {
   static Outcome fail(Sense s) {
     Outcome o;
     o.sense = s;
+    return o;
+  }
+  static Outcome no_buffer() {
+    Outcome o;
+    o.out_of_buffers = true;
     return o;
   }
   static Outcome reservation_conflict() {
@@ -154,12 +173,16 @@ class Lun {
   // The transport delivered a completion `late_ns` after its modeled time
   // (log page 31h, delivery lateness).
   void record_delivery(std::uint64_t late_ns) { stats_.on_delivery(late_ns); }
-  // A data-in buffer of `size` bytes, reusing one the transport handed back:
-  // the READ path allocates nothing per command once warm. Its contents are
-  // unspecified (an earlier command's data): the caller overwrites them all.
-  Bytes buffer(std::size_t size);
+  // A data buffer of `size` bytes for the command being dispatched, reusing
+  // one the transport handed back: the READ path allocates nothing per
+  // command once warm. Its contents are unspecified (an earlier command's
+  // data): the caller overwrites them all. None when the buffer budget is
+  // spent (the caller answers Outcome::no_buffer()).
+  std::optional<Bytes> buffer(std::size_t size);
   // The transport is done with a result's data-in buffer.
   void recycle(Bytes buffer);
+  // The buffers kept for reuse go (their budget with them).
+  void drop_spares();
   // Where storage failures are logged, with their cause (none: not logged).
   // `name` says which LUN in each line.
   void set_log(LogSink sink, std::string name) {
@@ -275,7 +298,10 @@ class Lun {
   struct BatchResult {
     Bytes data;  // header + read data
     std::uint64_t sequence = 0;
+    BudgetHold hold;  // its bytes in LunConfig::batch_budget
   };
+  // Releases the LUN's oldest batch result but the newest; false if none.
+  bool release_oldest_batch_result();
 
   LunConfig config_;
   model::Geometry geometry_;
@@ -288,6 +314,8 @@ class Lun {
   std::unordered_map<std::uint64_t, PendingMedia> pending_;
   NodePool<std::unordered_map<std::uint64_t, PendingMedia>> pending_pool_;
   std::vector<Bytes> spare_buffers_;  // data-in buffers handed back by the transport
+  BudgetHold spare_hold_;             // their capacity, in the buffer budget
+  BudgetHold dispatch_hold_;          // buffers of the command being dispatched
   // Request id of a command's second media access -> the id it is pending under.
   std::unordered_map<std::uint64_t, std::uint64_t> second_parts_;
   // Per I_T nexus: batch id -> result (DESIGN.md: released when read to the

@@ -117,6 +117,7 @@ void Lun::store_batch_result(PendingMedia& p, const model::Completion& c) {
       static_cast<std::uint32_t>(std::min<std::uint64_t>(us, 0xFFFFFFFFu)));
   r.data.insert(r.data.end(), p.batch_read_data.begin(), p.batch_read_data.end());
   r.sequence = ++batch_sequence_;
+  const std::size_t bytes = r.data.size();
   auto& store = batch_results_[p.result.nexus];
   store[p.batch_id] = std::move(r);
   // The per-nexus cap: release the oldest results first, never the newest.
@@ -129,6 +130,34 @@ void Lun::store_batch_result(PendingMedia& p, const model::Completion& c) {
     total -= oldest->second.data.size();
     store.erase(oldest);
   }
+  // The daemon-wide budget: this LUN's oldest results go, whichever nexus
+  // holds them. The newest stays even when they are all gone, so the budget
+  // is exceeded by at most one result (max_batch_blocks) per LUN.
+  MemoryBudget& budget = *config_.batch_budget;
+  while (!budget.try_take(bytes)) {
+    if (!release_oldest_batch_result()) {
+      budget.take(bytes);
+      break;
+    }
+  }
+  store[p.batch_id].hold.add(config_.batch_budget, bytes);
+}
+
+bool Lun::release_oldest_batch_result() {
+  std::map<std::uint8_t, BatchResult>* in = nullptr;
+  std::map<std::uint8_t, BatchResult>::iterator oldest;
+  for (auto& [nexus, results] : batch_results_) {
+    for (auto it = results.begin(); it != results.end(); ++it) {
+      if (it->second.sequence == batch_sequence_) continue;  // the newest
+      if (in == nullptr || it->second.sequence < oldest->second.sequence) {
+        in = &results;
+        oldest = it;
+      }
+    }
+  }
+  if (in == nullptr) return false;
+  in->erase(oldest);
+  return true;
 }
 
 Outcome Lun::read_buffer(const CommandContext& c) {

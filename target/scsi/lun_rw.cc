@@ -72,11 +72,15 @@ Outcome Lun::read(const CommandContext& c) {
   if (async_ != nullptr && rw.blocks > 0) {
     // The data arrives in a buffer the IoWait owns; complete_io() hands it
     // to the result.
+    std::optional<Bytes> data = buffer(bytes);
+    if (!data) return Outcome::no_buffer();
     const std::shared_ptr<IoWait>& io = io_for(rw.lba, false);
-    async_->start_read(rw.lba, rw.blocks, io->hold(buffer(bytes)), io);
+    async_->start_read(rw.lba, rw.blocks, io->hold(std::move(*data)), io);
     return o;
   }
-  o.data_in = buffer(bytes);
+  std::optional<Bytes> data = buffer(bytes);
+  if (!data) return Outcome::no_buffer();
+  o.data_in = std::move(*data);
   if (auto e = store_->read(rw.lba, rw.blocks, o.data_in)) return store_failed(*e, false, rw.lba);
   return o;
 }
@@ -96,8 +100,10 @@ Outcome Lun::write_blocks(const CommandContext& c, bool durable) {
   if (async_ != nullptr && blocks > 0) {
     // The data-out is the transport's until submit() returns: the operation
     // writes from a copy the IoWait owns.
+    std::optional<Bytes> data = buffer(bytes);
+    if (!data) return Outcome::no_buffer();
     const std::shared_ptr<IoWait>& io = io_for(rw.lba, true);
-    const std::span<std::uint8_t> copy = io->hold(buffer(bytes));
+    const std::span<std::uint8_t> copy = io->hold(std::move(*data));
     std::copy_n(c.data_out.begin(), bytes, copy.begin());
     async_->start_write(rw.lba, blocks, copy, durable, io);
   } else if (blocks > 0) {
@@ -204,7 +210,10 @@ Outcome Lun::write_same(const CommandContext& c) {
   // One run of the pattern, written again and again: each write is one
   // storage operation of at most kWriteSameRunBytes.
   const std::uint64_t run_blocks = std::max<std::uint64_t>(1, kWriteSameRunBytes / bs);
-  Bytes pattern = buffer(static_cast<std::size_t>(std::min(n, run_blocks) * bs));
+  std::optional<Bytes> pattern_buffer =
+      buffer(static_cast<std::size_t>(std::min(n, run_blocks) * bs));
+  if (!pattern_buffer) return Outcome::no_buffer();
+  Bytes pattern = std::move(*pattern_buffer);
   for (std::size_t i = 0; i < pattern.size(); i += bs)
     std::copy(block.begin(), block.end(), pattern.begin() + static_cast<std::ptrdiff_t>(i));
   std::span<const std::uint8_t> run = pattern;

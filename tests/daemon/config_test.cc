@@ -287,6 +287,28 @@ TEST(DaemonConfigChap, MutualSecretIsCheckedLikeTheOneWaySecret) {
               HasSubstr("target[0].chap.mutual_secret: must differ from secret"));
 }
 
+TEST(DaemonConfigChap, DiscoveryChapIsReadAndCheckedLikeATargets) {
+  const auto parsed = parse_config(
+      "[discovery.chap]\nuser = \"finder\"\nsecret = \"finder-secret-1\"\n"
+      "[[target]]\n[[target.lun]]\n",
+      "d.toml");
+  ASSERT_EQ(error_of(parsed), "");
+  const Config& c = std::get<Config>(parsed);
+  ASSERT_TRUE(c.discovery_chap);
+  EXPECT_EQ(c.discovery_chap->user, "finder");
+  EXPECT_EQ(c.discovery_chap->secret, "finder-secret-1");
+  EXPECT_FALSE(
+      std::get<Config>(parse_config("[[target]]\n[[target.lun]]\n", "e.toml")).discovery_chap);
+  EXPECT_THAT(error_of(parse_config("[discovery.chap]\nuser = \"finder\"\nsecret = \"x\"\n"
+                                    "[[target]]\n[[target.lun]]\n",
+                                    "d.toml")),
+              HasSubstr("d.toml:1: discovery.chap.secret: is 1 bytes; it must be 12 to 255"));
+  EXPECT_THAT(error_of(parse_config("[discovery]\nchap = 3\n[[target]]\n", "d.toml")),
+              HasSubstr("discovery.chap: must be a table"));
+  EXPECT_THAT(error_of(parse_config("[discovery]\nacl = []\n[[target]]\n", "d.toml")),
+              HasSubstr("discovery.acl"));
+}
+
 TEST(DaemonConfig, OpensMemoryAndFileLuns) {
   CommandLine cli;
   cli.backing = "memory";

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Integration test: CHAP (one-way and mutual) and the initiator ACL, with
 # libiscsi's tools as the initiator; what discovery lists to whom; refused
-# logins in the log, rate-limited.
+# logins in the log, rate-limited; CHAP for discovery itself.
 # Usage: chap_test.sh MEMSTORED
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -88,4 +88,34 @@ suppressed=$(sed -n 's/.*ACL: suppressed \([0-9]*\) messages.*/\1/p' "$log" | aw
 [ "$suppressed" -gt 0 ] || fail "12 ACL refusals in a few seconds, none suppressed ($lines lines)"
 [ $((lines + suppressed)) = 12 ] || fail "ACL refusals: $lines lines + $suppressed suppressed, not 12"
 echo "log: refusals named with initiator and address; $lines of 12 ACL lines, $suppressed counted as suppressed"
+
+# Discovery CHAP ([discovery] chap): discovery itself needs the secret, and
+# the CHAP target is listed to whoever passed it.
+kill "$pid"
+wait "$pid" || true
+cat >"$work/discovery.toml" <<TOML
+[discovery.chap]
+user = "finder"
+secret = "finder-secret-12"
+
+[[target]]
+name = "iqn.2026-11.org.memstore:oneway"
+portals = ["127.0.0.1:0"]
+[target.chap]
+user = "alice"
+secret = "alice-secret-123"
+[[target.lun]]
+backing = "memory"
+timing = "off"
+TOML
+start_memstored "$1" 1 --config "$work/discovery.toml"
+out=$(iscsi-ls "iscsi://finder%finder-secret-12@127.0.0.1:${ports[0]}" 2>&1) ||
+  fail "discovery with the discovery secret: $out"
+grep -q "iqn.2026-11.org.memstore:oneway" <<<"$out" || fail "discovery CHAP: target not listed: $out"
+out=$(iscsi-ls "iscsi://127.0.0.1:${ports[0]}" 2>&1) && fail "discovery without CHAP accepted: $out"
+out=$(iscsi-ls "iscsi://finder%wrong-secret-00@127.0.0.1:${ports[0]}" 2>&1) &&
+  fail "discovery with a wrong secret accepted: $out"
+grep -q "CHAP: login refused (status 0201): initiator 'iqn.*' from 127.0.0.1:[0-9]*, discovery or no target: wrong CHAP response" "$log" ||
+  fail "no refused discovery login in the log"
+echo "discovery CHAP: right secret lists the target, missing and wrong refused and logged"
 echo "ok"

@@ -296,6 +296,26 @@ TEST_F(SessionTest, SendTargetsInANormalSessionNamesItsTarget) {
   EXPECT_EQ(kv[1].value, "127.0.0.1:3260,1");
 }
 
+TEST_F(SessionTest, MaxRecvDataSegmentLengthDeclaredInFullFeaturePhaseCutsDataIn) {
+  login({{"MaxRecvDataSegmentLength", "8192"}});
+  TextRequestPdu t;
+  t.itt = 0x78;
+  t.cmd_sn = cmd_sn++;
+  const auto text = serialize_text(std::vector<TextPair>{{"MaxRecvDataSegmentLength", "1024"}});
+  t.data_segment_length = static_cast<std::uint32_t>(text.size());
+  send(t, text);
+  EXPECT_TRUE(take().as<TextResponsePdu>().final);
+  // 2048 bytes come back as two Data-In PDUs of 1024, not one of 2048.
+  send(command(rw10(kRead10, 0, 4), 2048, true, false));
+  std::size_t pdus = 0;
+  while (!sent.empty()) {
+    const Sent in = take();
+    EXPECT_EQ(in.data.size(), 1024U);
+    ++pdus;
+  }
+  EXPECT_EQ(pdus, 2U);
+}
+
 TEST_F(SessionTest, LogoutAnswersAndEndsTheSession) {
   login();
   LogoutRequestPdu l;
