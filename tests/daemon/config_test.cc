@@ -350,7 +350,8 @@ TEST(DaemonConfigLimits, DefaultsAreSafeAndTheTableSetsThem) {
   const Config c = std::get<Config>(parse_config(
       "[daemon]\nnop_in_timeout = 3\n[limits]\nmax_connections = 10\n"
       "max_sessions_per_initiator = 2\nlogin_timeout = 4\nmax_outstanding_commands = 32\n"
-      "max_text_bytes = 16384\nmax_output_bytes = 2097152\n[[target]]\n[[target.lun]]\n",
+      "max_text_bytes = 16384\nmax_output_bytes = 2097152\nbuffer_megabytes = 128\n"
+      "batch_result_megabytes = 32\n[[target]]\n[[target.lun]]\n",
       "l.toml"));
   EXPECT_EQ(c.nop_in_timeout, 3U);
   EXPECT_EQ(c.limits.max_connections, 10U);
@@ -359,6 +360,8 @@ TEST(DaemonConfigLimits, DefaultsAreSafeAndTheTableSetsThem) {
   EXPECT_EQ(c.limits.max_outstanding_commands, 32U);
   EXPECT_EQ(c.limits.max_text_bytes, 16384U);
   EXPECT_EQ(c.limits.max_output_bytes, 2097152U);
+  EXPECT_EQ(c.limits.buffer_megabytes, 128U);
+  EXPECT_EQ(c.limits.batch_result_megabytes, 32U);
 }
 
 TEST(DaemonConfigLimits, OutOfRangeAndUnknownKeysNameTheKey) {
@@ -366,6 +369,9 @@ TEST(DaemonConfigLimits, OutOfRangeAndUnknownKeysNameTheKey) {
               ::testing::HasSubstr("a.toml:2: limits.max_connections"));
   EXPECT_THAT(error_of(parse_config("[limits]\nmax_text_bytes = 10\n[[target]]\n", "b.toml")),
               ::testing::HasSubstr("b.toml:2: limits.max_text_bytes"));
+  // Below two of the largest transfers, a READ of 32 MiB could never run.
+  EXPECT_THAT(error_of(parse_config("[limits]\nbuffer_megabytes = 32\n[[target]]\n", "d.toml")),
+              ::testing::HasSubstr("d.toml:2: limits.buffer_megabytes"));
   EXPECT_THAT(error_of(parse_config("[limits]\nmax_conections = 5\n[[target]]\n", "c.toml")),
               ::testing::HasSubstr("limits.max_conections: unknown key"));
 }
