@@ -5,11 +5,8 @@
 # Usage: chap_test.sh MEMSTORED
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cat >"$work/memstored.toml" <<TOML
-[daemon]
-security_log_rate = 1
-
-[[target]]
+# The one-way CHAP target, in both configurations below.
+oneway_target='[[target]]
 name = "iqn.2026-11.org.memstore:oneway"
 portals = ["127.0.0.1:0"]
 [target.chap]
@@ -17,7 +14,12 @@ user = "alice"
 secret = "alice-secret-123"
 [[target.lun]]
 backing = "memory"
-timing = "off"
+timing = "off"'
+cat >"$work/memstored.toml" <<TOML
+[daemon]
+security_log_rate = 1
+
+$oneway_target
 
 [[target]]
 name = "iqn.2026-11.org.memstore:mutual"
@@ -98,15 +100,7 @@ cat >"$work/discovery.toml" <<TOML
 user = "finder"
 secret = "finder-secret-12"
 
-[[target]]
-name = "iqn.2026-11.org.memstore:oneway"
-portals = ["127.0.0.1:0"]
-[target.chap]
-user = "alice"
-secret = "alice-secret-123"
-[[target.lun]]
-backing = "memory"
-timing = "off"
+$oneway_target
 TOML
 start_memstored "$1" 1 --config "$work/discovery.toml"
 out=$(iscsi-ls "iscsi://finder%finder-secret-12@127.0.0.1:${ports[0]}" 2>&1) ||

@@ -133,6 +133,17 @@ struct RawInitiator {
       c.cdb[10 + i] = static_cast<std::uint8_t>((bytes / 512) >> (24 - 8 * i));
     return encode(InitiatorPdu{c});
   }
+  // An immediate Task Management Function Request (RFC 7143 §11.5).
+  static Bhs tmf(TmfFunction function, std::uint32_t itt, std::uint32_t cmd_sn,
+                 std::uint32_t referenced = kReservedTag) {
+    TaskMgmtRequestPdu t;
+    t.immediate = true;
+    t.function = function;
+    t.itt = itt;
+    t.referenced_task_tag = referenced;
+    t.cmd_sn = cmd_sn;
+    return encode(InitiatorPdu{t});
+  }
   bool closed_by_target() {
     std::uint8_t b;
     boost::system::error_code ec;

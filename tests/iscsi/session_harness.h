@@ -172,6 +172,16 @@ class SessionTest : public ::testing::Test {
     return scsi::testing::rw10(opcode, lba, blocks);
   }
 
+  // A final Text Request with these keys, at the next CmdSN.
+  void send_text(std::uint32_t itt, const std::vector<TextPair>& keys) {
+    TextRequestPdu t;
+    t.itt = itt;
+    t.cmd_sn = cmd_sn++;
+    const auto text = serialize_text(keys);
+    t.data_segment_length = static_cast<std::uint32_t>(text.size());
+    send(t, text);
+  }
+
   Sent take() {
     EXPECT_FALSE(sent.empty()) << "the target sent nothing";
     if (sent.empty()) return {RejectPdu{}, {}};

@@ -278,14 +278,9 @@ TEST_F(SessionTest, AbortedTaskSendsNoResponse) {
 
 TEST_F(SessionTest, SendTargetsInANormalSessionNamesItsTarget) {
   login();
-  TextRequestPdu t;
-  t.itt = 0x77;
-  t.cmd_sn = cmd_sn++;
   // An empty value asks for the session's own target; "All" is for discovery
   // sessions only (RFC 7143 Appendix C).
-  const auto text = serialize_text(std::vector<TextPair>{{"SendTargets", ""}});
-  t.data_segment_length = static_cast<std::uint32_t>(text.size());
-  send(t, text);
+  send_text(0x77, {{"SendTargets", ""}});
   const Sent s = take();
   EXPECT_TRUE(s.as<TextResponsePdu>().final);
   const auto pairs = parse_text(s.data);
@@ -298,12 +293,7 @@ TEST_F(SessionTest, SendTargetsInANormalSessionNamesItsTarget) {
 
 TEST_F(SessionTest, MaxRecvDataSegmentLengthDeclaredInFullFeaturePhaseCutsDataIn) {
   login({{"MaxRecvDataSegmentLength", "8192"}});
-  TextRequestPdu t;
-  t.itt = 0x78;
-  t.cmd_sn = cmd_sn++;
-  const auto text = serialize_text(std::vector<TextPair>{{"MaxRecvDataSegmentLength", "1024"}});
-  t.data_segment_length = static_cast<std::uint32_t>(text.size());
-  send(t, text);
+  send_text(0x78, {{"MaxRecvDataSegmentLength", "1024"}});
   EXPECT_TRUE(take().as<TextResponsePdu>().final);
   // 2048 bytes come back as two Data-In PDUs of 1024, not one of 2048.
   send(command(rw10(kRead10, 0, 4), 2048, true, false));

@@ -28,13 +28,7 @@ class TaskManagementTest : public ::testing::Test {
   }
 
   Bhs tmf(TmfFunction function, std::uint32_t itt, std::uint32_t referenced = kReservedTag) {
-    TaskMgmtRequestPdu t;
-    t.immediate = true;
-    t.function = function;
-    t.itt = itt;
-    t.referenced_task_tag = referenced;
-    t.cmd_sn = cmd_sn_;
-    return encode(InitiatorPdu{t});
+    return testing::RawInitiator::tmf(function, itt, cmd_sn_, referenced);
   }
   void read(std::uint32_t itt, std::uint64_t lba) {
     client_->send(client_->read16(itt, cmd_sn_++, lba, 4096));
