@@ -10,6 +10,13 @@ well-behaved initiator logging in afterwards is still served.
   text      a 32 MB login text flood with C=1            RSS growth < 16 MiB
   reads     60,000 immediate 32 KiB READs, never read    RSS growth <= 64 MiB
   idle      1,000 connections at a 256-descriptor limit  memstored CPU < 0.2 s over 3 s
+  sessions  100 sessions of one initiator name           64 held, 36 refused 03/02; < 16 MiB
+  connections 1,100 connections at once                  76 closed at accept; < 16 MiB
+  edtl      a one-block WRITE announcing 1 GiB           512 bytes solicited; < 16 MiB
+
+The output queue, the daemon-wide buffer and batch budgets, the login timeout
+and the PR registrations have their own tests (tests/iscsi/server_limits_test.cc,
+tests/scsi/memory_budget_test.cc, tests/scsi/lun_reservations_test.cc).
 
 Usage: hostile_test.py MEMSTORED [CASE...]   (default: every case)
 """
@@ -208,8 +215,115 @@ def case_idle(pid, port):
     return None
 
 
+def login_status(port, isid_tail):
+    """Logs in with INITIATOR and this ISID; (socket or None, status class, detail)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    text = (f"InitiatorName={INITIATOR}\0TargetName={TARGET}\0SessionType=Normal\0"
+            "HeaderDigest=None\0DataDigest=None\0ImmediateData=Yes\0InitialR2T=No\0").encode()
+    pdu = bytearray(login_pdu(text))
+    pdu[12:14] = isid_tail.to_bytes(2, "big")
+    sock.sendall(pdu)
+    r = recv_pdu(sock)
+    if r is None:
+        sock.close()
+        return None, None, None
+    if r[0][36] != 0:
+        sock.close()
+        return None, r[0][36], r[0][37]
+    return sock, 0, 0
+
+
+def case_sessions(pid, port):
+    """One initiator name opens 100 sessions (distinct ISIDs) and holds them:
+    the 65th and later fail with 03/02 (limits.max_sessions_per_initiator)."""
+    refused = []
+    for i in range(100):
+        sock, cls, detail = login_status(port, 0x100 + i)
+        if sock is not None:
+            growth_holder.append(sock)
+        else:
+            refused.append((cls, detail))
+    print(f"  sessions: {len(growth_holder)} held, {len(refused)} refused with {set(refused)}")
+    if len(growth_holder) != 64 or set(refused) != {(3, 2)}:
+        raise AssertionError("sessions: expected 64 sessions and 36 refusals with 03/02")
+    return 16 * MIB
+
+
+def case_connections(pid, port):
+    """1,100 connections at once: those beyond limits.max_connections (1,024)
+    are closed by the daemon as soon as it accepts them."""
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(1100)]
+    time.sleep(0.5)
+    closed = 0
+    for s in socks:
+        s.setblocking(False)
+        try:
+            closed += s.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except ConnectionResetError:
+            closed += 1
+    print(f"  connections: 1100 opened, {closed} closed by the daemon")
+    growth_holder.extend(socks)
+    if closed != 1100 - 1024:
+        raise AssertionError(f"connections: {closed} closed, expected {1100 - 1024}")
+    return 16 * MIB
+
+
+def data_out(itt, ttt, data_sn, offset, length, final):
+    """A Data-Out PDU's BHS and a zero segment (RFC 7143 §11.7)."""
+    return struct.pack(">BB2xB3s8sI4s4xI4xII4x", 0x05, 0x80 if final else 0, 0,
+                       length.to_bytes(3, "big"), b"\0" * 8, itt, ttt, 0, data_sn,
+                       offset) + bytes(length)
+
+
+def case_edtl(pid, port):
+    """A one-block WRITE(10) whose Expected Data Transfer Length says 1 GiB,
+    then Data-Out for every R2T, up to 64 MiB: the daemon solicits only the
+    CDB's 512 bytes, and answers GOOD with the rest as an underflow residual
+    (RFC 7143 §11.4.5.2)."""
+    sock, _, _ = login_status(port, 0x42)
+    if sock is None:
+        raise SystemExit("edtl: login failed")
+    cdb = bytes([0x2A, 0, 0, 0, 0, 0, 0, 0, 1, 0]) + bytes(6)
+    # F and W, no unsolicited data; CmdSN 1, the login's.
+    sock.sendall(struct.pack(">BB2xB3s8sIIII16s", 0x01, 0xA1, 0, b"\0\0\0", b"\0" * 8,
+                             1, 1 << 30, 1, 0, cdb))
+    sent = 0
+    segment = 256 * 1024  # the daemon's MaxRecvDataSegmentLength
+    answered = None
+    while sent < 64 * MIB:
+        r = recv_pdu(sock)
+        if r is None:
+            raise AssertionError(f"edtl: connection closed after {sent} bytes")
+        if r[0][0] & 0x3F == 0x21:  # SCSI Response: the daemon asked for no more
+            answered = r[0]
+            break
+        if r[0][0] & 0x3F != 0x31:  # anything but an R2T
+            continue
+        ttt = r[0][20:24]
+        offset = int.from_bytes(r[0][40:44], "big")
+        want = int.from_bytes(r[0][44:48], "big")
+        for n, at in enumerate(range(0, want, segment)):
+            length = min(segment, want - at)
+            sock.sendall(data_out(1, ttt, n, offset + at, length, at + length == want))
+            sent += length
+    how = "no answer yet"
+    if answered is not None:
+        how = (f"answered: response {answered[2]}, status {answered[3]:#04x}, flags "
+               f"{answered[1]:#04x}, residual {int.from_bytes(answered[44:48], 'big')}")
+    print(f"  edtl: {sent} bytes of Data-Out solicited for a one-block WRITE ({how})")
+    growth_holder.append(sock)
+    if answered is None or sent != 512 or answered[3] != 0 or not answered[1] & 0x02 or \
+            int.from_bytes(answered[44:48], "big") != (1 << 30) - 512:
+        raise AssertionError("edtl: expected 512 bytes solicited, then GOOD with an underflow "
+                             "residual of 1 GiB - 512")
+    return 16 * MIB
+
+
 growth_holder = []
-CASES = {"churn": case_churn, "text": case_text, "reads": case_reads, "idle": case_idle}
+CASES = {"churn": case_churn, "text": case_text, "reads": case_reads, "idle": case_idle,
+         "sessions": case_sessions, "connections": case_connections, "edtl": case_edtl}
 
 
 def main():
