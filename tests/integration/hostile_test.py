@@ -20,8 +20,6 @@ tests/scsi/memory_budget_test.cc, tests/scsi/lun_reservations_test.cc).
 
 Usage: hostile_test.py MEMSTORED [CASE...]   (default: every case)
 """
-import os
-import re
 import resource
 import socket
 import struct
@@ -30,93 +28,8 @@ import sys
 import tempfile
 import time
 
-MIB = 1 << 20
-TARGET = "iqn.2026-11.org.memstore:g2"
-INITIATOR = "iqn.2026-11.org.memstore.test:hostile"
-
-
-def start(memstored, workdir, extra_env_limit=None):
-    log = open(os.path.join(workdir, "memstored.log"), "w+")
-    preexec = None
-    if extra_env_limit is not None:
-        def preexec():  # noqa: E306 - the descriptor limit of the daemon alone
-            resource.setrlimit(resource.RLIMIT_NOFILE, (extra_env_limit, extra_env_limit))
-    proc = subprocess.Popen([memstored, "--listen", "127.0.0.1:0", "--backing", "memory",
-                             "--timing", "off", "--threads", "1"],
-                            stdout=log, stderr=subprocess.STDOUT, cwd=workdir,
-                            preexec_fn=preexec)
-    for _ in range(200):
-        log.seek(0)
-        m = re.search(r"serving .* on 127\.0\.0\.1:(\d+)", log.read())
-        if m:
-            return proc, int(m.group(1)), log
-        time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("memstored did not start")
-
-
-def rss(pid, field="RssAnon"):
-    """Resident memory of the daemon, in bytes. RssAnon by default: the heap
-    and buffers an initiator can make it hold, without the pages of its own
-    code and libraries, which fault in as new code paths first run (VmRSS
-    counts them, RssFile alone)."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    raise SystemExit(f"no {field}")
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def pad(data):
-    return data + b"\0" * (-len(data) % 4)
-
-
-def login_pdu(text, cont=False, final=True):
-    """A Login Request, operational stage straight to full feature (RFC 7143 §11.12)."""
-    flags = (0x80 if final and not cont else 0) | (0x40 if cont else 0) | (1 << 2) | 3
-    bhs = struct.pack(">BBBBB3s6sHIHHII16s", 0x43, flags, 0, 0, 0,
-                      len(text).to_bytes(3, "big"), bytes([0x80, 0, 0, 0x42, 0, 0]), 0,
-                      1, 0, 0, 1, 0, b"")
-    return bhs + pad(text)
-
-
-def recv_exact(sock, n):
-    out = b""
-    while len(out) < n:
-        chunk = sock.recv(n - len(out))
-        if not chunk:
-            return None
-        out += chunk
-    return out
-
-
-def recv_pdu(sock):
-    bhs = recv_exact(sock, 48)
-    if bhs is None:
-        return None
-    length = int.from_bytes(bhs[5:8], "big")
-    data = recv_exact(sock, length + (-length % 4)) if length else b""
-    return bhs, (data or b"")[:length]
-
-
-def login(port, isid_tail=0x42):
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    text = (f"InitiatorName={INITIATOR}\0TargetName={TARGET}\0SessionType=Normal\0"
-            "HeaderDigest=None\0DataDigest=None\0").encode()
-    pdu = bytearray(login_pdu(text))
-    pdu[13] = isid_tail
-    sock.sendall(pdu)
-    r = recv_pdu(sock)
-    if r is None or r[0][36] != 0 or not r[0][1] & 0x80:
-        sock.close()
-        return None
-    return sock
+from iscsi_raw import (MIB, cpu_seconds, login, login_pdu, login_status, nop_out_pdu,
+                       recv_pdu, rss, start)
 
 
 def well_behaved_is_served(port):
@@ -124,9 +37,7 @@ def well_behaved_is_served(port):
     sock = login(port, isid_tail=0x77)
     if sock is None:
         return False
-    nop = struct.pack(">BBH I 8s I I I I 16s", 0x40 | 0x00, 0x80, 0, 0, b"\0" * 8,
-                      9, 0xFFFFFFFF, 1, 0, b"")
-    sock.sendall(nop)
+    sock.sendall(nop_out_pdu(9, cmdsn=1))
     while True:
         r = recv_pdu(sock)
         if r is None:
@@ -215,22 +126,8 @@ def case_idle(pid, port):
     return None
 
 
-def login_status(port, isid_tail):
-    """Logs in with INITIATOR and this ISID; (socket or None, status class, detail)."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    text = (f"InitiatorName={INITIATOR}\0TargetName={TARGET}\0SessionType=Normal\0"
-            "HeaderDigest=None\0DataDigest=None\0ImmediateData=Yes\0InitialR2T=No\0").encode()
-    pdu = bytearray(login_pdu(text))
-    pdu[12:14] = isid_tail.to_bytes(2, "big")
-    sock.sendall(pdu)
-    r = recv_pdu(sock)
-    if r is None:
-        sock.close()
-        return None, None, None
-    if r[0][36] != 0:
-        sock.close()
-        return None, r[0][36], r[0][37]
-    return sock, 0, 0
+# The keys of a session whose WRITEs may carry their data (RFC 7143 §13.10, §13.11).
+IMMEDIATE = "ImmediateData=Yes\0InitialR2T=No\0"
 
 
 def case_sessions(pid, port):
@@ -238,7 +135,7 @@ def case_sessions(pid, port):
     the 65th and later fail with 03/02 (limits.max_sessions_per_initiator)."""
     refused = []
     for i in range(100):
-        sock, cls, detail = login_status(port, 0x100 + i)
+        sock, cls, detail = login_status(port, 0x100 + i, IMMEDIATE)
         if sock is not None:
             growth_holder.append(sock)
         else:
@@ -282,7 +179,7 @@ def case_edtl(pid, port):
     then Data-Out for every R2T, up to 64 MiB: the daemon solicits only the
     CDB's 512 bytes, and answers GOOD with the rest as an underflow residual
     (RFC 7143 §11.4.5.2)."""
-    sock, _, _ = login_status(port, 0x42)
+    sock, _, _ = login_status(port, 0x42, IMMEDIATE)
     if sock is None:
         raise SystemExit("edtl: login failed")
     cdb = bytes([0x2A, 0, 0, 0, 0, 0, 0, 0, 1, 0]) + bytes(6)
