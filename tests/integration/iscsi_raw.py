@@ -7,7 +7,8 @@ well-behaved initiator would (cut a PDU in half, never read its responses):
 
 - start(): memstored on 127.0.0.1:0, its port read from its log;
   rss() and cpu_seconds() of a process, from /proc.
-- pad, login_pdu, recv_exact, recv_pdu, login: the login PDU and the framing.
+- pad, login_pdu, recv_exact, recv_pdu, login, login_status, nop_out_pdu: the
+  login PDU, a NOP-Out and the framing.
 - Session: one connection of one session in the full feature phase, with
   CmdSN/ExpStatSN bookkeeping, SCSI commands with immediate data, unsolicited
   Data-Out or R2T, Data-In collected into a buffer, NOP-In pings answered, and
@@ -346,11 +347,12 @@ class Session:
                 task.sense = data[2:2 + int.from_bytes(data[:2], "big")]
             task.done = True
         elif op == R2T:
-            self._sn(bhs, advances=False)  # R2T carries the next StatSN (§11.8.3)
+            self._sn(bhs, advances=False)  # R2T carries the next StatSN, not its own (§11.8)
             ttt, _, _, _, r2tsn, offset, length = struct.unpack_from(">IIIIIII", bhs, 20)
             task = self._task(itt, op)
             if offset + length > len(task.data):
-                raise ProtocolError(f"R2T for [{offset}, +{length}) of a {len(task.data)}-byte write")
+                raise ProtocolError(f"R2T for [{offset}, +{length}) of a "
+                                    f"{len(task.data)}-byte write")
             self.sock.sendall(b"".join(self._data_out(task, ttt, offset, length, 0)))
         elif op in (LOGOUT_RSP, ASYNC, REJECT):
             self._sn(bhs, advances=True)
@@ -370,7 +372,7 @@ class Session:
 
     def _data_in(self, itt, bhs, data):
         """Data-In (§11.7): placed at its Buffer Offset, DataSN in order; the status
-        rides in the last one when S is set (§11.7.1)."""
+        rides in the last one when S is set (§11.7.2)."""
         task = self._task(itt, DATA_IN)
         flags = bhs[1]
         datasn, offset = struct.unpack_from(">II", bhs, 36)
