@@ -134,9 +134,13 @@ void Lun::describe_nexus(std::uint64_t nexus, std::string iscsi_initiator_port) 
     iscsi_initiator_port.resize(kMaxPortNameBytes);
   }
   nexuses_.insert(nexus);
-  ports_.insert_or_assign(nexus, iscsi_initiator_port.empty()
-                                     ? InitiatorPort::anonymous(nexus)
-                                     : InitiatorPort::named(std::move(iscsi_initiator_port)));
+  const auto it =
+      ports_
+          .insert_or_assign(nexus, iscsi_initiator_port.empty()
+                                       ? InitiatorPort::anonymous(nexus)
+                                       : InitiatorPort::named(std::move(iscsi_initiator_port)))
+          .first;
+  attentions_.port_returned(it->second);
 }
 
 void Lun::nexus_lost(std::uint64_t nexus) {
@@ -145,7 +149,11 @@ void Lun::nexus_lost(std::uint64_t nexus) {
   // ever report its unit attentions. A described port keeps them for its
   // next nexus.
   const InitiatorPort port = port_of(nexus);
-  if (!port.described()) attentions_.forget(port);
+  if (!port.described()) {
+    attentions_.forget(port);
+  } else {
+    attentions_.port_left(port);  // bounded: UnitAttentions::kMaxPorts
+  }
   ports_.erase(nexus);
   nexuses_.erase(nexus);
   echo_.erase(nexus);

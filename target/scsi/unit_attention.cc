@@ -5,6 +5,7 @@
 namespace memstore::scsi {
 
 void UnitAttentions::establish(const InitiatorPort& port, Reason r) {
+  if (!queues_.contains(port) && queues_.size() >= kMaxPorts && !evict_absent()) return;
   std::deque<Reason>& q = queues_[port];
   if (q.size() >= kMaxQueued || std::find(q.begin(), q.end(), r) != q.end()) return;
   q.push_back(r);
@@ -17,6 +18,29 @@ std::optional<Reason> UnitAttentions::take(const InitiatorPort& port) {
   it->second.pop_front();
   if (it->second.empty()) queues_.erase(it);
   return r;
+}
+
+void UnitAttentions::port_left(const InitiatorPort& port) {
+  if (!queues_.contains(port)) return;
+  // Entries whose conditions were taken or forgotten since are dropped
+  // before the list outgrows the map it indexes.
+  if (absent_.size() >= kMaxPorts) {
+    std::erase_if(absent_, [this](const InitiatorPort& p) { return !queues_.contains(p); });
+  }
+  absent_.push_back(port);
+}
+
+void UnitAttentions::port_returned(const InitiatorPort& port) {
+  std::erase(absent_, port);
+}
+
+bool UnitAttentions::evict_absent() {
+  while (!absent_.empty()) {
+    const InitiatorPort oldest = std::move(absent_.front());
+    absent_.pop_front();
+    if (queues_.erase(oldest) > 0) return true;
+  }
+  return false;
 }
 
 bool passes_unit_attention(std::uint8_t opcode) {

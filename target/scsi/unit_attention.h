@@ -48,11 +48,24 @@ class UnitAttentions {
   std::optional<Reason> take(const InitiatorPort& port);
   bool pending(const InitiatorPort& port) const { return queues_.contains(port); }
   void forget(const InitiatorPort& port) { queues_.erase(port); }
+  // The port has no I_T nexus now, or has one again. An absent port keeps
+  // its conditions for its return, but a port that never returns must not
+  // keep them for ever: an initiator that logs in with a new ISID every time
+  // would grow the map without bound. So at most kMaxPorts ports have
+  // conditions queued; past that, the conditions of the port absent the
+  // longest go, and with no port absent, the new condition is dropped.
+  void port_left(const InitiatorPort& port);
+  void port_returned(const InitiatorPort& port);
+  std::size_t ports() const { return queues_.size(); }
 
   static constexpr std::size_t kMaxQueued = 8;
+  static constexpr std::size_t kMaxPorts = 1024;
 
  private:
+  bool evict_absent();
+
   std::map<InitiatorPort, std::deque<Reason>> queues_;
+  std::deque<InitiatorPort> absent_;  // ports that left with conditions queued, oldest first
 };
 
 // SAM-5 "Unit attention conditions": these report nothing and clear nothing

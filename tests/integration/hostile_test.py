@@ -13,6 +13,7 @@ well-behaved initiator logging in afterwards is still served.
   sessions  100 sessions of one initiator name           64 held, 36 refused 03/02; < 16 MiB
   connections 1,100 connections at once                  76 closed at accept; < 16 MiB
   edtl      a one-block WRITE announcing 1 GiB           512 bytes solicited; < 16 MiB
+  resets    20,000 sessions, new ISID each, LU RESET     unit attentions kept for 1,024 ports; < 8 MiB
 
 The output queue, the daemon-wide buffer and batch budgets, the login timeout
 and the PR registrations have their own tests (tests/iscsi/server_limits_test.cc,
@@ -28,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from iscsi_raw import (MIB, cpu_seconds, login, login_pdu, login_status, nop_out_pdu,
+from iscsi_raw import (MIB, Session, cpu_seconds, login, login_pdu, login_status, nop_out_pdu,
                        recv_pdu, rss, start)
 
 
@@ -219,8 +220,24 @@ def case_edtl(pid, port):
 
 
 growth_holder = []
+def case_resets(pid, port):
+    """20,000 sessions of one initiator, each with a new ISID, each sending a
+    LOGICAL UNIT RESET and logging out: every port that leaves with a unit
+    attention queued (29h/03h) keeps it for its return, but at most 1,024 of
+    them (UnitAttentions::kMaxPorts), not one per port ever seen."""
+    for i in range(20000):
+        s = Session(port, bytes([0x80, 0, 0x01]) + i.to_bytes(3, "big"))
+        if s.task_management(5) != 0:  # LOGICAL UNIT RESET: Function complete
+            raise AssertionError(f"resets: LU RESET refused in session {i}")
+        s.logout()
+        s.close()
+    print("  resets: 20000 sessions, each a new initiator port, each reset the LUN")
+    return 8 * MIB
+
+
 CASES = {"churn": case_churn, "text": case_text, "reads": case_reads, "idle": case_idle,
-         "sessions": case_sessions, "connections": case_connections, "edtl": case_edtl}
+         "sessions": case_sessions, "connections": case_connections, "edtl": case_edtl,
+         "resets": case_resets}
 
 
 def main():

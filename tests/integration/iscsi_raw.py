@@ -32,9 +32,9 @@ RESERVED_TAG = 0xFFFFFFFF
 GOOD, CHECK_CONDITION, BUSY, TASK_SET_FULL = 0x00, 0x02, 0x08, 0x28
 
 # Opcodes (RFC 7143 §11.1.1), the I bit (0x40) off.
-NOP_OUT, SCSI_CMD, DATA_OUT, LOGOUT = 0x00, 0x01, 0x05, 0x06
-NOP_IN, SCSI_RSP, LOGIN_RSP, DATA_IN, LOGOUT_RSP, R2T, ASYNC, REJECT = (
-    0x20, 0x21, 0x23, 0x25, 0x26, 0x31, 0x32, 0x3F)
+NOP_OUT, SCSI_CMD, TMF, DATA_OUT, LOGOUT = 0x00, 0x01, 0x02, 0x05, 0x06
+NOP_IN, SCSI_RSP, TMF_RSP, LOGIN_RSP, DATA_IN, LOGOUT_RSP, R2T, ASYNC, REJECT = (
+    0x20, 0x21, 0x22, 0x23, 0x25, 0x26, 0x31, 0x32, 0x3F)
 
 
 def start(memstored, workdir, nofile_limit=None, args=None):
@@ -354,7 +354,7 @@ class Session:
                 raise ProtocolError(f"R2T for [{offset}, +{length}) of a "
                                     f"{len(task.data)}-byte write")
             self.sock.sendall(b"".join(self._data_out(task, ttt, offset, length, 0)))
-        elif op in (LOGOUT_RSP, ASYNC, REJECT):
+        elif op in (LOGOUT_RSP, TMF_RSP, ASYNC, REJECT):
             self._sn(bhs, advances=True)
             if op == REJECT:
                 raise ProtocolError(f"Reject, reason {bhs[2]:#x}")
@@ -394,6 +394,17 @@ class Session:
         while (left := deadline - time.monotonic()) > 0:
             if select.select([self.sock], [], [], left)[0]:
                 self.receive()
+
+    def task_management(self, function, referenced=RESERVED_TAG):
+        """An immediate Task Management Function Request (§11.5) for LUN 0; its response."""
+        itt = self.next_itt()
+        self.sock.sendall(struct.pack(">BBH B3s 8s I I I I I I 8s", 0x40 | TMF, 0x80 | function,
+                                      0, 0, b"\0\0\0", b"\0" * 8, itt, referenced, self.cmdsn,
+                                      self.exp_statsn, 0, 0, b""))
+        while True:
+            op, bhs, _ = self.receive()
+            if op == TMF_RSP:
+                return bhs[2]
 
     def logout(self):
         """Logout, reason "close the session" (§11.14); the target closes afterwards."""
