@@ -33,6 +33,9 @@ MemsMechanism::MemsMechanism(const DeviceParams& p)
   y_axis_ = Axis::make(p.sled_accel_m_s2, p.spring_factor, p.region_bits_y * bit_m_ / 2);
   // The used Y band (rows plus the closing servo field) is centred on the rest position.
   y_centre_ = (geometry_.sy() * sector_bits_ + p.servo_bits_per_sector) / 2;
+  // Base Y seeks only join access points at access speed (model/y_seek_table.h).
+  y_table_ = YSeekTable::shared(
+      {y_axis_, bit_m_, v_m_s_, y_centre_, sector_bits_, p.servo_bits_per_sector, geometry_.sy()});
   // At rest the sled waits at the start of the centremost block, ready to
   // read it upward (DiskSim 4.0 uses the same point).
   const Lbn centre = geometry_.sx() / 2 * geometry_.sc() + geometry_.sc() / 2;
@@ -60,6 +63,16 @@ MemsMechanism::XSeek MemsMechanism::x_seek_to_bits(const SledState& from, std::i
   return {rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x)), settle_s_};
 }
 
+double MemsMechanism::y_base_s(std::int32_t y0_bits, std::int32_t y1_bits, double x0_m, double x1_m,
+                               double start, double end) const {
+  // The table holds base_seek_s for access speed at both ends, which is what
+  // y_seek asks for between moving states (the speeds are +-v times +-1).
+  if (y_table_ != nullptr && start == v_m_s_ && end == v_m_s_) {
+    if (const double* t = y_table_->find(y0_bits, y1_bits)) return *t;
+  }
+  return base_seek_s(y_axis_, x0_m, x1_m, start, end);
+}
+
 Positioning MemsMechanism::position_in(const SledState& from, const XSeek& xs, std::int32_t to_y,
                                        std::int32_t dir) const {
   Positioning c;
@@ -67,7 +80,11 @@ Positioning MemsMechanism::position_in(const SledState& from, const XSeek& xs, s
   c.x_base_s = xs.base_s;
   c.settle_s = xs.settle_s;
   if (to_y != from.y_bits || dir != from.y_dir) {
-    c.y = y_seek(y_axis_, y_m(from.y_bits), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_);
+    const std::int32_t from_y = from.y_bits;
+    c.y = y_seek_with(y_axis_, y_m(from_y), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_,
+                      [this, from_y, to_y](double x0, double x1, double start, double end) {
+                        return y_base_s(from_y, to_y, x0, x1, start, end);
+                      });
   }
   c.total_s = std::max(c.x_base_s + c.settle_s, c.y.total_s());
   return c;

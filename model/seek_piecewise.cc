@@ -136,33 +136,4 @@ double turnaround_s(const Axis& axis, double x, double v) {
   return 2 * std::abs(v) / toward_reverse;
 }
 
-YSeek y_seek(const Axis& axis, double x0, double v0, double x1, double v1) {
-  YSeek s;
-  // Direction of travel; with no distance to cover, the direction the sled
-  // must end up moving in.
-  double dir = x1 > x0 ? 1.0 : (x1 < x0 ? -1.0 : (v1 != 0 ? (v1 > 0 ? 1.0 : -1.0) : 1.0));
-  if (x1 == x0) {
-    if (v0 == v1) return s;
-    if (v0 != 0 && v1 != 0) {  // same place, opposite directions: one reversal
-      s.turnaround_s = turnaround_s(axis, x0, v0);
-      s.turnarounds = 1;
-      return s;
-    }
-  }
-  double start_speed = v0 * dir;
-  if (start_speed < 0) {  // moving away from the target: reverse first
-    s.turnaround_s += turnaround_s(axis, x0, v0);
-    ++s.turnarounds;
-    start_speed = -start_speed;
-  }
-  double end_speed = v1 * dir;
-  if (end_speed < 0) {  // must arrive moving back: overshoot and reverse at x1
-    s.turnaround_s += turnaround_s(axis, x1, v1 * -1.0);
-    ++s.turnarounds;
-    end_speed = -end_speed;
-  }
-  s.base_s = base_seek_s(axis, x0, x1, start_speed, end_speed);
-  return s;
-}
-
 }  // namespace memstore::model
