@@ -220,9 +220,9 @@ Breakdown MemsMechanism::service(const Request& r, Ns now) {
   while (l < end) {
     const PhysicalAddress a = g.to_physical(l);
     const std::int64_t track = g.track_of(l);
-    const Lbn row_end = std::min(end, (l / g.p() + 1) * g.p());
+    const Lbn row_end = std::min(end, g.row_first(l) + g.p());
     Lbn next = row_end;
-    if (next < end && next % g.st() == 0 && next % g.sc() != 0) {
+    if (next < end && g.starts_track(next) && !g.starts_cylinder(next)) {
       next = std::min(end, next + (g.p() - (row_end - l)));
     }
     steps.push_back(
