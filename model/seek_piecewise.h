@@ -23,6 +23,10 @@ inline constexpr int kChunksPerPhase = 8;
 double base_seek_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s,
                    int chunks = kChunksPerPhase);
 
+// base_seek_s with the model's chunks, one value at a time: what base_seek_s
+// computes packed, for the tests that check the two agree bit for bit.
+double base_seek_scalar_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s);
+
 // Bounds on base_seek_s (with the model's chunks) for a seek that starts and
 // ends at the same speed v (X: 0; Y: the access speed), for schedulers that
 // need the fastest of many seeks without computing each (SPTF, thesis §6.1.2).
