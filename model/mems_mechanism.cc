@@ -127,13 +127,19 @@ Positioning MemsMechanism::position_for(const SledState& from, const XSeek& xs, 
   if (!bidirectional_) return position_in(from, xs, y_up, +1);
   const std::int32_t y_pref = preferred_dir > 0 ? y_up : y_down;
   const std::int32_t y_other = preferred_dir > 0 ? y_down : y_up;
-  // X usually dominates (thesis §3.3): when even the preferred direction's
-  // worst Y fits inside X + settle, it ties any other direction at best.
-  if (xs.base_s > 0 && y_upper_bound_s(from, y_pref, preferred_dir) <= xs.base_s + xs.settle_s) {
-    return position_in(from, xs, y_pref, preferred_dir);
-  }
   const Positioning a = position_in(from, xs, y_pref, preferred_dir);
   if (a.total_s == 0) return a;  // already there: streaming on costs nothing
+  if (xs.base_s > 0) {
+    // X usually dominates (thesis §3.3). When the preferred direction's Y
+    // fits inside X + settle, the other direction ties at best: done, with
+    // no bound needed now that the Y seek is a lookup (model/y_seek_table.h).
+    const double x_s = xs.base_s + xs.settle_s;
+    if (a.total_s == x_s) return a;
+    // When its closed-form bound fits, the preferred direction is kept as
+    // well, as it always was (the bound carries a margin, so this only
+    // matters should the bound ever fall below the exact Y).
+    if (y_upper_bound_s(from, y_pref, preferred_dir) <= x_s) return a;
+  }
   const Positioning b = position_in(from, xs, y_other, -preferred_dir);
   // Strictly sooner wins; a tie keeps the preferred direction.
   return b.total_s < a.total_s ? b : a;
