@@ -66,7 +66,10 @@ inline double phase8_s(double thrust, double k, double xa, double xb, double& v)
   const __m128d vxa = _mm_set1_pd(xa), v2 = _mm_set1_pd(v * v);
   const __m128d half = _mm_set1_pd(0.5), two = _mm_set1_pd(2), zero = _mm_setzero_pd();
   alignas(16) double speed[kChunks + 2];  // the last one is padding
-  for (int i = 0; i <= kChunks; i += 2) {
+  // The last boundary first: its speed is where the next phase starts, which
+  // then need not wait for the others.
+#pragma GCC unroll 8
+  for (int i = kChunks; i >= 0; i -= 2) {
     // d = dx i; work = thrust d - k (xa d + 0.5 d d); speed = sqrt(max(0, v2 + 2 work)).
     const __m128d d = _mm_mul_pd(vdx, _mm_set_pd(i + 1, i));
     const __m128d inner = _mm_add_pd(_mm_mul_pd(vxa, d), _mm_mul_pd(_mm_mul_pd(half, d), d));
@@ -77,6 +80,7 @@ inline double phase8_s(double thrust, double k, double xa, double xb, double& v)
   }
   alignas(16) double chunk[kChunks];
   const __m128d twice_dx = _mm_set1_pd(2 * dx);
+#pragma GCC unroll 8
   for (int i = 0; i < kChunks; i += 2) {
     const __m128d sum = _mm_add_pd(_mm_load_pd(speed + i), _mm_loadu_pd(speed + i + 1));
     // sum > 0 ? 2 dx / sum : 0 (the masked lanes may divide by 0, unseen).
@@ -84,6 +88,7 @@ inline double phase8_s(double thrust, double k, double xa, double xb, double& v)
     _mm_store_pd(chunk + i, _mm_and_pd(_mm_cmpgt_pd(sum, zero), q));
   }
   double t = 0;
+#pragma GCC unroll 8
   for (int i = 0; i < kChunks; ++i) t += chunk[i];
   v = speed[kChunks];
   return t;
