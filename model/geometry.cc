@@ -15,18 +15,39 @@ Geometry::Geometry(const DeviceParams& params)
           (params.servo_bits_per_sector + params.data_bits_per_sector)),
       m_(params.micropositioning),
       sleds_(params.sleds),
-      g_(params.conflict_group) {}
+      g_(params.conflict_group),
+      ny_(p_ > 0 ? n_ / p_ : 0),
+      st_(sy_ * p_),
+      blocks_per_sled_(std::int64_t{st_} * ny_ * sx_),
+      // Parameters that validate() refuses can still build a Geometry; their
+      // zero divisors become 1 so that only using them is wrong.
+      by_sled_(divisor(blocks_per_sled_)),
+      by_sc_(divisor(sc())),
+      by_st_(divisor(st_)),
+      by_ny_(divisor(ny_)),
+      by_p_(divisor(p_)) {}
+
+InvariantDivisor Geometry::divisor(std::int64_t d) {
+  return InvariantDivisor(d > 0 ? static_cast<std::uint64_t>(d) : 1);
+}
 
 PhysicalAddress Geometry::to_physical(Lbn lbn) const {
+  // The quotients and remainders of the layout (see the header) by ST, Ny and
+  // p: l / SC = (l / ST) / Ny since SC = ST Ny, and l % p = (l % ST) % p since
+  // p divides ST.
   PhysicalAddress a;
-  a.sled = static_cast<std::int32_t>(lbn / blocks_per_sled());
-  const Lbn l = lbn % blocks_per_sled();
-  a.x = static_cast<std::int32_t>(l / sc());
-  const std::int64_t track = l / st();
-  const auto track_in_cylinder = static_cast<std::int32_t>(track % ny());
-  const auto row_in_track = static_cast<std::int32_t>((l % st()) / p_);
-  a.y = track_runs_up(track) ? row_in_track : sy_ - 1 - row_in_track;
-  a.square = track_in_cylinder * p_ + static_cast<std::int32_t>(l % p_);
+  const std::int64_t sled = by_sled_.divide(lbn);
+  const Lbn l = lbn - sled * blocks_per_sled_;
+  const std::int64_t track = by_st_.divide(l);
+  const std::int64_t x = by_ny_.divide(track);
+  const std::int64_t in_track = l - track * st_;
+  const std::int64_t row_in_track = by_p_.divide(in_track);
+  const std::int64_t track_in_cylinder = track - x * ny_;
+  a.sled = static_cast<std::int32_t>(sled);
+  a.x = static_cast<std::int32_t>(x);
+  const auto row = static_cast<std::int32_t>(row_in_track);
+  a.y = track_runs_up(track) ? row : sy_ - 1 - row;
+  a.square = static_cast<std::int32_t>(track_in_cylinder * p_ + (in_track - row_in_track * p_));
   return a;
 }
 
@@ -54,7 +75,7 @@ std::vector<Lbn> Geometry::equivalence_class(Lbn lbn, std::int32_t microposition
 }
 
 Ensemble Geometry::ensemble(Lbn lbn) const {
-  const Lbn first = lbn / st() * st();
+  const Lbn first = by_st_.divide(lbn) * st_;
   return {first, first + st() - 1};
 }
 

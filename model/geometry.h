@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/invariant_divisor.h"
 #include "model/params.h"
 
 namespace memstore::model {
@@ -47,13 +48,13 @@ class Geometry {
   std::int32_t sy() const { return sy_; }
   std::int32_t m() const { return m_; }
   std::int32_t nx() const { return p_; }
-  std::int32_t ny() const { return n_ / p_; }
-  std::int32_t st() const { return sy_ * p_; }
-  std::int64_t sc() const { return std::int64_t{st()} * ny(); }
+  std::int32_t ny() const { return ny_; }
+  std::int32_t st() const { return st_; }
+  std::int64_t sc() const { return std::int64_t{st_} * ny_; }
   std::int32_t sleds() const { return sleds_; }
   std::int32_t conflict_group() const { return g_; }
-  std::int64_t blocks_per_sled() const { return sc() * sx_; }
-  std::int64_t blocks() const { return blocks_per_sled() * sleds_; }
+  std::int64_t blocks_per_sled() const { return blocks_per_sled_; }
+  std::int64_t blocks() const { return blocks_per_sled_ * sleds_; }
 
   // REQUIRES: 0 <= lbn < blocks().
   PhysicalAddress to_physical(Lbn lbn) const;
@@ -62,7 +63,7 @@ class Geometry {
 
   // Global track number (within the sled) and its layout direction: even
   // tracks run toward increasing y, odd ones back (track reversals).
-  std::int64_t track_of(Lbn lbn) const { return (lbn % blocks_per_sled()) / st(); }
+  std::int64_t track_of(Lbn lbn) const { return by_st_.divide(within_sled(lbn)); }
   static bool track_runs_up(std::int64_t track) { return track % 2 == 0; }
 
   // E(l): every LBN at the same (x, y) as `lbn` in every square of its sled,
@@ -80,8 +81,22 @@ class Geometry {
   // of G squares). A block does not conflict with itself.
   bool conflicting(Lbn a, Lbn b) const;
 
+  // The first LBN of the row of p blocks holding `lbn` (one parallel access).
+  Lbn row_first(Lbn lbn) const { return by_p_.divide(lbn) * p_; }
+  // Whether `lbn` begins a track (a multiple of ST), and a cylinder (of SC).
+  bool starts_track(Lbn lbn) const { return by_st_.divide(lbn) * st_ == lbn; }
+  bool starts_cylinder(Lbn lbn) const { return by_sc_.divide(lbn) * sc() == lbn; }
+
  private:
+  static InvariantDivisor divisor(std::int64_t d);
+  Lbn within_sled(Lbn lbn) const { return lbn - by_sled_.divide(lbn) * blocks_per_sled_; }
+
   std::int32_t p_, n_, sx_, sy_, m_, sleds_, g_;
+  std::int32_t ny_, st_;
+  std::int64_t blocks_per_sled_;
+  // Every mapping divides by these, fixed by the geometry: multiply-high
+  // instead of 64-bit divisions (model/invariant_divisor.h).
+  InvariantDivisor by_sled_, by_sc_, by_st_, by_ny_, by_p_;
 };
 
 }  // namespace memstore::model

@@ -33,6 +33,9 @@ MemsMechanism::MemsMechanism(const DeviceParams& p)
   y_axis_ = Axis::make(p.sled_accel_m_s2, p.spring_factor, p.region_bits_y * bit_m_ / 2);
   // The used Y band (rows plus the closing servo field) is centred on the rest position.
   y_centre_ = (geometry_.sy() * sector_bits_ + p.servo_bits_per_sector) / 2;
+  // Base Y seeks only join access points at access speed (model/y_seek_table.h).
+  y_table_ = YSeekTable::shared(
+      {y_axis_, bit_m_, v_m_s_, y_centre_, sector_bits_, p.servo_bits_per_sector, geometry_.sy()});
   // At rest the sled waits at the start of the centremost block, ready to
   // read it upward (DiskSim 4.0 uses the same point).
   const Lbn centre = geometry_.sx() / 2 * geometry_.sc() + geometry_.sc() / 2;
@@ -60,6 +63,16 @@ MemsMechanism::XSeek MemsMechanism::x_seek_to_bits(const SledState& from, std::i
   return {rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x)), settle_s_};
 }
 
+double MemsMechanism::y_base_s(std::int32_t y0_bits, std::int32_t y1_bits, double x0_m, double x1_m,
+                               double start, double end) const {
+  // The table holds base_seek_s for access speed at both ends, which is what
+  // y_seek asks for between moving states (the speeds are +-v times +-1).
+  if (y_table_ != nullptr && start == v_m_s_ && end == v_m_s_) {
+    if (const double* t = y_table_->find(y0_bits, y1_bits)) return *t;
+  }
+  return base_seek_s(y_axis_, x0_m, x1_m, start, end);
+}
+
 Positioning MemsMechanism::position_in(const SledState& from, const XSeek& xs, std::int32_t to_y,
                                        std::int32_t dir) const {
   Positioning c;
@@ -67,7 +80,11 @@ Positioning MemsMechanism::position_in(const SledState& from, const XSeek& xs, s
   c.x_base_s = xs.base_s;
   c.settle_s = xs.settle_s;
   if (to_y != from.y_bits || dir != from.y_dir) {
-    c.y = y_seek(y_axis_, y_m(from.y_bits), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_);
+    const std::int32_t from_y = from.y_bits;
+    c.y = y_seek_with(y_axis_, y_m(from_y), from.y_dir * v_m_s_, y_m(to_y), dir * v_m_s_,
+                      [this, from_y, to_y](double x0, double x1, double start, double end) {
+                        return y_base_s(from_y, to_y, x0, x1, start, end);
+                      });
   }
   c.total_s = std::max(c.x_base_s + c.settle_s, c.y.total_s());
   return c;
@@ -110,13 +127,19 @@ Positioning MemsMechanism::position_for(const SledState& from, const XSeek& xs, 
   if (!bidirectional_) return position_in(from, xs, y_up, +1);
   const std::int32_t y_pref = preferred_dir > 0 ? y_up : y_down;
   const std::int32_t y_other = preferred_dir > 0 ? y_down : y_up;
-  // X usually dominates (thesis §3.3): when even the preferred direction's
-  // worst Y fits inside X + settle, it ties any other direction at best.
-  if (xs.base_s > 0 && y_upper_bound_s(from, y_pref, preferred_dir) <= xs.base_s + xs.settle_s) {
-    return position_in(from, xs, y_pref, preferred_dir);
-  }
   const Positioning a = position_in(from, xs, y_pref, preferred_dir);
   if (a.total_s == 0) return a;  // already there: streaming on costs nothing
+  if (xs.base_s > 0) {
+    // X usually dominates (thesis §3.3). When the preferred direction's Y
+    // fits inside X + settle, the other direction ties at best: done, with
+    // no bound needed now that the Y seek is a lookup (model/y_seek_table.h).
+    const double x_s = xs.base_s + xs.settle_s;
+    if (a.total_s == x_s) return a;
+    // When its closed-form bound fits, the preferred direction is kept as
+    // well, as it always was (the bound carries a margin, so this only
+    // matters should the bound ever fall below the exact Y).
+    if (y_upper_bound_s(from, y_pref, preferred_dir) <= x_s) return a;
+  }
   const Positioning b = position_in(from, xs, y_other, -preferred_dir);
   // Strictly sooner wins; a tie keeps the preferred direction.
   return b.total_s < a.total_s ? b : a;
@@ -203,9 +226,9 @@ Breakdown MemsMechanism::service(const Request& r, Ns now) {
   while (l < end) {
     const PhysicalAddress a = g.to_physical(l);
     const std::int64_t track = g.track_of(l);
-    const Lbn row_end = std::min(end, (l / g.p() + 1) * g.p());
+    const Lbn row_end = std::min(end, g.row_first(l) + g.p());
     Lbn next = row_end;
-    if (next < end && next % g.st() == 0 && next % g.sc() != 0) {
+    if (next < end && g.starts_track(next) && !g.starts_cylinder(next)) {
       next = std::min(end, next + (g.p() - (row_end - l)));
     }
     steps.push_back(

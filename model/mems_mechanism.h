@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "model/params.h"
 #include "model/power.h"
 #include "model/seek_piecewise.h"
+#include "model/y_seek_table.h"
 
 namespace memstore::model {
 
@@ -129,6 +131,10 @@ class MemsMechanism final : public Mechanism {
   // to_y in direction dir (seconds); with upper_only, lower_s is 0.
   SeekBounds y_bounds_s(const SledState& from, std::int32_t to_y, std::int32_t dir,
                         bool upper_only = false) const;
+  // The base Y seek from y0_bits to y1_bits (x0_m, x1_m in metres) leaving
+  // and arriving at `start` and `end`: from the table when it has the pair.
+  double y_base_s(std::int32_t y0_bits, std::int32_t y1_bits, double x0_m, double x1_m,
+                  double start, double end) const;
   struct Step {
     std::int32_t x, y, blocks, preferred_dir;
   };
@@ -151,6 +157,8 @@ class MemsMechanism final : public Mechanism {
   std::int32_t half_x_, sector_bits_, y_centre_;
   bool bidirectional_;
   bool min_turnaround_cylinder_switch_;
+
+  std::shared_ptr<const YSeekTable> y_table_;  // null when too large (then computed)
 
   SledState rest_;  // where the sled waits at rest (fixed by the geometry)
   SledState sled_;

@@ -4,6 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace memstore::model {
 namespace {
 
@@ -44,7 +48,74 @@ double phase_s(double thrust, double k, double xa, double xb, double& v, int chu
   return t;
 }
 
+#if defined(__SSE2__)
+// phase_s<kChunksPerPhase> two chunk boundaries at a time: the 9 square roots
+// and 8 divisions of a phase are 5 sqrtpd and 4 divpd, which cost per
+// instruction what sqrtsd and divsd do on the CPUs measured (docs/benchmarks.md).
+// Every lane computes the scalar code's expression in the same order, and
+// IEEE square root and division are correctly rounded packed or not, so each
+// value is bit-identical to phase_s's; the chunk times are summed in the same
+// order too. SSE2 is part of x86-64, so no CPU is assumed.
+// (Tested against phase_s bit for bit: Seek.PackedPhasesEqualScalarOnes.)
+inline double phase8_s(double thrust, double k, double xa, double xb, double& v) {
+  constexpr int kChunks = kChunksPerPhase;
+  static_assert(kChunks % 2 == 0);
+  const double dx = (xb - xa) / kChunks;
+  if (dx <= 0) return 0;
+  const __m128d vdx = _mm_set1_pd(dx), vthrust = _mm_set1_pd(thrust), vk = _mm_set1_pd(k);
+  const __m128d vxa = _mm_set1_pd(xa), v2 = _mm_set1_pd(v * v);
+  const __m128d half = _mm_set1_pd(0.5), two = _mm_set1_pd(2), zero = _mm_setzero_pd();
+  alignas(16) double speed[kChunks + 2];  // the last one is padding
+  // The last boundary first: its speed is where the next phase starts, which
+  // then need not wait for the others.
+#pragma GCC unroll 8
+  for (int i = kChunks; i >= 0; i -= 2) {
+    // d = dx i; work = thrust d - k (xa d + 0.5 d d); speed = sqrt(max(0, v2 + 2 work)).
+    const __m128d d = _mm_mul_pd(vdx, _mm_set_pd(i + 1, i));
+    const __m128d inner = _mm_add_pd(_mm_mul_pd(vxa, d), _mm_mul_pd(_mm_mul_pd(half, d), d));
+    const __m128d work = _mm_sub_pd(_mm_mul_pd(vthrust, d), _mm_mul_pd(vk, inner));
+    // max(x, 0) is std::max(0.0, x): 0 for NaN and -0 as well.
+    const __m128d sq = _mm_max_pd(_mm_add_pd(v2, _mm_mul_pd(two, work)), zero);
+    _mm_store_pd(speed + i, _mm_sqrt_pd(sq));
+  }
+  alignas(16) double chunk[kChunks];
+  const __m128d twice_dx = _mm_set1_pd(2 * dx);
+#pragma GCC unroll 8
+  for (int i = 0; i < kChunks; i += 2) {
+    const __m128d sum = _mm_add_pd(_mm_load_pd(speed + i), _mm_loadu_pd(speed + i + 1));
+    // sum > 0 ? 2 dx / sum : 0 (the masked lanes may divide by 0, unseen).
+    const __m128d q = _mm_div_pd(twice_dx, sum);
+    _mm_store_pd(chunk + i, _mm_and_pd(_mm_cmpgt_pd(sum, zero), q));
+  }
+  double t = 0;
+#pragma GCC unroll 8
+  for (int i = 0; i < kChunks; ++i) t += chunk[i];
+  v = speed[kChunks];
+  return t;
+}
+#else
+inline double phase8_s(double thrust, double k, double xa, double xb, double& v) {
+  return phase_s<kChunksPerPhase>(thrust, k, xa, xb, v, kChunksPerPhase);
+}
+#endif
+
 }  // namespace
+
+double base_seek_scalar_s(const Axis& axis, double x0, double x1, double v0, double v1) {
+  if (x0 == x1) return 0;
+  if (x1 < x0) {
+    x0 = -x0;
+    x1 = -x1;
+  }
+  const double a = axis.accel_m_s2;
+  const double k = axis.spring_per_m;
+  double xm =
+      0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
+  xm = std::clamp(xm, x0, x1);
+  double v = v0;
+  const double t = phase_s<kChunksPerPhase>(a, k, x0, xm, v, kChunksPerPhase);
+  return t + phase_s<kChunksPerPhase>(-a, k, xm, x1, v, kChunksPerPhase);
+}
 
 double base_seek_s(const Axis& axis, double x0, double x1, double v0, double v1, int chunks) {
   if (x0 == x1) return 0;
@@ -61,9 +132,10 @@ double base_seek_s(const Axis& axis, double x0, double x1, double v0, double v1,
   xm = std::clamp(xm, x0, x1);
   double v = v0;
   if (chunks == kChunksPerPhase) {
-    // The model's own chunk count, fixed at compile time so the loops unroll.
-    double t = phase_s<kChunksPerPhase>(a, k, x0, xm, v, kChunksPerPhase);
-    return t + phase_s<kChunksPerPhase>(-a, k, xm, x1, v, kChunksPerPhase);
+    // The model's own chunk count, packed (base_seek_scalar_s is the same
+    // computation one value at a time).
+    const double t = phase8_s(a, k, x0, xm, v);
+    return t + phase8_s(-a, k, xm, x1, v);
   }
   constexpr int kMaxChunks = 256;
   chunks = std::clamp(chunks, 1, kMaxChunks);
@@ -134,35 +206,6 @@ double turnaround_s(const Axis& axis, double x, double v) {
   // the actuator plus the spring (-k x), which helps when x has v's sign.
   const double toward_reverse = axis.accel_m_s2 + axis.spring_per_m * (v > 0 ? x : -x);
   return 2 * std::abs(v) / toward_reverse;
-}
-
-YSeek y_seek(const Axis& axis, double x0, double v0, double x1, double v1) {
-  YSeek s;
-  // Direction of travel; with no distance to cover, the direction the sled
-  // must end up moving in.
-  double dir = x1 > x0 ? 1.0 : (x1 < x0 ? -1.0 : (v1 != 0 ? (v1 > 0 ? 1.0 : -1.0) : 1.0));
-  if (x1 == x0) {
-    if (v0 == v1) return s;
-    if (v0 != 0 && v1 != 0) {  // same place, opposite directions: one reversal
-      s.turnaround_s = turnaround_s(axis, x0, v0);
-      s.turnarounds = 1;
-      return s;
-    }
-  }
-  double start_speed = v0 * dir;
-  if (start_speed < 0) {  // moving away from the target: reverse first
-    s.turnaround_s += turnaround_s(axis, x0, v0);
-    ++s.turnarounds;
-    start_speed = -start_speed;
-  }
-  double end_speed = v1 * dir;
-  if (end_speed < 0) {  // must arrive moving back: overshoot and reverse at x1
-    s.turnaround_s += turnaround_s(axis, x1, v1 * -1.0);
-    ++s.turnarounds;
-    end_speed = -end_speed;
-  }
-  s.base_s = base_seek_s(axis, x0, x1, start_speed, end_speed);
-  return s;
 }
 
 }  // namespace memstore::model

@@ -23,6 +23,10 @@ inline constexpr int kChunksPerPhase = 8;
 double base_seek_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s,
                    int chunks = kChunksPerPhase);
 
+// base_seek_s with the model's chunks, one value at a time: what base_seek_s
+// computes packed, for the tests that check the two agree bit for bit.
+double base_seek_scalar_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s);
+
 // Bounds on base_seek_s (with the model's chunks) for a seek that starts and
 // ends at the same speed v (X: 0; Y: the access speed), for schedulers that
 // need the fastest of many seeks without computing each (SPTF, thesis §6.1.2).
@@ -74,6 +78,47 @@ struct YSeek {
   int turnarounds = 0;
   double total_s() const { return base_s + turnaround_s; }
 };
-YSeek y_seek(const Axis& axis, double x0_m, double v0_m_s, double x1_m, double v1_m_s);
+
+// y_seek with the base seek supplied by the caller: `base(x0, x1, start, end)`
+// must return base_seek_s(axis, x0, x1, start, end) for the speeds along the
+// direction of travel (both >= 0). MemsMechanism passes a lookup in its
+// precomputed Y table (model/y_seek_table.h); the turnaround logic is this one
+// either way.
+template <class BaseSeek>
+YSeek y_seek_with(const Axis& axis, double x0, double v0, double x1, double v1, BaseSeek&& base) {
+  YSeek s;
+  // Direction of travel; with no distance to cover, the direction the sled
+  // must end up moving in.
+  double dir = x1 > x0 ? 1.0 : (x1 < x0 ? -1.0 : (v1 != 0 ? (v1 > 0 ? 1.0 : -1.0) : 1.0));
+  if (x1 == x0) {
+    if (v0 == v1) return s;
+    if (v0 != 0 && v1 != 0) {  // same place, opposite directions: one reversal
+      s.turnaround_s = turnaround_s(axis, x0, v0);
+      s.turnarounds = 1;
+      return s;
+    }
+  }
+  double start_speed = v0 * dir;
+  if (start_speed < 0) {  // moving away from the target: reverse first
+    s.turnaround_s += turnaround_s(axis, x0, v0);
+    ++s.turnarounds;
+    start_speed = -start_speed;
+  }
+  double end_speed = v1 * dir;
+  if (end_speed < 0) {  // must arrive moving back: overshoot and reverse at x1
+    s.turnaround_s += turnaround_s(axis, x1, v1 * -1.0);
+    ++s.turnarounds;
+    end_speed = -end_speed;
+  }
+  s.base_s = base(x0, x1, start_speed, end_speed);
+  return s;
+}
+
+inline YSeek y_seek(const Axis& axis, double x0_m, double v0_m_s, double x1_m, double v1_m_s) {
+  return y_seek_with(axis, x0_m, v0_m_s, x1_m, v1_m_s,
+                     [&axis](double x0, double x1, double start, double end) {
+                       return base_seek_s(axis, x0, x1, start, end);
+                     });
+}
 
 }  // namespace memstore::model

@@ -136,6 +136,51 @@ TEST(Geometry, G2SampleRoundTrips) {
   }
 }
 
+// The mapping with `/` and `%`, as Geometry computed it before its divisions
+// became multiplications by reciprocals (model/invariant_divisor.h).
+PhysicalAddress to_physical_by_division(const Geometry& g, Lbn lbn) {
+  PhysicalAddress a;
+  a.sled = static_cast<std::int32_t>(lbn / g.blocks_per_sled());
+  const Lbn l = lbn % g.blocks_per_sled();
+  a.x = static_cast<std::int32_t>(l / g.sc());
+  const std::int64_t track = l / g.st();
+  const auto track_in_cylinder = static_cast<std::int32_t>(track % g.ny());
+  const auto row_in_track = static_cast<std::int32_t>((l % g.st()) / g.p());
+  a.y = Geometry::track_runs_up(track) ? row_in_track : g.sy() - 1 - row_in_track;
+  a.square = track_in_cylinder * g.p() + static_cast<std::int32_t>(l % g.p());
+  return a;
+}
+
+TEST(Geometry, EveryLbnMapsAsByDivision) {
+  std::vector<DeviceParams> devices = {*preset("g1"), *preset("g2"), *preset("g3"),
+                                       testing::fig610_device()};
+  DeviceParams four_sleds = *preset("g2");  // sled boundaries, DiskSim's 1280 active tips
+  four_sleds.sleds = 4;
+  four_sleds.active_tips = 1280;
+  devices.push_back(four_sleds);
+  DeviceParams one_active = testing::fig610_device();  // p = 1, Ny = N
+  one_active.active_tips = 1;
+  devices.push_back(one_active);
+  for (const DeviceParams& p : devices) {
+    const Geometry g(p);
+    // Every LBN of G2 and the small devices; every 7th elsewhere, plus the
+    // first and last 10000 of each sled (under sanitizers this test is slow).
+    const bool every = p.name != "g1" && p.name != "g3" && p.sleds == 1;
+    for (Lbn l = 0; l < g.blocks(); ++l) {
+      const Lbn in_sled = l % g.blocks_per_sled();
+      if (!every && l % 7 != 0 && in_sled >= 10000 && in_sled < g.blocks_per_sled() - 10000) {
+        continue;
+      }
+      ASSERT_EQ(g.to_physical(l), to_physical_by_division(g, l)) << p.name << " " << l;
+      ASSERT_EQ(g.track_of(l), l % g.blocks_per_sled() / g.st()) << p.name << " " << l;
+      ASSERT_EQ(g.row_first(l), l / g.p() * g.p()) << p.name << " " << l;
+      ASSERT_EQ(g.starts_track(l), l % g.st() == 0) << p.name << " " << l;
+      ASSERT_EQ(g.starts_cylinder(l), l % g.sc() == 0) << p.name << " " << l;
+      ASSERT_EQ(g.ensemble(l).first, l / g.st() * g.st()) << p.name << " " << l;
+    }
+  }
+}
+
 TEST(Geometry, EquivalenceClassMembersShareThePosition) {
   DeviceParams p = *preset("g2");
   p.micropositioning = 5;
