@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "target/daemon/config.h"
+#include "target/daemon/portal_check.h"
 #include "target/daemon/security_log.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
@@ -185,6 +186,15 @@ int main(int argc, char** argv) {
   server.set_security_log(daemon::make_security_log(
       config.security_log_rate, [](const std::string& line) { spdlog::warn("{}", line); }));
   if (config.discovery_chap) server.set_discovery_chap(chap_of(*config.discovery_chap));
+  // Every portal is checked before any LUN's image is created.
+  for (const daemon::TargetSpec& t : config.targets) {
+    for (const daemon::Portal& p : t.portals) {
+      if (const std::string err = daemon::portal_error(p); !err.empty()) {
+        std::cerr << "memstored: portal " << err << "\n";
+        return 1;
+      }
+    }
+  }
   // One budget each for every LUN of the daemon ([limits]).
   const auto buffer_budget =
       std::make_shared<scsi::MemoryBudget>(std::size_t{config.limits.buffer_megabytes} << 20);

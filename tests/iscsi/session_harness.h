@@ -173,9 +173,9 @@ class SessionTest : public ::testing::Test {
   }
 
   // A final Text Request with these keys, at the next CmdSN.
-  void send_text(std::uint32_t itt, const std::vector<TextPair>& keys) {
+  void send_text(std::uint32_t task_tag, const std::vector<TextPair>& keys) {
     TextRequestPdu t;
-    t.itt = itt;
+    t.itt = task_tag;
     t.cmd_sn = cmd_sn++;
     const auto text = serialize_text(keys);
     t.data_segment_length = static_cast<std::uint32_t>(text.size());

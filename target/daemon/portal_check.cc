@@ -1,0 +1,42 @@
+#include "target/daemon/portal_check.h"
+
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace memstore::daemon {
+
+std::string portal_error(const Portal& portal) {
+  const std::string name =
+      (portal.host.find(':') != std::string::npos ? "[" + portal.host + "]" : portal.host) + ":" +
+      std::to_string(portal.port);
+  addrinfo hints{};
+  hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const std::string port = std::to_string(portal.port);
+  if (const int rc = ::getaddrinfo(portal.host.c_str(), port.c_str(), &hints, &found); rc != 0) {
+    return name + ": not a numeric IP address (" + ::gai_strerror(rc) + ")";
+  }
+  std::string error;
+  const int fd = ::socket(found->ai_family, found->ai_socktype | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    error = name + ": " + std::strerror(errno);
+  } else {
+    // As the server binds (SO_REUSEADDR), so that a port in TIME_WAIT passes
+    // here exactly when it would pass there.
+    const int on = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (::bind(fd, found->ai_addr, found->ai_addrlen) != 0 || ::listen(fd, 1) != 0) {
+      error = name + ": " + std::strerror(errno);
+    }
+    ::close(fd);
+  }
+  ::freeaddrinfo(found);
+  return error;
+}
+
+}  // namespace memstore::daemon
