@@ -103,44 +103,30 @@ inline double phase8_s(double thrust, double k, double xa, double xb, double& v)
 
 double base_seek_scalar_s(const Axis& axis, double x0, double x1, double v0, double v1) {
   if (x0 == x1) return 0;
-  if (x1 < x0) {
-    x0 = -x0;
-    x1 = -x1;
-  }
+  const auto [from, to, xm] = seek_frame(axis, x0, x1, v0, v1);
   const double a = axis.accel_m_s2;
   const double k = axis.spring_per_m;
-  double xm =
-      0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
-  xm = std::clamp(xm, x0, x1);
   double v = v0;
-  const double t = phase_s<kChunksPerPhase>(a, k, x0, xm, v, kChunksPerPhase);
-  return t + phase_s<kChunksPerPhase>(-a, k, xm, x1, v, kChunksPerPhase);
+  const double t = phase_s<kChunksPerPhase>(a, k, from, xm, v, kChunksPerPhase);
+  return t + phase_s<kChunksPerPhase>(-a, k, xm, to, v, kChunksPerPhase);
 }
 
 double base_seek_s(const Axis& axis, double x0, double x1, double v0, double v1, int chunks) {
   if (x0 == x1) return 0;
-  // Work in a frame where travel is toward +x; the spring is symmetric.
-  if (x1 < x0) {
-    x0 = -x0;
-    x1 = -x1;
-  }
+  const auto [from, to, xm] = seek_frame(axis, x0, x1, v0, v1);
   const double a = axis.accel_m_s2;
   const double k = axis.spring_per_m;
-  // Energy per unit mass: 1/2 (v1^2 - v0^2) = a (2 xm - x0 - x1) - k/2 (x1^2 - x0^2).
-  double xm =
-      0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
-  xm = std::clamp(xm, x0, x1);
   double v = v0;
   if (chunks == kChunksPerPhase) {
     // The model's own chunk count, packed (base_seek_scalar_s is the same
     // computation one value at a time).
-    const double t = phase8_s(a, k, x0, xm, v);
-    return t + phase8_s(-a, k, xm, x1, v);
+    const double t = phase8_s(a, k, from, xm, v);
+    return t + phase8_s(-a, k, xm, to, v);
   }
   constexpr int kMaxChunks = 256;
   chunks = std::clamp(chunks, 1, kMaxChunks);
-  double t = phase_s<kMaxChunks>(a, k, x0, xm, v, chunks);
-  return t + phase_s<kMaxChunks>(-a, k, xm, x1, v, chunks);
+  double t = phase_s<kMaxChunks>(a, k, from, xm, v, chunks);
+  return t + phase_s<kMaxChunks>(-a, k, xm, to, v, chunks);
 }
 
 SeekBounds base_seek_bounds_s(const Axis& axis, double x0, double x1, double v, bool upper_only) {

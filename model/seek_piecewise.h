@@ -19,6 +19,27 @@ namespace memstore::model {
 
 inline constexpr int kChunksPerPhase = 8;
 
+// A base seek seen in the frame where travel is toward +x (the spring is
+// symmetric, so a seek toward -x is its mirror image), with the switch point
+// xm between its phases. Energy per unit mass fixes it in closed form:
+//   1/2 (v1^2 - v0^2) = a (2 xm - x0 - x1) - k/2 (x1^2 - x0^2),
+// clamped to [x0, x1]. The piecewise model and the reference integrator
+// (seek_reference.h) share it. REQUIRES: x0_m != x1_m.
+struct SeekFrame {
+  double x0 = 0, x1 = 0, xm = 0;
+};
+inline SeekFrame seek_frame(const Axis& axis, double x0, double x1, double v0, double v1) {
+  if (x1 < x0) {
+    x0 = -x0;
+    x1 = -x1;
+  }
+  const double a = axis.accel_m_s2;
+  const double k = axis.spring_per_m;
+  const double xm =
+      0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
+  return {x0, x1, xm < x0 ? x0 : (x1 < xm ? x1 : xm)};
+}
+
 // REQUIRES: v0_m_s >= 0, v1_m_s >= 0 (speeds along the direction x0 -> x1).
 double base_seek_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s,
                    int chunks = kChunksPerPhase);

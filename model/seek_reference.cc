@@ -4,6 +4,8 @@
 #include <cmath>
 #include <functional>
 
+#include "model/seek_piecewise.h"
+
 namespace memstore::model {
 namespace {
 
@@ -50,19 +52,14 @@ double integrate_until(State& s, double thrust, double k, double step,
 double reference_base_seek_s(const Axis& axis, double x0, double x1, double v0, double v1,
                              double step) {
   if (x0 == x1) return 0;
-  if (x1 < x0) {
-    x0 = -x0;
-    x1 = -x1;
-  }
+  // Energy conservation fixes the switch point exactly for the continuous system.
+  const SeekFrame f = seek_frame(axis, x0, x1, v0, v1);
   const double a = axis.accel_m_s2;
   const double k = axis.spring_per_m;
-  // Energy conservation fixes the switch point exactly for the continuous system.
-  double xm =
-      0.5 * (x0 + x1) + (0.5 * (v1 * v1 - v0 * v0) + 0.5 * k * (x1 * x1 - x0 * x0)) / (2 * a);
-  xm = std::clamp(xm, x0, x1);
-  State s{x0, v0};
-  double t = integrate_until(s, a, k, step, [xm](const State& st) { return st.x >= xm; });
-  t += integrate_until(s, -a, k, step, [x1](const State& st) { return st.x >= x1 || st.v <= 0; });
+  State s{f.x0, v0};
+  double t = integrate_until(s, a, k, step, [xm = f.xm](const State& st) { return st.x >= xm; });
+  t += integrate_until(s, -a, k, step,
+                       [to = f.x1](const State& st) { return st.x >= to || st.v <= 0; });
   return t;
 }
 
