@@ -30,8 +30,8 @@ import sys
 import tempfile
 import time
 
-from iscsi_raw import (MIB, Session, cpu_seconds, login, login_pdu, login_status, nop_out_pdu,
-                       recv_pdu, rss, start)
+from iscsi_raw import (MIB, Session, cpu_seconds, data_out_pdu, login, login_pdu, login_status,
+                       nop_out_pdu, recv_pdu, rss, start)
 
 
 def well_behaved_is_served(port):
@@ -169,13 +169,6 @@ def case_connections(pid, port):
     return 16 * MIB
 
 
-def data_out(itt, ttt, data_sn, offset, length, final):
-    """A Data-Out PDU's BHS and a zero segment (RFC 7143 §11.7)."""
-    return struct.pack(">BB2xB3s8sI4s4xI4xII4x", 0x05, 0x80 if final else 0, 0,
-                       length.to_bytes(3, "big"), b"\0" * 8, itt, ttt, 0, data_sn,
-                       offset) + bytes(length)
-
-
 def case_edtl(pid, port):
     """A one-block WRITE(10) whose Expected Data Transfer Length says 1 GiB,
     then Data-Out for every R2T, up to 64 MiB: the daemon solicits only the
@@ -200,12 +193,12 @@ def case_edtl(pid, port):
             break
         if r[0][0] & 0x3F != 0x31:  # anything but an R2T
             continue
-        ttt = r[0][20:24]
+        ttt = int.from_bytes(r[0][20:24], "big")
         offset = int.from_bytes(r[0][40:44], "big")
         want = int.from_bytes(r[0][44:48], "big")
         for n, at in enumerate(range(0, want, segment)):
             length = min(segment, want - at)
-            sock.sendall(data_out(1, ttt, n, offset + at, length, at + length == want))
+            sock.sendall(data_out_pdu(1, ttt, n, offset + at, bytes(length), at + length == want))
             sent += length
     how = "no answer yet"
     if answered is not None:

@@ -146,6 +146,13 @@ def nop_out_pdu(itt, ttt=RESERVED_TAG, cmdsn=0, exp_statsn=0, lun=b"\0" * 8):
                        itt, ttt, cmdsn, exp_statsn, b"")
 
 
+def data_out_pdu(itt, ttt, data_sn, offset, segment, final, lun=b"\0" * 8, exp_statsn=0):
+    """A Data-Out PDU (§11.7) carrying `segment` at `offset`, F set on the last of a sequence."""
+    return struct.pack(">BBH B3s 8s I I I I I I I I", DATA_OUT, 0x80 if final else 0, 0, 0,
+                       len(segment).to_bytes(3, "big"), lun, itt, ttt, 0, exp_statsn, 0,
+                       data_sn, offset, 0) + pad(segment)
+
+
 def serial_lt(a, b):
     """a < b in 32-bit serial number arithmetic (RFC 1982; RFC 7143 §4.2.2.1)."""
     return a != b and (b - a) & 0xFFFFFFFF < 0x80000000
@@ -289,11 +296,8 @@ class Session:
         chunk = min(self.target_mrdsl, self.data_out_max)
         while offset < end:
             n = min(chunk, end - offset)
-            final = 0x80 if offset + n == end else 0
-            out.append(struct.pack(">BBH B3s 8s I I I I I I I I", DATA_OUT, final, 0, 0,
-                                   n.to_bytes(3, "big"), task.lun, task.itt, ttt, 0,
-                                   self.exp_statsn, 0, datasn, offset, 0)
-                       + pad(task.data[offset:offset + n]))
+            out.append(data_out_pdu(task.itt, ttt, datasn, offset, task.data[offset:offset + n],
+                                    offset + n == end, task.lun, self.exp_statsn))
             offset += n
             datasn += 1
         return out
