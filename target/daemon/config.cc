@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -12,6 +13,7 @@
 #include "model/scheduler.h"
 #include "modepages/vpd_pages.h"
 #include "target/iscsi/chap.h"
+#include "target/lunspec/fault_toml.h"
 #include "target/scsi/log_sink.h"
 
 namespace memstore::daemon {
@@ -214,11 +216,36 @@ bool resolve_device(Ctx& ctx, const toml::node* at, const std::string& where, Lu
   return true;
 }
 
+// [[target.lun.fault]] tables (docs/faults.md), checked against the LUN's
+// resolved geometry.
+bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunSpec& lun) {
+  const toml::node* n = t.get("fault");
+  if (n == nullptr) return true;
+  const toml::array* rules = n->as_array();
+  if (rules == nullptr) return ctx.fail(n, where + "fault", "must be [[target.lun.fault]] tables");
+  if (rules->size() > LunSpec::kMaxFaults) {
+    return ctx.fail(n, where + "fault",
+                    "at most " + std::to_string(LunSpec::kMaxFaults) + " rules per LUN");
+  }
+  const model::Geometry g(lun.params);
+  for (std::size_t i = 0; i < rules->size(); ++i) {
+    const std::string fw = where + "fault[" + std::to_string(i) + "].";
+    const toml::table* ft = (*rules)[i].as_table();
+    if (ft == nullptr) return ctx.fail(&(*rules)[i], fw, "must be a table");
+    auto parsed = lunspec::parse_fault(*ft, g, lun.timing.mode == scsi::TimingMode::kOff);
+    if (auto* e = std::get_if<lunspec::FaultError>(&parsed)) {
+      return ctx.fail(e->at != nullptr ? e->at : ft, fw + e->key, e->message);
+    }
+    lun.faults.push_back(std::get<scsi::FaultRule>(parsed));
+  }
+  return true;
+}
+
 bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
                const std::string& state_dir, const std::string& target_name, LunSpec& lun) {
   if (!only_keys(ctx, t, where,
                  {"id", "device", "device_config", "set", "backing", "durability", "timing",
-                  "scale", "scheduler", "rotation_rate"})) {
+                  "scale", "scheduler", "rotation_rate", "fault", "fault_seed"})) {
     return false;
   }
   std::string durability = "write-back", timing = "realtime";
@@ -230,7 +257,9 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
       !get_string(ctx, t, where, "durability", durability) ||
       !get_string(ctx, t, where, "timing", timing) ||
       !get_string(ctx, t, where, "scheduler", lun.scheduler) ||
-      !get_int(ctx, t, where, "rotation_rate", lun.rotation_rate, 0, 65534)) {
+      !get_int(ctx, t, where, "rotation_rate", lun.rotation_rate, 0, 65534) ||
+      !get_int(ctx, t, where, "fault_seed", lun.fault_seed, 0,
+               std::numeric_limits<std::int64_t>::max())) {
     return false;
   }
   if (!modepages::valid_rotation_rate(lun.rotation_rate)) {  // SBC-3 VPD B1h
@@ -279,7 +308,7 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
     }
     lun.backing = state_dir + "/" + safe + "-lun" + std::to_string(lun.id) + ".img";
   }
-  return resolve_device(ctx, t.get("device"), where, lun);
+  return resolve_device(ctx, t.get("device"), where, lun) && parse_faults(ctx, t, where, lun);
 }
 
 bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,

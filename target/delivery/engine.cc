@@ -47,6 +47,12 @@ void Engine::on_result(scsi::ScsiResult r) {
   follow_timing();  // the MODE SELECT that changed it completes at once
   const auto it = pending_.find(std::make_pair(r.nexus, r.tag));
   if (it == pending_.end()) return;  // the nexus is gone
+  if (r.withheld) {
+    // An injected timeout: the initiator never hears back, and its task
+    // stays open until it aborts it (the transport's task management).
+    pending_pool_.erase(pending_, it);
+    return;
+  }
   Due d;
   d.done = std::move(it->second.done);
   d.arrival_ns = it->second.arrival_ns;

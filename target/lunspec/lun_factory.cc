@@ -23,6 +23,8 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
   config.control_access = spec.control;
   config.buffer_budget = spec.buffer_budget;
   config.batch_budget = spec.batch_budget;
+  config.faults = spec.faults;
+  config.fault_seed = spec.fault_seed;
   std::string name = spec.params.name;
   for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   config.identity.product = "MEMStore " + name;

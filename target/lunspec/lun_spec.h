@@ -12,6 +12,7 @@
 
 #include "model/params.h"
 #include "target/scsi/control_access.h"
+#include "target/scsi/fault_rule.h"
 #include "target/scsi/memory_budget.h"
 #include "target/scsi/timing.h"
 
@@ -37,6 +38,10 @@ struct LunSpec {
   // the LUN's own, of the default size.
   std::shared_ptr<scsi::MemoryBudget> buffer_budget;
   std::shared_ptr<scsi::MemoryBudget> batch_budget;
+  // Fault rules from the start (docs/faults.md) and the seed of their draws.
+  std::vector<scsi::FaultRule> faults;
+  std::uint64_t fault_seed = 1;
+  static constexpr std::size_t kMaxFaults = 1024;
 };
 
 }  // namespace memstore::lunspec

@@ -69,7 +69,9 @@ Lun::Lun(LunConfig config, std::unique_ptr<BackingStore> store)
       store_(std::move(store)),
       device_(
           model::make_mems_device(config_.device, config_.scheduler, config_.scheduler_options)),
-      mode_(config_.device, mode_options(config_, *store_)) {
+      mode_(config_.device, mode_options(config_, *store_)),
+      faults_(config_.fault_seed) {
+  for (const FaultRule& r : config_.faults) faults_.add(r);
   if (!config_.buffer_budget) {
     config_.buffer_budget = std::make_shared<MemoryBudget>(LunConfig::kDefaultBufferBudget);
   }
@@ -250,14 +252,28 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
       *spec,        cmd.cdb.first(spec->cdb_length),
       cmd.data_out, cmd.nexus,
       arrival,      std::max<std::uint64_t>(cmd.data_out_buffer, cmd.data_out.size())};
+  Ns fault_delay = 0;
+  if (!faults_.empty()) {
+    if (const std::optional<FiredFault> fired = check_fault(ctx)) {
+      if (inject_fault(*fired, ctx, result, sink)) return;
+      fault_delay = static_cast<Ns>(fired->rule->delay_ns);
+    }
+  }
   Outcome outcome = dispatch(ctx);
   finish(result, outcome, ctx);
   result.io = std::move(current_io_);
   result.buffers = std::move(dispatch_hold_);
   if (!outcome.media || outcome.sense || outcome.conflict || outcome.out_of_buffers) {
+    result.complete_ns += fault_delay;
     sink(std::move(result));
     return;
   }
+  queue_media(std::move(result), outcome, ctx, fault_delay, sink);
+}
+
+void Lun::queue_media(ScsiResult result, Outcome& outcome, const CommandContext& ctx,
+                      Ns extra_delay, const Sink& sink) {
+  const Ns arrival = ctx.arrival_ns;
   // Timed by the model: the result waits until the model decides when the
   // service ends.
   model::Request req = *outcome.media;
@@ -265,6 +281,7 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
   req.arrival_ns = arrival;
   PendingMedia p;
   p.result = std::move(result);
+  p.extra_delay_ns = extra_delay;
   p.batch = std::move(outcome.batch);
   if (p.batch) {
     req.batch = p.batch.get();
@@ -329,6 +346,7 @@ void Lun::on_model_completion(const model::Completion& c, const Sink& sink) {
   if (--pending.parts_left > 0) return;
   PendingMedia p = std::move(pending);
   pending_pool_.erase(pending_, it);
+  p.result.complete_ns += p.extra_delay_ns;
   if (p.is_batch) store_batch_result(p, c);
   sink(std::move(p.result));
 }

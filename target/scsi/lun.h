@@ -35,6 +35,7 @@
 #include "target/scsi/backing_store.h"
 #include "target/scsi/command_table.h"
 #include "target/scsi/control_access.h"
+#include "target/scsi/fault_set.h"
 #include "target/scsi/io_wait.h"
 #include "target/scsi/log_sink.h"
 #include "target/scsi/lun_stats.h"
@@ -70,6 +71,10 @@ struct LunConfig {
   static constexpr std::size_t kDefaultBatchBudget = std::size_t{64} << 20;
   // Who may change the control mode pages 22h and 1Ah (default: nobody).
   ControlAccess control_access;
+  // Fault rules from the start (fault_rule.h), and the seed of their
+  // random draws.
+  std::vector<FaultRule> faults;
+  std::uint64_t fault_seed = 1;
 };
 
 struct ScsiCommand {
@@ -101,6 +106,9 @@ struct ScsiResult {
   // The command's data buffers, counted in LunConfig::buffer_budget until
   // the result is delivered and gone.
   BudgetHold buffers;
+  // An injected timeout (FaultAction::kTimeout): the transport never
+  // delivers the result, so the initiator times out and aborts the task.
+  bool withheld = false;
 };
 
 // What a handler produces; the Lun turns it into a ScsiResult.
@@ -194,6 +202,10 @@ class Lun {
   void set_target_luns(std::vector<std::uint16_t> ids) { target_luns_ = std::move(ids); }
   // Makes every acknowledged write durable (shutdown).
   StoreStatus flush() { return store_->flush(); }
+  // The LUN's fault rules (fault_set.h): added, listed and removed on the
+  // LUN's strand like every other call.
+  FaultSet& faults() { return faults_; }
+  const FaultSet& faults() const { return faults_; }
 
   // Asynchronous storage (async_store.h): from now on reads, writes,
   // unmaps and flushes of READ, WRITE, WRITE SAME, UNMAP and SYNCHRONIZE
@@ -291,7 +303,18 @@ class Lun {
     std::uint16_t batch_descriptors = 0;
     Bytes batch_read_data;  // read as of arrival, kept for MEMS BATCH RESULTS
     int parts_left = 1;     // media accesses still to be served (Outcome::media_then)
+    Ns extra_delay_ns = 0;  // an injected delay, added to the model's completion
   };
+  // Puts a command the model times into its queue.
+  void queue_media(ScsiResult result, Outcome& outcome, const CommandContext& ctx, Ns extra_delay,
+                   const Sink& sink);
+  // Fault injection (lun_fault.cc): the rule that fires for the command,
+  // and its effect. inject_fault() returns true when it answered (or
+  // queued) the command itself, false when the command goes on as usual
+  // (delay and timeout change only how it is delivered).
+  std::optional<FiredFault> check_fault(const CommandContext& c);
+  bool inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult& result,
+                    const Sink& sink);
   void on_model_completion(const model::Completion& c, const Sink& sink);
   void store_batch_result(PendingMedia& p, const model::Completion& c);
 
@@ -323,6 +346,7 @@ class Lun {
   std::map<std::uint64_t, std::map<std::uint8_t, BatchResult>> batch_results_;
   std::uint64_t batch_sequence_ = 0;
   LunStats stats_;
+  FaultSet faults_;
   std::map<std::uint64_t, Bytes> echo_;  // per I_T nexus (SPC-4 echo buffer)
   Ns last_arrival_ns_ = 0;
   Reservations reservations_;

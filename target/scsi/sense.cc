@@ -36,6 +36,7 @@ constexpr Row kSenseTable[] = {
     {Reason::kReservationsReleased, {SenseKey::kUnitAttention, 0x2A, 0x04}},
     {Reason::kRegistrationsPreempted, {SenseKey::kUnitAttention, 0x2A, 0x05}},
     {Reason::kAccessDenied, {SenseKey::kIllegalRequest, 0x20, 0x02}},
+    {Reason::kCapacityDataChanged, {SenseKey::kUnitAttention, 0x2A, 0x09}},
 };
 
 // Bytes 15-17 of fixed sense / 4-6 of the sense-key specific descriptor.
@@ -89,7 +90,10 @@ Sense store_sense(int errno_value, bool writing, std::uint64_t lba) {
 }
 
 Bytes build_sense(const Sense& s, bool descriptor_format) {
-  const SenseCode c = code_of(s.reason);
+  return build_sense(code_of(s.reason), s, descriptor_format);
+}
+
+Bytes build_sense(SenseCode c, const Sense& s, bool descriptor_format) {
   if (!descriptor_format) {
     Bytes b(18, 0);
     b[0] = 0x70;  // current error, fixed format

@@ -62,6 +62,7 @@ enum class Reason : std::uint8_t {
   kReservationsReleased,     // 6/2A/04 RESERVATIONS RELEASED
   kRegistrationsPreempted,   // 6/2A/05 REGISTRATIONS PREEMPTED
   kAccessDenied,             // 5/20/02 ACCESS DENIED - NO ACCESS RIGHTS (control pages)
+  kCapacityDataChanged,      // 6/2A/09 CAPACITY DATA HAS CHANGED
 };
 
 struct SenseCode {
@@ -103,5 +104,8 @@ Sense store_sense(int errno_value, bool writing, std::uint64_t lba);
 // Fixed format is 18 bytes; descriptor format carries the information and
 // sense-key specific descriptors when present.
 Bytes build_sense(const Sense& s, bool descriptor_format);
+// The same for a key/ASC/ASCQ of the caller's (an injected fault's,
+// fault_rule.h) instead of a reason's.
+Bytes build_sense(SenseCode code, const Sense& s, bool descriptor_format);
 
 }  // namespace memstore::scsi

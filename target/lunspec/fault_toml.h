@@ -1,0 +1,28 @@
+// A fault rule from its TOML table (docs/faults.md): memstored's
+// [[target.lun.fault]] tables, and the rules the control socket adds at run
+// time (sent as the same keys). Every key is checked against the LUN's
+// geometry; an error names the key and says what it takes.
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <string>
+#include <variant>
+
+#include "model/geometry.h"
+#include "target/scsi/fault_rule.h"
+
+namespace memstore::lunspec {
+
+struct FaultError {
+  std::string key;                 // the key at fault, e.g. "lba"
+  const toml::node* at = nullptr;  // where in the source, when known
+  std::string message;             // what is wrong and what it takes
+};
+
+// `timing_off`: the LUN runs with timing off, where a delay has no due time
+// to be added to (refused, with the fix).
+std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t,
+                                                      const model::Geometry& g, bool timing_off);
+
+}  // namespace memstore::lunspec

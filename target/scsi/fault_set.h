@@ -1,0 +1,76 @@
+// The fault rules of one LUN, and the decision, command by command, of
+// which rule fires (fault_rule.h, docs/faults.md).
+//
+// Rules are looked at in the order they were added; the first that fires
+// wins, and the rules after it do not see the command. A rule counts the
+// commands it matches (for `every`) and draws from its own random stream
+// (for `probability`), seeded from the set's seed and the rule's id: the
+// same seed, rules and commands make the same rules fire on the same
+// commands, run after run.
+//
+// Not thread-safe: the LUN's strand owns it, like the Lun.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "model/geometry.h"
+#include "target/scsi/fault_range.h"
+#include "target/scsi/fault_rule.h"
+
+namespace memstore::scsi {
+
+struct FaultQuery {
+  std::span<const std::uint8_t> cdb;
+  std::optional<BlockRange> range;  // block_range(cdb)
+  std::string_view initiator;       // iSCSI initiator name; empty: not known
+  std::uint64_t arrival_ns = 0;     // model time
+};
+
+struct FiredFault {
+  std::uint32_t rule_id = 0;
+  const FaultRule* rule = nullptr;
+  // The first LBA of the command that the rule covers (medium errors' and
+  // geometry faults' INFORMATION); unset for a command without blocks.
+  std::optional<std::uint64_t> bad_lba;
+};
+
+class FaultSet {
+ public:
+  explicit FaultSet(std::uint64_t seed = 1) : seed_(seed) {}
+
+  struct Entry {
+    std::uint32_t id = 0;
+    FaultRule rule;
+    std::uint64_t matched = 0;  // commands it matched
+    std::uint64_t fired = 0;    // commands it fired on
+    std::uint64_t random = 0;   // its random stream's state
+  };
+
+  // Ids count from 1 and are never reused.
+  std::uint32_t add(FaultRule rule);
+  bool remove(std::uint32_t id);
+  void clear() { rules_.clear(); }
+  const std::vector<Entry>& rules() const { return rules_; }
+  bool empty() const { return rules_.empty(); }
+  std::uint64_t seed() const { return seed_; }
+
+  // The rule that fires for this command, if any. `geometry` places blocks
+  // on tips and media for the failed-tip and media-region actions.
+  std::optional<FiredFault> check(const FaultQuery& q, const model::Geometry& geometry);
+
+ private:
+  std::uint64_t seed_;
+  std::uint32_t next_id_ = 1;
+  std::vector<Entry> rules_;
+};
+
+// The first LBA in [lo, hi] that the failed-tip or media-region rule makes
+// bad, or nullopt. Exposed for tests against the layout.
+std::optional<std::uint64_t> first_bad_lba(const FaultRule& rule, const model::Geometry& g,
+                                           std::uint64_t lo, std::uint64_t hi);
+
+}  // namespace memstore::scsi
