@@ -1,0 +1,86 @@
+// [[target.lun.fault]] tables (docs/faults.md): what a full rule parses to,
+// and errors that name the key and say what it takes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "target/daemon/config.h"
+
+namespace memstore::daemon {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::variant<Config, std::string> lun_with(const std::string& lun_keys, const std::string& fault) {
+  return parse_config("[[target]]\n[[target.lun]]\nbacking = \"memory\"\n" + lun_keys +
+                          "[[target.lun.fault]]\n" + fault,
+                      "f.toml");
+}
+
+std::string error_of(const std::variant<Config, std::string>& r) {
+  const auto* e = std::get_if<std::string>(&r);
+  return e == nullptr ? "" : *e;
+}
+
+TEST(ConfigFaults, AFullRuleParses) {
+  const auto r =
+      lun_with("fault_seed = 7\n",
+               "op = \"read\"\nlba = [1000, 1007]\naction = \"medium-error\"\n"
+               "every = 2\nprobability = 0.5\nonce = true\n"
+               "initiator = \"iqn.2026-11.org.example:host\"\nafter_ms = 1.5\n"
+               "[[target.lun.fault]]\nop = 0x35\naction = \"sense\"\nsense = [4, 0x44, 0]\n"
+               "[[target.lun.fault]]\naction = \"failed-tip\"\ntip = 12\n"
+               "[[target.lun.fault]]\naction = \"media-region\"\nx = [0, 9]\ny = [5, 6]\n"
+               "[[target.lun.fault]]\naction = \"delay\"\ndelay_ms = 2.5\n"
+               "[[target.lun.fault]]\naction = \"unit-attention\"\nua = \"mode-changed\"\n");
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  const auto& lun = std::get<Config>(r).targets[0].luns[0];
+  EXPECT_EQ(lun.fault_seed, 7U);
+  ASSERT_EQ(lun.faults.size(), 6U);
+  const scsi::FaultRule& m = lun.faults[0];
+  EXPECT_EQ(m.op, scsi::FaultOp::kRead);
+  EXPECT_EQ(m.lba, (std::pair<std::uint64_t, std::uint64_t>{1000, 1007}));
+  EXPECT_EQ(m.every, 2U);
+  EXPECT_DOUBLE_EQ(m.probability, 0.5);
+  EXPECT_TRUE(m.once);
+  EXPECT_EQ(m.initiator, "iqn.2026-11.org.example:host");
+  EXPECT_EQ(m.after_ns, 1'500'000U);
+  EXPECT_EQ(lun.faults[1].op, scsi::FaultOp::kOpcode);
+  EXPECT_EQ(lun.faults[1].opcode, 0x35);
+  EXPECT_EQ(lun.faults[1].sense.asc, 0x44);
+  EXPECT_EQ(lun.faults[2].tip, 12);
+  EXPECT_EQ(lun.faults[3].y, (std::pair<std::int32_t, std::int32_t>{5, 6}));
+  EXPECT_EQ(lun.faults[4].delay_ns, 2'500'000U);
+  EXPECT_EQ(lun.faults[5].attention, scsi::FaultAttention::kModeChanged);
+}
+
+TEST(ConfigFaults, ErrorsNameTheKeyAndTheFix) {
+  EXPECT_THAT(error_of(lun_with("", "action = \"explode\"\n")),
+              HasSubstr("lun[0].fault[0].action: must be one of medium-error, sense,"));
+  EXPECT_THAT(error_of(lun_with("", "op = \"read\"\n")),
+              HasSubstr("fault[0].action: is missing; use one of"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"sense\"\n")),
+              HasSubstr("fault[0].sense: is missing; action \"sense\" needs it"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"sense\"\nsense = [16, 0, 0]\n")),
+              HasSubstr("sense: must be [key, asc, ascq]"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"busy\"\ntip = 3\n")),
+              HasSubstr("fault[0].tip: is not a key of action \"busy\""));
+  EXPECT_THAT(
+      error_of(lun_with("", "action = \"failed-tip\"\ntip = 100\n")),
+      HasSubstr(
+          "f.toml:6: target[0].lun[0].fault[0].tip: must be an integer from 0 to 99; it is 100"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"medium-error\"\nlba = [9, 3]\n")),
+              HasSubstr("lba: must be [first, last], integers with 0 <= first <= last <="));
+  EXPECT_THAT(error_of(lun_with("", "action = \"busy\"\nop = \"trim\"\n")),
+              HasSubstr("op: must be \"read\", \"write\", \"any\" or an operation code"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"busy\"\nprobability = 1.5\n")),
+              HasSubstr("probability: must be a number from 0 to 1"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"busy\"\nevery = 0\n")),
+              HasSubstr("every: must be an integer from 1 to"));
+  EXPECT_THAT(error_of(lun_with("timing = \"off\"\n", "action = \"delay\"\ndelay_ms = 1\n")),
+              HasSubstr("timing = \"off\"; use timing = \"realtime\" or \"scaled\""));
+  EXPECT_THAT(error_of(lun_with("", "action = \"media-region\"\nx = [0, 1]\n")),
+              HasSubstr("fault[0].y: is missing"));
+}
+
+}  // namespace
+}  // namespace memstore::daemon
