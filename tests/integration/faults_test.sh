@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Fault injection from a real initiator: memstored with one rule per LUN
+# ([[target.lun.fault]], docs/faults.md), checked by faults_client (libiscsi)
+# for each action's status and sense; run twice, the seeded rule fires on
+# the same commands both times.
+# Usage: faults_test.sh MEMSTORED FAULTS_CLIENT
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+memstored=$1 client=$2
+
+lun() {  # lun ID RULE...: an in-memory LUN with one fault rule
+  local id=$1
+  shift
+  printf '[[target.lun]]\nid = %s\nbacking = "memory"\nfault_seed = 5\n[[target.lun.fault]]\n' "$id"
+  printf '%s\n' "$@"
+}
+{
+  printf '[[target]]\nname = "iqn.2026-11.org.memstore:faults"\nportals = ["127.0.0.1:0"]\n'
+  lun 0 'op = "read"' 'lba = [1000, 1007]' 'action = "medium-error"'
+  lun 1 'op = "write"' 'action = "sense"' 'sense = [4, 0x44, 0]'
+  lun 2 'op = "read"' 'action = "delay"' 'delay_ms = 250'
+  lun 3 'op = "read"' 'action = "timeout"'
+  lun 4 'op = "write"' 'action = "busy"'
+  lun 5 'op = "write"' 'action = "task-set-full"'
+  lun 6 'op = "write"' 'action = "reservation-conflict"'
+  lun 7 'op = 0x25' 'once = true' 'action = "unit-attention"' 'ua = "capacity-changed"'
+  lun 8 'op = "write"' 'action = "space-exhausted"'
+  lun 9 'action = "failed-tip"' 'tip = 3'
+  lun 10 'action = "media-region"' 'x = [0, 0]' 'y = [0, 0]'
+  lun 11 'op = "read"' 'probability = 0.3' 'action = "busy"'
+  lun 12 'op = "read"' 'probability = 0.3' 'action = "busy"'
+} >"$work/faults.toml"
+
+for run in 1 2; do
+  start_memstored "$memstored" 1 --config "$work/faults.toml"
+  MEMSTORE_FAULTS_TARGET="iscsi://127.0.0.1:${ports[0]}/iqn.2026-11.org.memstore:faults" \
+    MEMSTORE_FAULTS_PATTERN="$work/pattern$run" "$client" || fail "faults_client, run $run"
+  kill "$pid"
+  wait "$pid" || true
+  pid=
+done
+cmp -s "$work/pattern1" "$work/pattern2" ||
+  fail "the seeded rule fired differently: $(cat "$work/pattern1") vs $(cat "$work/pattern2")"
+echo "ok: $(cat "$work/pattern1")"
