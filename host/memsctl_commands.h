@@ -49,4 +49,21 @@ struct SetArgs {
 };
 int cmd_set(const Common& c, const SetArgs& a);
 
+// memsctl admin: a request to memstored's control socket (memsctl_admin.cc).
+struct AdminArgs {
+  std::string socket;   // path of the daemon's control socket
+  std::string command;  // luns, stats, faults, fault-add, fault-remove, fault-clear, timing
+  std::string target;   // empty: the daemon's only target
+  std::optional<std::uint32_t> lun;
+  std::optional<std::uint32_t> id;  // fault-remove
+  std::optional<std::string> rule;  // fault-add: a JSON object
+  std::optional<std::string> mode;  // timing
+  std::optional<double> scale;      // timing
+  int timeout_s = 10;
+};
+int cmd_admin(const AdminArgs& a);
+// The socket memsctl admin opens without --socket: $MEMSTORED_CONTROL_SOCKET,
+// else the path the packaged service uses.
+std::string default_control_socket();
+
 }  // namespace memstore::memsctl

@@ -90,6 +90,27 @@ int run(int argc, char** argv) {
   t->add_option("--scale", set.scale, "Scaled timing: completions at SCALE x the modeled time");
   t->callback([&] { status = memstore::memsctl::cmd_set(common, set); });
 
+  memstore::memsctl::AdminArgs admin;
+  admin.socket = memstore::memsctl::default_control_socket();
+  auto* a = app.add_subcommand(
+      "admin", "memstored's control socket: statistics, fault rules and timing of each LUN");
+  a->add_option("command", admin.command,
+                "luns, stats, faults, fault-add, fault-remove, fault-clear or timing")
+      ->required();
+  a->add_option(
+      "--socket", admin.socket,
+      "The daemon's control socket (default $MEMSTORED_CONTROL_SOCKET, else " + admin.socket + ")");
+  a->add_option("--target", admin.target, "Target name (default: the daemon's only target)");
+  a->add_option("--lun", admin.lun, "LUN number");
+  a->add_option("--rule", admin.rule,
+                "fault-add: the rule as a JSON object of [[target.lun.fault]]'s keys");
+  a->add_option("--id", admin.id, "fault-remove: the rule's id, as `faults` lists it");
+  a->add_option("--mode", admin.mode, "timing: realtime, scaled or off");
+  a->add_option("--scale", admin.scale, "timing: completions at SCALE x the modeled time");
+  a->add_option("--timeout", admin.timeout_s, "Seconds to wait for the reply")
+      ->check(CLI::Range(1, 3600));
+  a->callback([&] { status = memstore::memsctl::cmd_admin(admin); });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& parse_error) {

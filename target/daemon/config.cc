@@ -423,11 +423,13 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
   if (const toml::node* d = root.get("daemon")) {
     const toml::table* dt = d->as_table();
     if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
-    std::vector<const char*> keys = {"log_level", "state_dir", "control_initiators"};
+    std::vector<const char*> keys = {"log_level", "state_dir", "control_initiators",
+                                     "control_socket"};
     for (const DaemonNumber& n : kDaemonNumbers) keys.push_back(n.key);
     if (!only_keys(ctx, *dt, "daemon.", keys) ||
         !get_string(ctx, *dt, "daemon.", "log_level", config.log_level) ||
         !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir) ||
+        !get_string(ctx, *dt, "daemon.", "control_socket", config.control_socket) ||
         !get_names(ctx, *dt, "daemon.", "control_initiators", config.control_initiators)) {
       return ctx.error;
     }
@@ -530,6 +532,7 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
     if (!portal) return "--listen: '" + cli.listen + "' is not ADDR:PORT (e.g. 127.0.0.1:3260)";
     config.targets.front().portals = {*portal};
   }
+  if (!cli.control_socket.empty()) config.control_socket = cli.control_socket;
   if (!cli.log_level.empty()) {
     if (const std::string e = log_level_error(cli.log_level); !e.empty())
       return "--log-level: " + e;

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <thread>
 
+#include "target/control/control_server.h"
 #include "target/daemon/config.h"
 #include "target/daemon/portal_check.h"
 #include "target/daemon/security_log.h"
@@ -109,6 +110,9 @@ int main(int argc, char** argv) {
   app.add_option("--security-log-rate", cli.security_log_rate,
                  "Refused logins logged per second at most, per kind (login, CHAP, ACL); the "
                  "rest are counted (default 10)");
+  app.add_option("--control-socket", cli.control_socket,
+                 "Serve the control socket (JSON lines: statistics, fault rules, timing; "
+                 "`memsctl admin`) at this path, mode 0600 (default: none)");
   bool busy_poll = false;
   app.add_flag("--busy-poll", busy_poll,
                "Poll the sockets and timers without ever sleeping (one core at 100%): commands "
@@ -201,6 +205,7 @@ int main(int argc, char** argv) {
   const auto batch_budget =
       std::make_shared<scsi::MemoryBudget>(std::size_t{config.limits.batch_result_megabytes} << 20);
   std::vector<iscsi::LunDriver*> drivers;
+  std::vector<control::ControlLun> control_luns;
   std::size_t next_loop = 0;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
     const daemon::TargetSpec& t = config.targets[ti];
@@ -244,6 +249,7 @@ int main(int argc, char** argv) {
       driver->set_spin(std::chrono::microseconds(config.spin_us));
       driver->set_compensation(std::chrono::microseconds(config.transport_compensation_us));
       drivers.push_back(driver.get());
+      control_luns.push_back({t.name, spec.id, spec.params.name, spec.backing, driver.get()});
       if (completions.is_open()) {
         driver->on_delivery([&completions, &completions_mutex, ti,
                              id = spec.id](const iscsi::Delivery& d) {
@@ -277,6 +283,14 @@ int main(int argc, char** argv) {
     }
   }
   spdlog::info("{} event-loop thread{}", threads, threads == 1 ? "" : "s");
+  control::ControlServer control_server(io, std::move(control_luns));
+  if (!config.control_socket.empty()) {
+    if (const std::string err = control_server.start(config.control_socket); !err.empty()) {
+      std::cerr << "memstored: " << err << "\n";
+      return 1;
+    }
+    spdlog::info("control socket {}", config.control_socket);
+  }
   // The other loops have no work of their own until a connection or a LUN
   // gives them some: guards keep them running until shutdown.
   using WorkGuard = boost::asio::executor_work_guard<boost::asio::io_context::executor_type>;
@@ -312,6 +326,7 @@ int main(int argc, char** argv) {
     // queued in a slowed-down model (at scale 1000 a queue of reads takes
     // seconds), are dropped after 1.5 s, so that shutdown ends within 2 s.
     server.stop();
+    control_server.stop();
     deadline.expires_after(std::chrono::milliseconds(1500));
     deadline.async_wait([&](const boost::system::error_code& ec) {
       if (!ec) {

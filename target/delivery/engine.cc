@@ -106,6 +106,10 @@ void Engine::deliver_due(bool all) {
 
 void Engine::deliver(Due& d) {
   lun_->complete_io(d.result);
+  ++counters_.commands;
+  if (d.result.status == scsi::Status::kCheckCondition) ++counters_.check_conditions;
+  counters_.bytes_in += d.result.data_in.size();
+  counters_.bytes_out += d.result.transfer_bytes;
   if (d.timed) {
     const WallNs now = clock_.now();
     const std::int64_t late = now - d.due;

@@ -98,6 +98,14 @@ class Engine {
   void reap_storage();
 
   const Lateness& lateness() const { return lateness_; }
+  const DeliveryCounters& counters() const { return counters_; }
+  // Page 22h from outside a command (the control socket): the model's clock
+  // goes on from now at the new rate. An error names the refused field.
+  std::optional<std::string> set_control(const modepages::ControlPage& page) {
+    auto e = lun_->set_control(page);
+    follow_timing();
+    return e;
+  }
   // Called for every completion delivered in realtime or scaled timing.
   void on_delivery(std::function<void(const Delivery&)> log) { delivery_log_ = std::move(log); }
   // The initiator's fixed round trip (its send, the network, its receive),
@@ -122,7 +130,7 @@ class Engine {
   const Clock& clock_;
   std::unique_ptr<scsi::Lun> lun_;
   ModelClock model_clock_;
-  scsi::Timing timing_;  // the timing model_clock_ runs at (follow_timing)
+  scsi::Timing timing_;         // the timing model_clock_ runs at (follow_timing)
   const scsi::Lun::Sink sink_;  // on_result, made once
 
   // Commands submitted and not yet decided by the model, by (nexus, tag).
@@ -141,6 +149,7 @@ class Engine {
   scsi::Ns compensation_ns_ = 0;
   scsi::Ns model_now_ = 0;  // the latest time handed to the model
   Lateness lateness_;
+  DeliveryCounters counters_;
   std::function<void(const Delivery&)> delivery_log_;
 };
 

@@ -68,6 +68,13 @@ class LunDriver final : public LunPort {
   // from its thread (LunLink carries calls from other threads).
   boost::asio::io_context& context() const { return io_; }
   const Lateness& lateness() const { return engine_.lateness(); }
+  const delivery::DeliveryCounters& counters() const { return engine_.counters(); }
+  // Changes page 22h now (the control socket), as MODE SELECT would.
+  std::optional<std::string> set_control(const modepages::ControlPage& page) {
+    auto e = engine_.set_control(page);
+    schedule();  // the next instant moved
+    return e;
+  }
   // Called for every completion delivered in realtime or scaled timing.
   void on_delivery(std::function<void(const Delivery&)> log) {
     engine_.on_delivery(std::move(log));

@@ -202,6 +202,11 @@ class Lun {
   void set_target_luns(std::vector<std::uint16_t> ids) { target_luns_ = std::move(ids); }
   // Makes every acknowledged write durable (shutdown).
   StoreStatus flush() { return store_->flush(); }
+  // Page 22h's current values (scheduler, timing, scale).
+  modepages::ControlPage control() const { return mode_.control(); }
+  // Sets page 22h as a MODE SELECT from an initiator allowed to would (the
+  // control socket); an error says which field is refused.
+  std::optional<std::string> set_control(const modepages::ControlPage& page);
   // The LUN's fault rules (fault_set.h): added, listed and removed on the
   // LUN's strand like every other call.
   FaultSet& faults() { return faults_; }

@@ -103,6 +103,25 @@ Outcome Lun::mode_select(const CommandContext& c) {
   return {};
 }
 
+std::optional<std::string> Lun::set_control(const modepages::ControlPage& page) {
+  // Through MODE SELECT(6) of page 22h, so that the page, its checks and
+  // what the LUN acts on stay one (SPC-4 §7.5: a 4-byte header, no block
+  // descriptor, then the page).
+  Bytes list(4, 0);
+  const Bytes encoded = modepages::encode(page);
+  list.insert(list.end(), encoded.begin(), encoded.end());
+  if (const auto e = modepages::mode_select(mode_, false, true, false, list, true)) {
+    return e->what;
+  }
+  apply_control_page();
+  if (log_) {
+    log_(LogLevel::kInfo, log_name_ + ": control page 22h set by the control socket: scheduler " +
+                              config_.scheduler + ", timing " + timing_mode_name(page.timing) +
+                              ", scale " + scale_text(page.scale_milli));
+  }
+  return std::nullopt;
+}
+
 void Lun::apply_control_page() {
   // Power Condition (1Ah): its standby timer is the sled's idle timeout.
   if (mode_.idle_timeout_ns() != config_.device.power.idle_timeout_ns) {

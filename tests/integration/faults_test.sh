@@ -2,11 +2,14 @@
 # Fault injection from a real initiator: memstored with one rule per LUN
 # ([[target.lun.fault]], docs/faults.md), checked by faults_client (libiscsi)
 # for each action's status and sense; run twice, the seeded rule fires on
-# the same commands both times.
-# Usage: faults_test.sh MEMSTORED FAULTS_CLIENT
+# the same commands both times. Through the control socket (memsctl admin):
+# the statistics count the faults fired, and a rule added at run time fails
+# libiscsi's READ CAPACITY(16) until it is removed.
+# Usage: faults_test.sh MEMSTORED FAULTS_CLIENT MEMSCTL
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-memstored=$1 client=$2
+memstored=$1 client=$2 memsctl=$3
+export MEMSTORED_CONTROL_SOCKET=$work/control.sock
 
 lun() {  # lun ID RULE...: an in-memory LUN with one fault rule
   local id=$1
@@ -15,6 +18,7 @@ lun() {  # lun ID RULE...: an in-memory LUN with one fault rule
   printf '%s\n' "$@"
 }
 {
+  printf '[daemon]\ncontrol_socket = "%s"\n' "$MEMSTORED_CONTROL_SOCKET"
   printf '[[target]]\nname = "iqn.2026-11.org.memstore:faults"\nportals = ["127.0.0.1:0"]\n'
   lun 0 'op = "read"' 'lba = [1000, 1007]' 'action = "medium-error"'
   lun 1 'op = "write"' 'action = "sense"' 'sense = [4, 0x44, 0]'
@@ -35,6 +39,19 @@ for run in 1 2; do
   start_memstored "$memstored" 1 --config "$work/faults.toml"
   MEMSTORE_FAULTS_TARGET="iscsi://127.0.0.1:${ports[0]}/iqn.2026-11.org.memstore:faults" \
     MEMSTORE_FAULTS_PATTERN="$work/pattern$run" "$client" || fail "faults_client, run $run"
+  if [ "$run" = 1 ]; then
+    url="iscsi://127.0.0.1:${ports[0]}/iqn.2026-11.org.memstore:faults/4"
+    fired=$("$memsctl" admin stats --lun 0 | python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_fired"])')
+    [ "$fired" = 2 ] || fail "LUN 0's statistics count $fired faults fired, not 2"
+    iscsi-readcapacity16 "$url" >/dev/null || fail "READ CAPACITY(16) before the rule"
+    "$memsctl" admin fault-add --lun 4 \
+      --rule '{"op": 158, "action": "sense", "sense": [5, 36, 0]}' >"$work/added" ||
+      fail "fault-add: $(cat "$work/added")"
+    id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/added")
+    if iscsi-readcapacity16 "$url" >/dev/null 2>&1; then fail "the rule added at run time did not fire"; fi
+    "$memsctl" admin fault-remove --lun 4 --id "$id" >/dev/null || fail "fault-remove"
+    iscsi-readcapacity16 "$url" >/dev/null || fail "READ CAPACITY(16) after the rule was removed"
+  fi
   kill "$pid"
   wait "$pid" || true
   pid=

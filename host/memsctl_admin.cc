@@ -1,0 +1,125 @@
+// memsctl admin: the daemon's control socket (docs/memstored.md, "Control
+// socket"). One JSON request line out, one reply line back, printed as
+// JSON; an {"ok": false} reply is an error (exit 1) with the daemon's words.
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "host/memsctl_args.h"
+#include "host/memsctl_commands.h"
+
+namespace memstore::memsctl {
+namespace {
+
+using nlohmann::json;
+
+// A connected AF_UNIX socket, or -1 with `error` set.
+int connect_to(const std::string& path, std::string& error) {
+  sockaddr_un addr{};
+  if (path.size() >= sizeof(addr.sun_path)) {
+    error = "--socket: '" + path + "' is too long for a Unix socket path";
+    return -1;
+  }
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path.c_str(), path.size());
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0) {
+    error = "cannot connect to the control socket '" + path + "': " + std::strerror(errno) +
+            " (is memstored running with --control-socket, and may this user open it?)";
+    if (fd >= 0) ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Sends `line` and reads one reply line within `timeout_s`.
+bool exchange(int fd, const std::string& line, int timeout_s, std::string& reply,
+              std::string& error) {
+  for (std::size_t sent = 0; sent < line.size();) {
+    const ssize_t n = ::send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = std::string("control socket: send: ") + std::strerror(errno);
+      return false;
+    }
+    sent += static_cast<std::size_t>(n);
+  }
+  char buf[4096];
+  while (reply.find('\n') == std::string::npos) {
+    pollfd p{fd, POLLIN, 0};
+    const int r = ::poll(&p, 1, timeout_s * 1000);
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) {
+      error = "control socket: no reply within " + std::to_string(timeout_s) + " s";
+      return false;
+    }
+    const ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = "control socket: the daemon closed the connection";
+      return false;
+    }
+    reply.append(buf, static_cast<std::size_t>(n));
+  }
+  reply.resize(reply.find('\n'));
+  return true;
+}
+
+}  // namespace
+
+std::string default_control_socket() {
+  const char* env = std::getenv("MEMSTORED_CONTROL_SOCKET");
+  return env != nullptr && *env != '\0' ? env : "/run/memstored/control.sock";
+}
+
+int cmd_admin(const AdminArgs& a) {
+  json request = {{"cmd", a.command}};
+  if (!a.target.empty()) request["target"] = a.target;
+  if (a.lun) request["lun"] = *a.lun;
+  if (a.id) request["id"] = *a.id;
+  if (a.mode) request["mode"] = *a.mode;
+  if (a.scale) request["scale"] = *a.scale;
+  if (a.rule) {
+    const json rule = json::parse(*a.rule, nullptr, false);
+    if (rule.is_discarded() || !rule.is_object()) {
+      std::cerr << "memsctl: --rule: must be a JSON object, e.g. "
+                   "'{\"op\": \"read\", \"lba\": [1000, 1007], \"action\": \"medium-error\"}'\n";
+      return kExitUsage;
+    }
+    request["rule"] = rule;
+  }
+  std::string error;
+  const int fd = connect_to(a.socket, error);
+  if (fd < 0) {
+    std::cerr << "memsctl: " << error << "\n";
+    return kExitFailure;
+  }
+  std::string line;
+  const bool ok = exchange(fd, request.dump() + "\n", a.timeout_s, line, error);
+  ::close(fd);
+  if (!ok) {
+    std::cerr << "memsctl: " << error << "\n";
+    return kExitFailure;
+  }
+  json reply = json::parse(line, nullptr, false);
+  if (reply.is_discarded() || !reply.is_object()) {
+    std::cerr << "memsctl: control socket: the reply is not JSON\n";
+    return kExitFailure;
+  }
+  if (!reply.value("ok", false)) {
+    std::cerr << "memsctl: " << reply.value("error", std::string("refused")) << "\n";
+    return kExitFailure;
+  }
+  reply.erase("ok");
+  std::cout << reply.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace memstore::memsctl

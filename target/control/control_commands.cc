@@ -1,0 +1,207 @@
+#include "target/control/control_commands.h"
+
+#include "target/control/fault_json.h"
+#include "target/lunspec/fault_toml.h"
+#include "target/lunspec/lun_spec.h"
+
+namespace memstore::control {
+namespace {
+
+json ok(json fields = json::object()) {
+  fields["ok"] = true;
+  return fields;
+}
+
+json lateness_json(const delivery::Lateness& l) {
+  auto us = [](double ns) { return ns / 1e3; };
+  return {{"count", l.count},
+          {"mean_us", us(l.mean_ns())},
+          {"p50_us", us(static_cast<double>(l.percentile_ns(0.5)))},
+          {"p99_us", us(static_cast<double>(l.percentile_ns(0.99)))},
+          {"p999_us", us(static_cast<double>(l.percentile_ns(0.999)))},
+          {"max_us", us(static_cast<double>(l.max_ns))}};
+}
+
+json stats(iscsi::LunDriver& d) {
+  const delivery::DeliveryCounters& c = d.counters();
+  std::uint64_t fired = 0;
+  for (const scsi::FaultSet::Entry& e : d.lun().faults().rules()) fired += e.fired;
+  const modepages::ControlPage page = d.lun().control();
+  return ok({{"commands", c.commands},
+             {"check_conditions", c.check_conditions},
+             {"bytes_in", c.bytes_in},
+             {"bytes_out", c.bytes_out},
+             {"lateness", lateness_json(d.lateness())},
+             {"faults_fired", fired},
+             {"timing", scsi::timing_mode_name(page.timing)},
+             {"scale", page.scale_milli / 1000.0}});
+}
+
+json faults(iscsi::LunDriver& d) {
+  json list = json::array();
+  for (const scsi::FaultSet::Entry& e : d.lun().faults().rules()) {
+    list.push_back({{"id", e.id},
+                    {"rule", fault_to_json(e.rule)},
+                    {"matched", e.matched},
+                    {"fired", e.fired}});
+  }
+  return ok({{"seed", d.lun().faults().seed()}, {"faults", list}});
+}
+
+json fault_add(iscsi::LunDriver& d, const json& request) {
+  if (!request.contains("rule")) {
+    return failure(
+        "rule: is missing; give the rule as an object of the keys of "
+        "[[target.lun.fault]] (docs/faults.md)");
+  }
+  std::string error;
+  const std::optional<toml::table> t = json_to_toml(request["rule"], error);
+  if (!t) return failure("rule: " + error);
+  scsi::Lun& lun = d.lun();
+  if (lun.faults().rules().size() >= lunspec::LunSpec::kMaxFaults) {
+    return failure("rule: the LUN has " + std::to_string(lunspec::LunSpec::kMaxFaults) +
+                   " rules, the most it takes; remove one first");
+  }
+  auto parsed =
+      lunspec::parse_fault(*t, lun.geometry(), lun.timing().mode == scsi::TimingMode::kOff);
+  if (const auto* e = std::get_if<lunspec::FaultError>(&parsed)) {
+    return failure("rule." + e->key + ": " + e->message);
+  }
+  return ok({{"id", lun.faults().add(std::get<scsi::FaultRule>(parsed))}});
+}
+
+json fault_remove(iscsi::LunDriver& d, const json& request) {
+  if (!request.contains("id") || !request["id"].is_number_unsigned()) {
+    return failure("id: must be the number of a rule, as `faults` lists them");
+  }
+  const auto id = request["id"].get<std::uint64_t>();
+  if (id > UINT32_MAX || !d.lun().faults().remove(static_cast<std::uint32_t>(id))) {
+    return failure("id: the LUN has no rule " + std::to_string(id) + "; `faults` lists them");
+  }
+  return ok();
+}
+
+json fault_clear(iscsi::LunDriver& d) {
+  d.lun().faults().clear();
+  return ok();
+}
+
+json timing(iscsi::LunDriver& d, const json& request) {
+  modepages::ControlPage page = d.lun().control();
+  if (request.contains("mode")) {
+    const auto mode = request["mode"].is_string()
+                          ? scsi::parse_timing_mode(request["mode"].get<std::string>())
+                          : std::nullopt;
+    if (!mode) return failure("mode: must be \"realtime\", \"scaled\" or \"off\"");
+    page.timing = *mode;
+  }
+  if (request.contains("scale")) {
+    const json& s = request["scale"];
+    if (!s.is_number() || !scsi::scale_in_range(s.get<double>())) {
+      return failure("scale: must be a number from 0.001 to 1000 (1.0 = real time)");
+    }
+    page.scale_milli = static_cast<std::uint32_t>(s.get<double>() * 1000 + 0.5);
+  }
+  if (page.timing == scsi::TimingMode::kOff) {
+    for (const scsi::FaultSet::Entry& e : d.lun().faults().rules()) {
+      if (e.rule.action == scsi::FaultAction::kDelay) {
+        return failure("mode: rule " + std::to_string(e.id) +
+                       " is a delay, which needs a due time; remove it before timing \"off\"");
+      }
+    }
+  }
+  if (const auto e = d.set_control(page)) return failure("timing: " + *e);
+  return ok(
+      {{"timing", scsi::timing_mode_name(page.timing)}, {"scale", page.scale_milli / 1000.0}});
+}
+
+// The commands about one LUN, run on its thread.
+struct LunCommand {
+  const char* name;
+  json (*run)(iscsi::LunDriver&, const json&);
+};
+const LunCommand kLunCommands[] = {
+    {"stats", [](iscsi::LunDriver& d, const json&) { return stats(d); }},
+    {"faults", [](iscsi::LunDriver& d, const json&) { return faults(d); }},
+    {"fault-add", fault_add},
+    {"fault-remove", fault_remove},
+    {"fault-clear", [](iscsi::LunDriver& d, const json&) { return fault_clear(d); }},
+    {"timing", timing},
+};
+
+std::string command_names() {
+  std::string s = "luns";
+  for (const LunCommand& c : kLunCommands) s += std::string(", ") + c.name;
+  return s;
+}
+
+}  // namespace
+
+json failure(const std::string& error) {
+  return {{"ok", false}, {"error", error}};
+}
+
+ControlCommands::ControlCommands(std::vector<ControlLun> luns, Dispatch dispatch)
+    : luns_(std::move(luns)), dispatch_(std::move(dispatch)) {}
+
+const ControlLun* ControlCommands::find(const json& request, std::string& error) const {
+  std::string target;
+  if (request.contains("target")) {
+    if (!request["target"].is_string()) {
+      error = "target: must be a target name";
+      return nullptr;
+    }
+    target = request["target"].get<std::string>();
+  } else {
+    // Without a target: the only one there is.
+    for (const ControlLun& l : luns_) {
+      if (!target.empty() && l.target != target) {
+        error = "target: the daemon serves several targets; name one (`luns` lists them)";
+        return nullptr;
+      }
+      target = l.target;
+    }
+  }
+  if (!request.contains("lun") || !request["lun"].is_number_unsigned()) {
+    error = "lun: must be a LUN number (`luns` lists them)";
+    return nullptr;
+  }
+  const auto id = request["lun"].get<std::uint64_t>();
+  for (const ControlLun& l : luns_) {
+    if (l.target == target && l.id == id) return &l;
+  }
+  error = "lun: no LUN " + std::to_string(id) + " of target '" + target + "' (`luns` lists them)";
+  return nullptr;
+}
+
+void ControlCommands::handle(const std::string& line, const Reply& reply) const {
+  const json request = json::parse(line, nullptr, false);
+  if (request.is_discarded() || !request.is_object()) {
+    return reply(failure("a request is one JSON object per line, e.g. {\"cmd\": \"luns\"}"));
+  }
+  if (!request.contains("cmd") || !request["cmd"].is_string()) {
+    return reply(failure("cmd: is missing; use one of " + command_names()));
+  }
+  const std::string cmd = request["cmd"].get<std::string>();
+  if (cmd == "luns") {
+    json list = json::array();
+    for (const ControlLun& l : luns_) {
+      list.push_back(
+          {{"target", l.target}, {"lun", l.id}, {"device", l.device}, {"backing", l.backing}});
+    }
+    return reply(ok({{"luns", list}}));
+  }
+  for (const LunCommand& c : kLunCommands) {
+    if (cmd != c.name) continue;
+    std::string error;
+    const ControlLun* lun = find(request, error);
+    if (lun == nullptr) return reply(failure(error));
+    dispatch_(
+        *lun->driver, [run = c.run, request](iscsi::LunDriver& d) { return run(d, request); },
+        reply);
+    return;
+  }
+  reply(failure("cmd: unknown command '" + cmd + "'; use one of " + command_names()));
+}
+
+}  // namespace memstore::control

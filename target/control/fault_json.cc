@@ -1,0 +1,123 @@
+#include "target/control/fault_json.h"
+
+namespace memstore::control {
+namespace {
+
+using nlohmann::json;
+using scsi::FaultAction;
+
+const char* attention_name(scsi::FaultAttention a) {
+  switch (a) {
+    case scsi::FaultAttention::kPowerOn:
+      return "power-on";
+    case scsi::FaultAttention::kCapacityChanged:
+      return "capacity-changed";
+    case scsi::FaultAttention::kModeChanged:
+      return "mode-changed";
+  }
+  return "power-on";
+}
+
+std::optional<toml::array> to_array(const json& a, std::string& error);
+
+// One JSON scalar or array into `out` under `key`.
+bool insert(toml::table& out, const std::string& key, const json& v, std::string& error) {
+  if (v.is_string()) {
+    out.insert(key, v.get<std::string>());
+  } else if (v.is_boolean()) {
+    out.insert(key, v.get<bool>());
+  } else if (v.is_number_integer()) {
+    out.insert(key, v.get<std::int64_t>());
+  } else if (v.is_number_float()) {
+    out.insert(key, v.get<double>());
+  } else if (v.is_array()) {
+    auto a = to_array(v, error);
+    if (!a) return false;
+    out.insert(key, std::move(*a));
+  } else {
+    error = key + ": must be a string, number, boolean or array";
+    return false;
+  }
+  return true;
+}
+
+std::optional<toml::array> to_array(const json& a, std::string& error) {
+  toml::array out;
+  for (const json& e : a) {
+    if (e.is_number_integer())
+      out.push_back(e.get<std::int64_t>());
+    else if (e.is_number_float())
+      out.push_back(e.get<double>());
+    else if (e.is_string())
+      out.push_back(e.get<std::string>());
+    else {
+      error = "arrays hold numbers or strings";
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+json fault_to_json(const scsi::FaultRule& r) {
+  json j;
+  switch (r.op) {
+    case scsi::FaultOp::kAny:
+      j["op"] = "any";
+      break;
+    case scsi::FaultOp::kRead:
+      j["op"] = "read";
+      break;
+    case scsi::FaultOp::kWrite:
+      j["op"] = "write";
+      break;
+    case scsi::FaultOp::kOpcode:
+      j["op"] = r.opcode;
+      break;
+  }
+  if (r.lba) j["lba"] = {r.lba->first, r.lba->second};
+  if (!r.initiator.empty()) j["initiator"] = r.initiator;
+  if (r.every != 1) j["every"] = r.every;
+  if (r.probability < 1.0) j["probability"] = r.probability;
+  if (r.once) j["once"] = true;
+  if (r.after_ns > 0) j["after_ms"] = static_cast<double>(r.after_ns) / 1e6;
+  j["action"] = std::string(scsi::fault_action_name(r.action));
+  switch (r.action) {
+    case FaultAction::kSense:
+      j["sense"] = {static_cast<int>(r.sense.key), r.sense.asc, r.sense.ascq};
+      break;
+    case FaultAction::kDelay:
+      j["delay_ms"] = static_cast<double>(r.delay_ns) / 1e6;
+      break;
+    case FaultAction::kUnitAttention:
+      j["ua"] = attention_name(r.attention);
+      break;
+    case FaultAction::kFailedTip:
+      j["tip"] = r.tip;
+      j["sled"] = r.sled;
+      break;
+    case FaultAction::kMediaRegion:
+      j["x"] = {r.x.first, r.x.second};
+      j["y"] = {r.y.first, r.y.second};
+      j["sled"] = r.sled;
+      break;
+    default:
+      break;
+  }
+  return j;
+}
+
+std::optional<toml::table> json_to_toml(const json& object, std::string& error) {
+  if (!object.is_object()) {
+    error = "must be an object of the keys of [[target.lun.fault]] (docs/faults.md)";
+    return std::nullopt;
+  }
+  toml::table t;
+  for (const auto& [key, value] : object.items()) {
+    if (!insert(t, key, value, error)) return std::nullopt;
+  }
+  return t;
+}
+
+}  // namespace memstore::control

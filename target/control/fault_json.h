@@ -1,0 +1,20 @@
+// Fault rules as JSON, in the keys of [[target.lun.fault]] (docs/faults.md),
+// so that what `faults` lists can be given back to `fault-add`.
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "target/scsi/fault_rule.h"
+
+namespace memstore::control {
+
+nlohmann::json fault_to_json(const scsi::FaultRule& rule);
+// A JSON object of scalars and arrays as a TOML table, for
+// lunspec::parse_fault; nullopt (and `error`) for anything else.
+std::optional<toml::table> json_to_toml(const nlohmann::json& object, std::string& error);
+
+}  // namespace memstore::control

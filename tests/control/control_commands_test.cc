@@ -1,0 +1,104 @@
+// The control socket's commands against a real LUN driver (no socket: the
+// dispatch runs the work at once): each command's reply, errors that name
+// the key, a rule added at run time firing on the next command, and timing
+// changed as page 22h shows it.
+#include "target/control/control_commands.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+
+#include "tests/iscsi/raw_initiator.h"
+#include "tests/scsi/cdb_builders.h"
+
+namespace memstore::control {
+namespace {
+
+class ControlCommandsTest : public ::testing::Test {
+ protected:
+  boost::asio::io_context io;
+  iscsi::LunDriver driver{io, iscsi::testing::memory_lun()};
+  ControlCommands commands{{{"iqn.2026-11.org.memstore:a", 0, "g2", "memory", &driver}},
+                           [](iscsi::LunDriver& d, std::function<json(iscsi::LunDriver&)> work,
+                              ControlCommands::Reply reply) { reply(work(d)); }};
+
+  json ask(const json& request) {
+    json out;
+    commands.handle(request.dump(), [&](json r) { out = std::move(r); });
+    return out;
+  }
+  scsi::Status read(std::uint64_t lba) {
+    scsi::Status status = scsi::Status::kGood;
+    driver.submit(1, next_tag++, scsi::testing::read16(lba, 1), {},
+                  [&](scsi::ScsiResult r) { status = r.status; });
+    io.run();
+    io.restart();
+    return status;
+  }
+  std::uint64_t next_tag = 1;
+};
+
+TEST_F(ControlCommandsTest, LunsListsEveryLun) {
+  const json r = ask({{"cmd", "luns"}});
+  EXPECT_TRUE(r["ok"]);
+  ASSERT_EQ(r["luns"].size(), 1U);
+  EXPECT_EQ(r["luns"][0]["target"], "iqn.2026-11.org.memstore:a");
+  EXPECT_EQ(r["luns"][0]["device"], "g2");
+}
+
+TEST_F(ControlCommandsTest, ARuleAddedAtRunTimeFiresAndCanBeRemoved) {
+  EXPECT_EQ(read(5), scsi::Status::kGood);
+  const json added = ask({{"cmd", "fault-add"},
+                          {"lun", 0},
+                          {"rule", {{"op", "read"}, {"lba", {5, 5}}, {"action", "busy"}}}});
+  ASSERT_TRUE(added["ok"]) << added.dump();
+  EXPECT_EQ(read(5), scsi::Status::kBusy);
+  EXPECT_EQ(read(6), scsi::Status::kGood);
+  const json listed = ask({{"cmd", "faults"}, {"lun", 0}});
+  ASSERT_EQ(listed["faults"].size(), 1U);
+  EXPECT_EQ(listed["faults"][0]["fired"], 1);
+  EXPECT_EQ(listed["faults"][0]["matched"], 1);
+  // The listing is the rule's own keys: it can be added back as it is.
+  EXPECT_EQ(listed["faults"][0]["rule"],
+            (json{{"op", "read"}, {"lba", {5, 5}}, {"action", "busy"}}));
+  const json stats = ask({{"cmd", "stats"}, {"lun", 0}});
+  EXPECT_EQ(stats["faults_fired"], 1);
+  EXPECT_EQ(stats["commands"], 3);
+  EXPECT_EQ(stats["bytes_in"], 2 * 512);
+  EXPECT_TRUE(ask({{"cmd", "fault-remove"}, {"lun", 0}, {"id", added["id"]}})["ok"]);
+  EXPECT_EQ(read(5), scsi::Status::kGood);
+}
+
+TEST_F(ControlCommandsTest, ErrorsNameTheKey) {
+  auto error = [&](const json& request) { return ask(request).value("error", std::string()); };
+  EXPECT_EQ(error({{"cmd", "fault-add"}, {"lun", 0}, {"rule", {{"action", "busy"}, {"tip", 3}}}}),
+            "rule.tip: is not a key of action \"busy\"; it takes op, lba, initiator, every, "
+            "probability, once, after_ms, action");
+  EXPECT_EQ(error({{"cmd", "fault-add"}, {"lun", 0}}).substr(0, 17), "rule: is missing;");
+  EXPECT_EQ(error({{"cmd", "stats"}, {"lun", 9}}),
+            "lun: no LUN 9 of target 'iqn.2026-11.org.memstore:a' (`luns` lists them)");
+  EXPECT_EQ(error({{"cmd", "stats"}}), "lun: must be a LUN number (`luns` lists them)");
+  EXPECT_EQ(error({{"cmd", "fault-remove"}, {"lun", 0}, {"id", 4}}),
+            "id: the LUN has no rule 4; `faults` lists them");
+  EXPECT_EQ(error({{"cmd", "timing"}, {"lun", 0}, {"scale", 0}}),
+            "scale: must be a number from 0.001 to 1000 (1.0 = real time)");
+  EXPECT_EQ(error({{"cmd", "explode"}}).substr(0, 32), "cmd: unknown command 'explode'; ");
+  std::string out;
+  commands.handle("not json", [&](json r) { out = r["error"]; });
+  EXPECT_EQ(out.substr(0, 34), "a request is one JSON object per l");
+}
+
+TEST_F(ControlCommandsTest, TimingChangesPage22h) {
+  const json r = ask({{"cmd", "timing"}, {"lun", 0}, {"mode", "scaled"}, {"scale", 2.5}});
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  EXPECT_EQ(driver.lun().control().timing, scsi::TimingMode::kScaled);
+  EXPECT_EQ(driver.lun().control().scale_milli, 2500U);
+  EXPECT_EQ(driver.lun().timing().scale, 2.5);
+  // A delay rule needs a due time: timing off is refused while one is there.
+  ASSERT_TRUE(ask(
+      {{"cmd", "fault-add"}, {"lun", 0}, {"rule", {{"action", "delay"}, {"delay_ms", 1}}}})["ok"]);
+  EXPECT_FALSE(ask({{"cmd", "timing"}, {"lun", 0}, {"mode", "off"}})["ok"]);
+}
+
+}  // namespace
+}  // namespace memstore::control
