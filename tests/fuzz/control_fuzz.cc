@@ -1,0 +1,72 @@
+// libFuzzer target for the control socket's requests (target/control/
+// control_commands.h), which any local user the socket admits can send:
+// every line gets one reply, {"ok": true, ...} or {"ok": false, "error":
+// "..."} with words in it, that serializes — never a crash, a hang or an
+// exception. Fault rules added on the way (fault-add, parse_fault) run on a
+// real in-memory LUN, and a READ after each line exercises them.
+#include <boost/asio/io_context.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "target/control/control_commands.h"
+#include "target/scsi/memory_store.h"
+
+namespace {
+
+using namespace memstore;
+
+iscsi::LunDriver& driver() {
+  static boost::asio::io_context io;
+  static iscsi::LunDriver* d = [] {
+    scsi::LunConfig c;
+    c.timing.mode = scsi::TimingMode::kOff;
+    const model::Geometry g(c.device);
+    auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
+    auto lun = scsi::Lun::create(std::move(c),
+                                 std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)));
+    return new iscsi::LunDriver(io, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
+  }();
+  return *d;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  iscsi::LunDriver& d = driver();
+  const control::ControlCommands commands(
+      {{"iqn.2026-11.org.memstore:fuzz", 0, "g2", "memory", &d}},
+      [](iscsi::LunDriver& lun, std::function<control::json(iscsi::LunDriver&)> work,
+         control::ControlCommands::Reply reply) { reply(work(lun)); });
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    int replies = 0;
+    commands.handle(std::string(text.substr(start, end - start)), [&](control::json r) {
+      ++replies;
+      if (!r.is_object() || !r.contains("ok") || !r["ok"].is_boolean()) std::abort();
+      if (!r["ok"].get<bool>() && (!r.contains("error") || !r["error"].is_string() ||
+                                   r["error"].get<std::string>().find(' ') == std::string::npos)) {
+        std::abort();
+      }
+      (void)r.dump(-1, ' ', false, control::json::error_handler_t::replace);
+    });
+    if (replies != 1) std::abort();
+    // Back to timing off: a `timing` line may have slowed the model down
+    // a thousandfold, and the READ below would then take seconds.
+    modepages::ControlPage page = d.lun().control();
+    page.timing = scsi::TimingMode::kOff;
+    (void)d.set_control(page);
+    // A READ through whatever rules are there now.
+    const std::uint8_t read10[10] = {0x28, 0, 0, 0, 0x03, 0xE8, 0, 0, 8, 0};
+    d.submit(1, 1, read10, {}, [](scsi::ScsiResult) {});
+    d.context().run();
+    d.context().restart();
+    start = end + 1;
+  }
+  d.lun().faults().clear();  // each input starts from no rules
+  return 0;
+}
