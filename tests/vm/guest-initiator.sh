@@ -14,6 +14,9 @@
 #      than the NOP-Out timeout, then restores it.
 # After each: the write finished without an error, every acknowledged write
 # reads back intact after the caches are dropped, and fsck.ext4 -f -n is clean.
+# Then fault injection through the daemon's control socket (li_faults: a
+# medium error the kernel must log at the right sector, and a command timeout
+# the SCSI error handler must recover from).
 #
 # Handshake with the host, on the 9p share: the guest creates li-kill (li-cut)
 # once its writer is running; the host answers li-restarted (li-restored) when
@@ -220,10 +223,66 @@ li_main() {
   else
     bad li_tree_after "$(head -3 /tmp/li-verify.log)"
   fi
+  li_faults
   umount /mnt/li
   if iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" --logout >/dev/null 2>&1; then ok li_logout; else
     bad li_logout
   fi
+}
+
+# li_fault N RULE: asks the host to add RULE (a JSON object of
+# [[target.lun.fault]]'s keys) to LUN 0 through memstored's control socket,
+# or with RULE = clear to remove every rule; waits for the host's answer.
+li_fault() {
+  echo "$2" >"$share/li-fault-$1.tmp"
+  mv "$share/li-fault-$1.tmp" "$share/li-fault-$1"
+  li_wait_file "li-fault-$1.done" 60
+}
+
+# Fault injection under the Linux initiator (docs/faults.md):
+#   a) a medium error on 8 blocks: a read that starts 8 blocks before them
+#      fails, and the kernel logs the medium error at the first bad sector
+#      (sd takes it from the sense data's INFORMATION);
+#   b) one READ whose response never comes: after the disk's 5 s command
+#      timeout the error handler aborts it (ABORT TASK, answered by
+#      memstored) and retries it, the retry succeeds, and the disk's
+#      timeout count grows by one.
+li_faults() {
+  local bad=6000000 slow=6100000 out sdev before after t0 t1
+  sdev=/sys/block/${li_dev#/dev/}/device
+  step li-faults
+  dmesg -C
+  li_fault 1 "{\"op\": \"read\", \"lba\": [$bad, $((bad + 7))], \"action\": \"medium-error\"}" ||
+    { bad li_medium_error "the host never added the rule"; return; }
+  if dd if="$li_dev" of=/dev/null bs=512 skip=$((bad - 8)) count=16 iflag=direct status=none 2>/dev/null; then
+    bad li_medium_error "the read of sectors $((bad - 8))-$((bad + 7)) succeeded"
+  elif out=$(dmesg | grep -E "critical medium error.*sector $bad |Medium Error|Unrecovered read error" | tr '\n' ' ') &&
+       grep -q "critical medium error.*sector $bad " <<<"$out" && grep -q "Unrecovered read error" <<<"$out"; then
+    ok li_medium_error "$(dmesg | grep -m1 "critical medium error" | sed 's/^\[[^]]*\] //')"
+  else
+    bad li_medium_error "$(dmesg | tail -8 | tr '\n' ' ')"
+  fi
+  li_fault 2 clear || true
+  echo 5 >"$sdev/timeout"
+  before=$(($(cat "$sdev/iotmo_cnt")))
+  li_fault 3 "{\"op\": \"read\", \"lba\": [$slow, $slow], \"once\": true, \"action\": \"timeout\"}" ||
+    { bad li_timeout "the host never added the rule"; return; }
+  t0=$(date +%s%N)
+  if dd if="$li_dev" of=/dev/null bs=4096 skip=$((slow / 8)) count=1 iflag=direct status=none; then
+    t1=$(date +%s%N)
+    after=$(($(cat "$sdev/iotmo_cnt")))
+    if [ $((t1 - t0)) -ge 5000000000 ] && [ "$after" = $((before + 1)) ]; then
+      ok li_timeout "the read took $(((t1 - t0) / 1000000)) ms (timeout 5 s), timed-out commands $before -> $after"
+    else
+      bad li_timeout "the read took $(((t1 - t0) / 1000000)) ms, timed-out commands $before -> $after"
+    fi
+  else
+    bad li_timeout "the read failed: $(dmesg | tail -6 | tr '\n' ' ')"
+  fi
+  if dd if="$li_dev" of=/dev/null bs=1M count=4 iflag=direct status=none; then ok li_after_faults; else
+    bad li_after_faults "$(dmesg | tail -4 | tr '\n' ' ')"
+  fi
+  echo 30 >"$sdev/timeout"
 }
 
 li_start=$(date +%s)
