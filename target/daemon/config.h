@@ -34,6 +34,7 @@ struct Chap {
   std::string secret;
   std::string mutual_user;  // empty: one-way CHAP
   std::string mutual_secret;
+  friend bool operator==(const Chap&, const Chap&) = default;
 };
 
 struct TargetSpec {
@@ -58,6 +59,7 @@ struct Limits {
   // delivered and kept for reuse; MEMS BATCH results kept for reading.
   std::uint32_t buffer_megabytes = 256;
   std::uint32_t batch_result_megabytes = 64;
+  friend bool operator==(const Limits&, const Limits&) = default;
 };
 
 // The log levels `log_level` and --log-level accept, in spdlog's spelling.

@@ -19,12 +19,14 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "target/control/control_server.h"
 #include "target/daemon/config.h"
 #include "target/daemon/portal_check.h"
+#include "target/daemon/reload.h"
 #include "target/daemon/security_log.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
@@ -61,6 +63,44 @@ bool run_realtime(std::uint32_t priority) {
   sched_param sp{};
   sp.sched_priority = static_cast<int>(priority);
   return ::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0;
+}
+
+// SIGHUP: the configuration file again, and what of it can change live.
+void reload(const daemon::CommandLine& cli, daemon::Config& running,
+            const std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*>& luns) {
+  if (cli.config_file.empty()) {
+    spdlog::warn("reload (SIGHUP): memstored runs without --config; there is nothing to re-read");
+    return;
+  }
+  auto next = daemon::resolve(cli);
+  if (auto* err = std::get_if<std::string>(&next)) {
+    spdlog::error("reload (SIGHUP): {}; the running configuration stays", *err);
+    return;
+  }
+  const daemon::ReloadPlan plan = daemon::plan_reload(running, std::get<daemon::Config>(next));
+  if (plan.log_level) spdlog::set_level(spdlog::level::from_str(*plan.log_level));
+  for (const daemon::LunReload& change : plan.luns) {
+    iscsi::LunDriver* d = luns.at({change.target, change.id});
+    // On the LUN's own loop, between its commands.
+    boost::asio::post(d->context(), [d, change] {
+      if (change.control) {
+        if (const auto e = d->set_control(*change.control)) {
+          spdlog::error("reload: LUN {} of {}: timing not applied: {}", change.id, change.target,
+                        *e);
+        }
+      }
+      if (change.faults_changed) {
+        d->lun().faults().reset(change.fault_seed);
+        for (const scsi::FaultRule& r : change.faults) d->lun().faults().add(r);
+        spdlog::info("reload: LUN {} of {}: {} fault rule(s), seed {}", change.id, change.target,
+                     change.faults.size(), change.fault_seed);
+      }
+    });
+  }
+  for (const std::string& what : plan.not_applied) spdlog::warn("reload: {}", what);
+  spdlog::info("reload (SIGHUP): {} LUN(s) changed live, {} change(s) need a restart",
+               plan.luns.size(), plan.not_applied.size());
+  running = std::move(std::get<daemon::Config>(next));
 }
 
 }  // namespace
@@ -132,6 +172,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const daemon::Config& config = std::get<daemon::Config>(resolved);
+  daemon::Config running = config;  // as last read: what SIGHUP compares with
   spdlog::set_level(spdlog::level::from_str(config.log_level));  // checked by resolve()
 
   // Precise completion timers: the default 50 us timer slack would delay
@@ -283,6 +324,8 @@ int main(int argc, char** argv) {
     }
   }
   spdlog::info("{} event-loop thread{}", threads, threads == 1 ? "" : "s");
+  std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*> lun_index;
+  for (const control::ControlLun& l : control_luns) lun_index[{l.target, l.id}] = l.driver;
   control::ControlServer control_server(io, std::move(control_luns));
   if (!config.control_socket.empty()) {
     if (const std::string err = control_server.start(config.control_socket); !err.empty()) {
@@ -297,6 +340,7 @@ int main(int argc, char** argv) {
   std::vector<WorkGuard> guards;
   for (auto& l : loops) guards.push_back(boost::asio::make_work_guard(*l));
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  boost::asio::signal_set hup(io, SIGHUP);  // reload, below
   boost::asio::steady_timer deadline(io);
   boost::asio::steady_timer poll(io);
   std::atomic<bool> forced{false};  // connections were still open at the deadline
@@ -327,6 +371,7 @@ int main(int argc, char** argv) {
     // seconds), are dropped after 1.5 s, so that shutdown ends within 2 s.
     server.stop();
     control_server.stop();
+    hup.cancel();
     deadline.expires_after(std::chrono::milliseconds(1500));
     deadline.async_wait([&](const boost::system::error_code& ec) {
       if (!ec) {
@@ -340,6 +385,16 @@ int main(int argc, char** argv) {
     });
     poll_closed();
   });
+  // SIGHUP re-reads the configuration file and applies what can change
+  // live (target/daemon/reload.h); the rest is logged as needing a restart.
+  std::function<void()> on_hup = [&] {
+    hup.async_wait([&](const boost::system::error_code& ec, int) {
+      if (ec) return;
+      reload(cli, running, lun_index);
+      on_hup();
+    });
+  };
+  on_hup();
   auto run_loop = [busy_poll](boost::asio::io_context& loop) {
     if (busy_poll) {
       // poll() never blocks; it stops, like run(), once no work is left.

@@ -73,6 +73,7 @@ struct FaultRule {
   std::int32_t sled = 0;
   std::pair<std::int32_t, std::int32_t> x{0, 0};
   std::pair<std::int32_t, std::int32_t> y{0, 0};
+  friend bool operator==(const FaultRule&, const FaultRule&) = default;
 };
 
 }  // namespace memstore::scsi

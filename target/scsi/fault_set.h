@@ -54,6 +54,12 @@ class FaultSet {
   std::uint32_t add(FaultRule rule);
   bool remove(std::uint32_t id);
   void clear() { rules_.clear(); }
+  // Every rule goes, and new ones draw from `seed` (a configuration
+  // reloaded). Ids go on counting.
+  void reset(std::uint64_t seed) {
+    rules_.clear();
+    seed_ = seed;
+  }
   const std::vector<Entry>& rules() const { return rules_; }
   bool empty() const { return rules_.empty(); }
   std::uint64_t seed() const { return seed_; }

@@ -69,6 +69,7 @@ struct SenseCode {
   SenseKey key;
   std::uint8_t asc;
   std::uint8_t ascq;
+  friend bool operator==(const SenseCode&, const SenseCode&) = default;
 };
 SenseCode code_of(Reason r);
 

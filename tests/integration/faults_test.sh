@@ -4,7 +4,8 @@
 # for each action's status and sense; run twice, the seeded rule fires on
 # the same commands both times. Through the control socket (memsctl admin):
 # the statistics count the faults fired, and a rule added at run time fails
-# libiscsi's READ CAPACITY(16) until it is removed.
+# libiscsi's READ CAPACITY(16) until it is removed; SIGHUP applies a rule
+# changed in the file and names what needs a restart.
 # Usage: faults_test.sh MEMSTORED FAULTS_CLIENT MEMSCTL
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -51,6 +52,25 @@ for run in 1 2; do
     if iscsi-readcapacity16 "$url" >/dev/null 2>&1; then fail "the rule added at run time did not fire"; fi
     "$memsctl" admin fault-remove --lun 4 --id "$id" >/dev/null || fail "fault-remove"
     iscsi-readcapacity16 "$url" >/dev/null || fail "READ CAPACITY(16) after the rule was removed"
+    # SIGHUP: LUN 4's rule changed in the file applies live, and a device
+    # change is named as needing a restart.
+    cp "$work/faults.toml" "$work/faults.orig"
+    python3 - "$work/faults.toml" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+s = s.replace('id = 4\nbacking = "memory"\nfault_seed = 5\n[[target.lun.fault]]\nop = "write"',
+              'id = 4\nbacking = "memory"\nfault_seed = 5\n[[target.lun.fault]]\nop = "read"')
+s = s.replace('id = 5\nbacking = "memory"\n', 'id = 5\nbacking = "memory"\ndevice = "g3"\n')
+open(p, "w").write(s)
+PY
+    kill -HUP "$pid"
+    for _ in $(seq 1 50); do grep -q "reload (SIGHUP)" "$log" && break; sleep 0.1; done
+    grep -q "reload (SIGHUP): 1 LUN(s) changed live, 1 change(s) need a restart" "$log" ||
+      fail "SIGHUP: no reload line"
+    grep -q "LUN 5: device: changed; restart to apply" "$log" || fail "SIGHUP: device change not named"
+    "$memsctl" admin faults --lun 4 | grep -q '"op": "read"' || fail "SIGHUP: LUN 4's rule unchanged"
+    cp "$work/faults.orig" "$work/faults.toml"
   fi
   kill "$pid"
   wait "$pid" || true

@@ -1,0 +1,108 @@
+#include "target/daemon/reload.h"
+
+#include <set>
+
+namespace memstore::daemon {
+namespace {
+
+const TargetSpec* find_target(const Config& c, const std::string& name) {
+  for (const TargetSpec& t : c.targets) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+const LunSpec* find_lun(const TargetSpec& t, std::uint16_t id) {
+  for (const LunSpec& l : t.luns) {
+    if (l.id == id) return &l;
+  }
+  return nullptr;
+}
+
+modepages::ControlPage page_of(const LunSpec& l) {
+  modepages::ControlPage p;
+  p.scheduler = modepages::scheduler_index(l.scheduler).value_or(0);
+  p.timing = l.timing.mode;
+  p.scale_milli = static_cast<std::uint32_t>(l.timing.scale * 1000 + 0.5);
+  return p;
+}
+
+// A LUN's keys that only a restart applies: they shape the store or the model.
+void lun_fixed(const LunSpec& a, const LunSpec& b, const std::string& where,
+               std::vector<std::string>& out) {
+  auto differ = [&](bool changed, const char* key) {
+    if (changed) out.push_back(where + key + ": changed; restart to apply");
+  };
+  differ(a.device != b.device, "device");
+  differ(a.device_config != b.device_config, "device_config");
+  differ(a.set != b.set, "set");
+  differ(a.backing != b.backing, "backing");
+  differ(a.durability != b.durability, "durability");
+  differ(a.rotation_rate != b.rotation_rate, "rotation_rate");
+}
+
+void daemon_fixed(const Config& a, const Config& b, std::vector<std::string>& out) {
+  for (const DaemonNumber& n : kDaemonNumbers) {
+    if (a.*n.field != b.*n.field) {
+      out.push_back(std::string("daemon.") + n.key + ": changed; restart to apply");
+    }
+  }
+  auto differ = [&](bool changed, const std::string& key) {
+    if (changed) out.push_back(key + ": changed; restart to apply");
+  };
+  differ(a.state_dir != b.state_dir, "daemon.state_dir");
+  differ(a.control_socket != b.control_socket, "daemon.control_socket");
+  differ(a.control_initiators != b.control_initiators, "daemon.control_initiators");
+  differ(!(a.limits == b.limits), "limits");
+  differ(a.discovery_chap != b.discovery_chap, "discovery.chap");
+}
+
+}  // namespace
+
+ReloadPlan plan_reload(const Config& running, const Config& next) {
+  ReloadPlan plan;
+  if (running.log_level != next.log_level) plan.log_level = next.log_level;
+  daemon_fixed(running, next, plan.not_applied);
+  for (const TargetSpec& nt : next.targets) {
+    const TargetSpec* rt = find_target(running, nt.name);
+    const std::string tw = "target '" + nt.name + "'";
+    if (rt == nullptr) {
+      plan.not_applied.push_back(tw + ": added; restart to serve it");
+      continue;
+    }
+    if (rt->alias != nt.alias || rt->portals != nt.portals || rt->acl != nt.acl ||
+        rt->chap != nt.chap) {
+      plan.not_applied.push_back(tw + ": alias, portals, acl or chap changed; restart to apply");
+    }
+    for (const LunSpec& nl : nt.luns) {
+      const LunSpec* rl = find_lun(*rt, nl.id);
+      const std::string lw = tw + " LUN " + std::to_string(nl.id) + ": ";
+      if (rl == nullptr) {
+        plan.not_applied.push_back(lw + "added; restart to serve it");
+        continue;
+      }
+      lun_fixed(*rl, nl, lw, plan.not_applied);
+      LunReload change{nt.name, nl.id, std::nullopt, false, {}, nl.fault_seed};
+      if (!(page_of(*rl) == page_of(nl))) change.control = page_of(nl);
+      if (rl->faults != nl.faults || rl->fault_seed != nl.fault_seed) {
+        change.faults_changed = true;
+        change.faults = nl.faults;
+      }
+      if (change.control || change.faults_changed) plan.luns.push_back(std::move(change));
+    }
+    for (const LunSpec& rl : rt->luns) {
+      if (find_lun(nt, rl.id) == nullptr) {
+        plan.not_applied.push_back(tw + " LUN " + std::to_string(rl.id) +
+                                   ": removed; restart to stop serving it");
+      }
+    }
+  }
+  for (const TargetSpec& rt : running.targets) {
+    if (find_target(next, rt.name) == nullptr) {
+      plan.not_applied.push_back("target '" + rt.name + "': removed; restart to stop serving it");
+    }
+  }
+  return plan;
+}
+
+}  // namespace memstore::daemon
