@@ -76,7 +76,14 @@ struct SweepArgs {
   double mean_size_kb = 4.0;
   double read_fraction = 0.67;
   std::uint64_t seed = 1;
+  std::string shard;  // "I/N": only the points k with k mod N == I (sim/sweep_shard.h)
 };
 int cmd_sweep(const SweepArgs& a);
+
+// Joins the outputs of `sweep --shard I/N` for every I into the unsharded CSV.
+struct MergeArgs {
+  std::vector<std::string> files;
+};
+int cmd_merge(const MergeArgs& a);
 
 }  // namespace memstore::sim

@@ -138,7 +138,15 @@ int main(int argc, char** argv) {
   w->add_option("--read-fraction", sweep.read_fraction, "Fraction of reads")
       ->check(CLI::Range(0.0, 1.0));
   w->add_option("--seed", sweep.seed, "Random seed");
+  w->add_option("--shard", sweep.shard,
+                "Compute only shard I of N (0 <= I < N) of the points, for `memsim merge`");
   w->callback([&] { status = memstore::sim::cmd_sweep(sweep); });
+
+  memstore::sim::MergeArgs merge;
+  auto* m = app.add_subcommand(
+      "merge", "Join the outputs of `sweep --shard I/N` (every I) into the unsharded CSV");
+  m->add_option("files", merge.files, "Shard files, in any order")->required();
+  m->callback([&] { status = memstore::sim::cmd_merge(merge); });
 
   try {
     app.parse(argc, argv);
