@@ -12,26 +12,9 @@
 #include "sim/workload.h"
 
 namespace memstore::sim {
-namespace {
-
-int print_run(const RunStats& s, const RunLabel& label, OutputFormat f) {
-  switch (f) {
-    case OutputFormat::kJson:
-      std::cout << to_json(s, label).dump(2) << "\n";
-      break;
-    case OutputFormat::kCsv:
-      std::cout << format_csv(s);
-      break;
-    case OutputFormat::kText:
-      std::cout << format_text(s, label);
-      break;
-  }
-  return 0;
-}
-
-}  // namespace
 
 int cmd_run(const RunArgs& a) {
+  if (a.workload == "files" || !a.layout.empty()) return run_files(a);
   if (!check_workload(a.workload)) return 2;
   RandomWorkloadSpec spec;
   spec.requests = a.requests;

@@ -53,9 +53,21 @@ struct RunArgs {
   double read_fraction = 0.67;
   std::uint64_t seed = 1;
   std::string write_trace;  // if set, the generated requests as a DiskSim ASCII trace
+  // --workload files (sim/file_workload.h): the layout and the popularity's mean rank.
+  std::string layout;
+  double popularity_mean = 1.0 / 25;
   OutputFormat format = OutputFormat::kText;
 };
 int cmd_run(const RunArgs& a);
+
+// The 5 x 5 subregion map of positioning and service time (thesis Fig. 6.7).
+struct SubregionsArgs {
+  DeviceOptions device;
+  std::int64_t requests = 1000;  // per subregion
+  double size_kb = 4.0;
+  std::uint64_t seed = 1;
+};
+int cmd_subregions(const SubregionsArgs& a);
 
 struct ReplayArgs {
   DeviceOptions device;

@@ -14,10 +14,25 @@ std::unique_ptr<model::Device> device_or_report(const DeviceOptions& o) {
   return d;
 }
 
+int print_run(const RunStats& s, const RunLabel& label, OutputFormat f) {
+  switch (f) {
+    case OutputFormat::kJson:
+      std::cout << to_json(s, label).dump(2) << "\n";
+      break;
+    case OutputFormat::kCsv:
+      std::cout << format_csv(s);
+      break;
+    case OutputFormat::kText:
+      std::cout << format_text(s, label);
+      break;
+  }
+  return 0;
+}
+
 bool check_workload(const std::string& w) {
   if (w == "random") return true;
   std::cerr << "memsim: --workload: unknown workload '" << w
-            << "'; use 'random' (or `memsim replay` for traces)\n";
+            << "'; use 'random', 'files' (`run` only) or `memsim replay` for traces\n";
   return false;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "model/device.h"
+#include "sim/commands.h"
 #include "sim/device_options.h"
 #include "sim/report.h"
 #include "sim/workload.h"
@@ -18,7 +19,13 @@ namespace memstore::sim {
 // The device for `o`, or null after printing "memsim: <error>" on stderr.
 std::unique_ptr<model::Device> device_or_report(const DeviceOptions& o);
 
-// True for a workload name `run`/`sweep` know; otherwise reports it.
+// Prints a run's statistics on stdout in format `f`; returns 0.
+int print_run(const RunStats& s, const RunLabel& label, OutputFormat f);
+
+// `memsim run --workload files` (sim/cmd_files.cc).
+int run_files(const RunArgs& a);
+
+// True for the Random workload; otherwise reports the name.
 bool check_workload(const std::string& w);
 
 // The device for `o` and `spec` completed with its capacity, or null after

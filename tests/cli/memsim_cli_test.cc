@@ -417,6 +417,45 @@ TEST(MemsimSweep, MergeRefusesAMissingShardAndShardsOfAnotherSweep) {
       memsim({"sweep", "--rates", "100", "--schedulers", "fcfs", "--shard", "4/4"}), 2);
 }
 
+// --- layouts (issue 20) ---------------------------------------------------------
+
+TEST(MemsimLayout, EveryLayoutRunsTheSameFilesAndTheCentreLayoutsPositionFaster) {
+  double random_seek = 0;
+  for (const char* layout : {"random", "organ-pipe", "subregioned", "columnar", "bipartite"}) {
+    json j = ok_json(memsim({"run", "--layout", layout, "--requests", "2000", "--set",
+                             "power.idle_timeout_ns=-1", "--json"}));
+    expect_run_shape(j);
+    EXPECT_EQ(j["requests"], 2000);
+    EXPECT_EQ(j["reads"], 2000);
+    const double seek = j["seek_ms"]["mean"].get<double>();
+    if (std::string(layout) == "random") {
+      random_seek = seek;
+    } else {
+      EXPECT_LT(seek, 0.9 * random_seek) << layout;
+    }
+  }
+  expect_clean_failure(memsim({"run", "--layout", "spiral"}), 2);
+  expect_clean_failure(memsim({"run", "--layout", "columnar", "--workload", "random"}), 2);
+  expect_clean_failure(memsim({"run", "--layout", "columnar", "--device", "uberdisk"}), 2);
+}
+
+TEST(MemsimLayout, SubregionMapHasTwentyFiveCellsAndAFastCentre) {
+  const Result r = memsim({"subregions", "--requests", "300"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> l = lines(r.out);
+  ASSERT_EQ(l.size(), 26u) << r.out;
+  EXPECT_EQ(l[0].rfind("cx,cy,x_begin,x_end,y_begin,y_end,requests,mean_seek_ms", 0), 0u);
+  const auto seek = [&l](int cx, int cy) {
+    std::istringstream row(l[1 + cy * 5 + cx]);
+    std::string field;
+    for (int i = 0; i < 8; ++i) std::getline(row, field, ',');
+    return std::stod(field);
+  };
+  EXPECT_LT(seek(2, 2), seek(0, 0));
+  EXPECT_LT(seek(2, 2), seek(4, 4));
+  expect_clean_failure(memsim({"subregions", "--size-kb", "100"}), 2);
+}
+
 // --- replay -----------------------------------------------------------------
 
 TEST(MemsimReplay, DiskSimTrace) {
