@@ -44,6 +44,15 @@ struct SeekArgs {
 };
 int cmd_seek(const SeekArgs& a);
 
+// Positioning from the corner or the centre to every row of every
+// x_step-th cylinder (thesis Figs. 3.2, 3.3), CSV.
+struct SeekProfileArgs {
+  DeviceOptions device;
+  std::string from = "corner";  // or "centre"
+  std::int32_t x_step = 50;
+};
+int cmd_seek_profile(const SeekProfileArgs& a);
+
 struct RunArgs {
   DeviceOptions device;
   std::string workload = "random";

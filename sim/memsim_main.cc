@@ -94,6 +94,15 @@ int main(int argc, char** argv) {
   add_format(s, seek.format, false);
   s->callback([&] { status = memstore::sim::cmd_seek(seek); });
 
+  memstore::sim::SeekProfileArgs profile;
+  auto* sp = app.add_subcommand(
+      "seek-profile", "Positioning time from the corner or centre to a grid of cylinders and rows");
+  add_device_options(sp, profile.device, false);
+  sp->add_option("--from", profile.from, "Start: corner or centre (default corner)");
+  sp->add_option("--x-step", profile.x_step, "Every x_step-th cylinder (default 50)")
+      ->check(number_check(false));
+  sp->callback([&] { status = memstore::sim::cmd_seek_profile(profile); });
+
   memstore::sim::RunArgs run;
   auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");
   add_device_options(r, run.device, true);
