@@ -456,6 +456,23 @@ TEST(MemsimLayout, SubregionMapHasTwentyFiveCellsAndAFastCentre) {
   expect_clean_failure(memsim({"subregions", "--size-kb", "100"}), 2);
 }
 
+// A row of the seek profile is the seek `memsim seek` reports for the same
+// LBNs: from the corner (LBN 0) to cylinder 1250's first row (LBN 1250 * SC).
+TEST(MemsimSeekProfile, RowsAgreeWithMemsimSeek) {
+  const Result profile = memsim({"seek-profile", "--from", "corner", "--x-step", "250"});
+  ASSERT_EQ(profile.status, 0) << profile.err;
+  const std::vector<std::string> l = lines(profile.out);
+  ASSERT_EQ(l.size(), 1u + 10 * 27) << profile.out;
+  const std::string prefix = "corner,1250,0,";
+  const auto row = std::find_if(l.begin(), l.end(),
+                                [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
+  ASSERT_NE(row, l.end());
+  json seek = ok_json(
+      memsim({"seek", "--from-lbn", "0", "--to-lbn", std::to_string(1250 * 2700), "--json"}));
+  EXPECT_NEAR(std::stod(row->substr(prefix.size())), seek["seek_ms"].get<double>(), 1e-6);
+  expect_clean_failure(memsim({"seek-profile", "--from", "edge"}), 2);
+}
+
 // --- replay -----------------------------------------------------------------
 
 TEST(MemsimReplay, DiskSimTrace) {
