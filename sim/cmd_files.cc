@@ -32,6 +32,10 @@ int run_files(const RunArgs& a) {
                  "--workload out)\n";
     return 2;
   }
+  if (!a.write_trace.empty()) {
+    std::cerr << "memsim: --write-trace writes the random workload only\n";
+    return 2;
+  }
   FileWorkloadSpec spec;
   if (!a.layout.empty()) {
     const auto layout = parse_layout(a.layout);
