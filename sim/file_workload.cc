@@ -28,8 +28,10 @@ std::vector<std::string> validate(const FileWorkloadSpec& spec, const model::Geo
   if (spec.requests <= 0) errors.emplace_back("--requests must be positive");
   if (!(spec.interarrival_ms > 0.0) || !std::isfinite(spec.interarrival_ms))
     errors.emplace_back("--interarrival-ms must be positive");
-  if (!(spec.popularity_mean_fraction > 0.0) || !std::isfinite(spec.popularity_mean_fraction))
-    errors.emplace_back("--popularity-mean must be positive");
+  // Ranks beyond the files are redrawn: a mean far above the file count
+  // would redraw almost every time.
+  if (!(spec.popularity_mean_fraction > 0.0 && spec.popularity_mean_fraction <= 1.0))
+    errors.emplace_back("--popularity-mean must be in (0, 1]");
   if (g.sleds() != 1) errors.emplace_back("--layout: layouts are defined for one sled");
   if (spec.block_bytes <= 0) {
     errors.emplace_back("block_bytes must be positive");

@@ -435,6 +435,7 @@ TEST(MemsimLayout, EveryLayoutRunsTheSameFilesAndTheCentreLayoutsPositionFaster)
     }
   }
   expect_clean_failure(memsim({"run", "--layout", "spiral"}), 2);
+  expect_clean_failure(memsim({"run", "--layout", "organ-pipe", "--popularity-mean", "2"}), 2);
   expect_clean_failure(memsim({"run", "--layout", "columnar", "--workload", "random"}), 2);
   expect_clean_failure(memsim({"run", "--layout", "columnar", "--device", "uberdisk"}), 2);
 }
