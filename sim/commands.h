@@ -44,6 +44,15 @@ struct SeekArgs {
 };
 int cmd_seek(const SeekArgs& a);
 
+// Positioning from the corner or the centre to every row of every
+// x_step-th cylinder (thesis Figs. 3.2, 3.3), CSV.
+struct SeekProfileArgs {
+  DeviceOptions device;
+  std::string from = "corner";  // or "centre"
+  std::int32_t x_step = 50;
+};
+int cmd_seek_profile(const SeekProfileArgs& a);
+
 struct RunArgs {
   DeviceOptions device;
   std::string workload = "random";
@@ -53,9 +62,21 @@ struct RunArgs {
   double read_fraction = 0.67;
   std::uint64_t seed = 1;
   std::string write_trace;  // if set, the generated requests as a DiskSim ASCII trace
+  // --workload files (sim/file_workload.h): the layout and the popularity's mean rank.
+  std::string layout;
+  double popularity_mean = 1.0 / 25;
   OutputFormat format = OutputFormat::kText;
 };
 int cmd_run(const RunArgs& a);
+
+// The 5 x 5 subregion map of positioning and service time (thesis Fig. 6.7).
+struct SubregionsArgs {
+  DeviceOptions device;
+  std::int64_t requests = 1000;  // per subregion
+  double size_kb = 4.0;
+  std::uint64_t seed = 1;
+};
+int cmd_subregions(const SubregionsArgs& a);
 
 struct ReplayArgs {
   DeviceOptions device;
@@ -76,7 +97,14 @@ struct SweepArgs {
   double mean_size_kb = 4.0;
   double read_fraction = 0.67;
   std::uint64_t seed = 1;
+  std::string shard;  // "I/N": only the points k with k mod N == I (sim/sweep_shard.h)
 };
 int cmd_sweep(const SweepArgs& a);
+
+// Joins the outputs of `sweep --shard I/N` for every I into the unsharded CSV.
+struct MergeArgs {
+  std::vector<std::string> files;
+};
+int cmd_merge(const MergeArgs& a);
 
 }  // namespace memstore::sim

@@ -94,10 +94,20 @@ int main(int argc, char** argv) {
   add_format(s, seek.format, false);
   s->callback([&] { status = memstore::sim::cmd_seek(seek); });
 
+  memstore::sim::SeekProfileArgs profile;
+  auto* sp = app.add_subcommand(
+      "seek-profile", "Positioning time from the corner or centre to a grid of cylinders and rows");
+  add_device_options(sp, profile.device, false);
+  sp->add_option("--from", profile.from, "Start: corner or centre (default corner)");
+  sp->add_option("--x-step", profile.x_step, "Every x_step-th cylinder (default 50)")
+      ->check(number_check(false));
+  sp->callback([&] { status = memstore::sim::cmd_seek_profile(profile); });
+
   memstore::sim::RunArgs run;
   auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");
   add_device_options(r, run.device, true);
-  r->add_option("--workload", run.workload, "Workload: random");
+  auto* workload_opt = r->add_option("--workload", run.workload,
+                                     "Workload: random, or files (the thesis' layout workload)");
   r->add_option("--requests", run.requests, "Number of requests")->check(number_check(false));
   r->add_option("--interarrival-ms", run.interarrival_ms, "Mean exponential inter-arrival (ms)");
   r->add_option("--mean-size-kb", run.mean_size_kb, "Mean exponential request size (KB)");
@@ -106,8 +116,28 @@ int main(int argc, char** argv) {
   r->add_option("--seed", run.seed, "Random seed");
   r->add_option("--write-trace", run.write_trace,
                 "Also write the generated requests to this file as a DiskSim ASCII trace");
+  r->add_option("--layout", run.layout,
+                "Layout of the files workload: random, organ-pipe, subregioned (bipartite), "
+                "columnar; implies --workload files");
+  r->add_option("--popularity-mean", run.popularity_mean,
+                "Files workload: mean popularity rank, as a fraction of the files (default 0.04)")
+      ->check(number_check(false));
   add_format(r, run.format, true);
-  r->callback([&] { status = memstore::sim::cmd_run(run); });
+  r->callback([&] {
+    if (!run.layout.empty() && workload_opt->count() == 0) run.workload = "files";
+    status = memstore::sim::cmd_run(run);
+  });
+
+  memstore::sim::SubregionsArgs subregions;
+  auto* sr = app.add_subcommand(
+      "subregions", "Mean positioning and service time in each of 5 x 5 subregions (CSV)");
+  add_device_options(sr, subregions.device, false);
+  sr->add_option("--requests", subregions.requests, "Requests per subregion")
+      ->check(number_check(false));
+  sr->add_option("--size-kb", subregions.size_kb, "Request size (KB, default 4)")
+      ->check(number_check(false));
+  sr->add_option("--seed", subregions.seed, "Random seed");
+  sr->callback([&] { status = memstore::sim::cmd_subregions(subregions); });
 
   memstore::sim::ReplayArgs replay;
   auto* p = app.add_subcommand("replay", "Replay a block trace (DiskSim ASCII or SPC)");
@@ -138,7 +168,15 @@ int main(int argc, char** argv) {
   w->add_option("--read-fraction", sweep.read_fraction, "Fraction of reads")
       ->check(CLI::Range(0.0, 1.0));
   w->add_option("--seed", sweep.seed, "Random seed");
+  w->add_option("--shard", sweep.shard,
+                "Compute only shard I of N (0 <= I < N) of the points, for `memsim merge`");
   w->callback([&] { status = memstore::sim::cmd_sweep(sweep); });
+
+  memstore::sim::MergeArgs merge;
+  auto* m = app.add_subcommand(
+      "merge", "Join the outputs of `sweep --shard I/N` (every I) into the unsharded CSV");
+  m->add_option("files", merge.files, "Shard files, in any order")->required();
+  m->callback([&] { status = memstore::sim::cmd_merge(merge); });
 
   try {
     app.parse(argc, argv);

@@ -36,33 +36,12 @@ std::vector<std::string> validate(const RandomWorkloadSpec& spec) {
 RandomWorkload::RandomWorkload(const RandomWorkloadSpec& spec)
     : spec_(spec), valid_(validate(spec).empty()), rng_(spec.seed) {}
 
-double RandomWorkload::uniform() {
-  // The top 53 bits as a multiple of 2^-53: every double in [0, 1) of that
-  // grid equally likely, and never 1.
-  return static_cast<double>(rng_() >> 11) * 0x1.0p-53;
-}
-
-double RandomWorkload::exponential(double mean) {
-  // Inversion: 1 - u is in (0, 1], so log1p(-u) is finite.
-  return -mean * std::log1p(-uniform());
-}
-
-std::uint64_t RandomWorkload::uniform_below(std::uint64_t n) {
-  // Rejection (as OpenBSD's arc4random_uniform): discard the 2^64 mod n
-  // lowest raw values so the remaining range is a multiple of n.
-  const std::uint64_t threshold = (0 - n) % n;
-  for (;;) {
-    const std::uint64_t x = rng_();
-    if (x >= threshold) return x % n;
-  }
-}
-
 std::optional<model::Request> RandomWorkload::next() {
   if (!valid_ || issued_ >= spec_.requests || !(arrival_ns_ < kMaxArrivalNs)) return std::nullopt;
 
   // Size: ceil to whole blocks in double (the exponential can exceed every
   // integer type for absurd means), clamp, then convert.
-  const double bytes = exponential(spec_.mean_size_kb * kBytesPerKb);
+  const double bytes = rng_.exponential(spec_.mean_size_kb * kBytesPerKb);
   double limit = static_cast<double>(
       std::min<std::int64_t>(spec_.capacity_blocks, std::numeric_limits<std::int32_t>::max()));
   if (spec_.max_blocks > 0) limit = std::min(limit, static_cast<double>(spec_.max_blocks));
@@ -75,10 +54,10 @@ std::optional<model::Request> RandomWorkload::next() {
   r.arrival_ns = static_cast<model::Ns>(std::llround(arrival_ns_));
   r.blocks = blocks;
   const auto slots = static_cast<std::uint64_t>(spec_.capacity_blocks - blocks + 1);
-  r.lbn = static_cast<model::Lbn>(uniform_below(slots));
-  r.op = uniform() < spec_.read_fraction ? model::Op::kRead : model::Op::kWrite;
+  r.lbn = static_cast<model::Lbn>(rng_.uniform_below(slots));
+  r.op = rng_.uniform() < spec_.read_fraction ? model::Op::kRead : model::Op::kWrite;
 
-  arrival_ns_ += exponential(spec_.interarrival_ms * kNsPerMs);
+  arrival_ns_ += rng_.exponential(spec_.interarrival_ms * kNsPerMs);
   ++issued_;
   return r;
 }

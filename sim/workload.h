@@ -24,11 +24,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "model/request.h"
+#include "sim/rng.h"
 
 namespace memstore::sim {
 
@@ -57,13 +57,9 @@ class RandomWorkload {
   std::optional<model::Request> next();
 
  private:
-  double uniform();                              // [0, 1)
-  double exponential(double mean);               // mean * Exp(1)
-  std::uint64_t uniform_below(std::uint64_t n);  // [0, n), n > 0
-
   RandomWorkloadSpec spec_;
   bool valid_;
-  std::mt19937_64 rng_;
+  Rng rng_;
   std::int64_t issued_ = 0;
   double arrival_ns_ = 0.0;  // unrounded arrival time of the next request
 };

@@ -371,6 +371,109 @@ TEST(MemsimSweep, OneCsvRowPerSchedulerAndRateInOrder) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(l[i + 1].rfind(expected[i], 0), 0u) << l[i + 1];
 }
 
+// Issue 20: a sweep split into 4 shards (run in a scrambled order, merged in
+// another) gives the unsharded output byte for byte.
+TEST(MemsimSweep, FourShardsMergeToTheUnshardedOutput) {
+  const std::vector<std::string> sweep = {"sweep",        "--rates",         "100,300,900",
+                                          "--schedulers", "fcfs,sptf,clook", "--requests",
+                                          "300",          "--seed",          "7"};
+  const Result whole = memsim(sweep);
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  ASSERT_EQ(lines(whole.out).size(), 10u) << whole.out;
+  TempFile shard_files[4];
+  for (int i : {2, 0, 3, 1}) {
+    std::vector<std::string> args = sweep;
+    args.insert(args.end(), {"--shard", std::to_string(i) + "/4"});
+    const Result part = memsim(args);
+    ASSERT_EQ(part.status, 0) << part.err;
+    std::ofstream(shard_files[i].path(), std::ios::binary) << part.out;
+  }
+  const Result merged = memsim({"merge", shard_files[3].path(), shard_files[1].path(),
+                                shard_files[0].path(), shard_files[2].path()});
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  EXPECT_EQ(merged.out, whole.out);
+}
+
+TEST(MemsimSweep, MergeRefusesAMissingShardAndShardsOfAnotherSweep) {
+  TempFile a;
+  TempFile b;
+  TempFile other;
+  const auto write = [](const TempFile& f, std::vector<std::string> args) {
+    const Result r = memsim(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ofstream(f.path(), std::ios::binary) << r.out;
+  };
+  write(a, {"sweep", "--rates", "100,200", "--schedulers", "fcfs", "--requests", "50", "--shard",
+            "0/2"});
+  write(b, {"sweep", "--rates", "100,200", "--schedulers", "fcfs", "--requests", "50", "--shard",
+            "1/2"});
+  write(other, {"sweep", "--rates", "100,200", "--schedulers", "fcfs", "--requests", "60",
+                "--shard", "1/2"});
+  expect_clean_failure(memsim({"merge", a.path()}), 1);
+  expect_clean_failure(memsim({"merge", a.path(), other.path()}), 1);
+  expect_clean_failure(memsim({"merge", a.path(), a.path(), b.path()}), 1);
+  EXPECT_EQ(memsim({"merge", b.path(), a.path()}).status, 0);
+  expect_clean_failure(
+      memsim({"sweep", "--rates", "100", "--schedulers", "fcfs", "--shard", "4/4"}), 2);
+}
+
+// --- layouts (issue 20) ---------------------------------------------------------
+
+TEST(MemsimLayout, EveryLayoutRunsTheSameFilesAndTheCentreLayoutsPositionFaster) {
+  double random_seek = 0;
+  for (const char* layout : {"random", "organ-pipe", "subregioned", "columnar", "bipartite"}) {
+    json j = ok_json(memsim({"run", "--layout", layout, "--requests", "2000", "--set",
+                             "power.idle_timeout_ns=-1", "--json"}));
+    expect_run_shape(j);
+    EXPECT_EQ(j["requests"], 2000);
+    EXPECT_EQ(j["reads"], 2000);
+    const double seek = j["seek_ms"]["mean"].get<double>();
+    if (std::string(layout) == "random") {
+      random_seek = seek;
+    } else {
+      EXPECT_LT(seek, 0.9 * random_seek) << layout;
+    }
+  }
+  expect_clean_failure(memsim({"run", "--layout", "spiral"}), 2);
+  expect_clean_failure(memsim({"run", "--layout", "organ-pipe", "--popularity-mean", "2"}), 2);
+  expect_clean_failure(memsim({"run", "--layout", "columnar", "--workload", "random"}), 2);
+  expect_clean_failure(memsim({"run", "--layout", "columnar", "--device", "uberdisk"}), 2);
+}
+
+TEST(MemsimLayout, SubregionMapHasTwentyFiveCellsAndAFastCentre) {
+  const Result r = memsim({"subregions", "--requests", "300"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> l = lines(r.out);
+  ASSERT_EQ(l.size(), 26u) << r.out;
+  EXPECT_EQ(l[0].rfind("cx,cy,x_begin,x_end,y_begin,y_end,requests,mean_seek_ms", 0), 0u);
+  const auto seek = [&l](int cx, int cy) {
+    std::istringstream row(l[1 + cy * 5 + cx]);
+    std::string field;
+    for (int i = 0; i < 8; ++i) std::getline(row, field, ',');
+    return std::stod(field);
+  };
+  EXPECT_LT(seek(2, 2), seek(0, 0));
+  EXPECT_LT(seek(2, 2), seek(4, 4));
+  expect_clean_failure(memsim({"subregions", "--size-kb", "100"}), 2);
+}
+
+// A row of the seek profile is the seek `memsim seek` reports for the same
+// LBNs: from the corner (LBN 0) to cylinder 1250's first row (LBN 1250 * SC).
+TEST(MemsimSeekProfile, RowsAgreeWithMemsimSeek) {
+  const Result profile = memsim({"seek-profile", "--from", "corner", "--x-step", "250"});
+  ASSERT_EQ(profile.status, 0) << profile.err;
+  const std::vector<std::string> l = lines(profile.out);
+  ASSERT_EQ(l.size(), 1u + 10 * 27) << profile.out;
+  const std::string prefix = "corner,1250,0,";
+  const auto row = std::find_if(l.begin(), l.end(),
+                                [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
+  ASSERT_NE(row, l.end());
+  json seek = ok_json(
+      memsim({"seek", "--from-lbn", "0", "--to-lbn", std::to_string(1250 * 2700), "--json"}));
+  EXPECT_NEAR(std::stod(row->substr(prefix.size())), seek["seek_ms"].get<double>(), 1e-6);
+  expect_clean_failure(memsim({"seek-profile", "--from", "edge"}), 2);
+}
+
 // --- replay -----------------------------------------------------------------
 
 TEST(MemsimReplay, DiskSimTrace) {

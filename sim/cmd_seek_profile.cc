@@ -1,0 +1,51 @@
+// memsim seek-profile: the positioning time from one sled position to the
+// start of every row of a grid of cylinders (thesis §3.3, Figs. 3.2 and 3.3:
+// seek time as a function of X and Y displacement, from the corner and from
+// the centre of the media), each seek computed as `memsim seek` computes it.
+#include <cstdio>
+#include <iostream>
+
+#include "model/geometry.h"
+#include "model/mems_mechanism.h"
+#include "sim/commands.h"
+
+namespace memstore::sim {
+
+int cmd_seek_profile(const SeekProfileArgs& a) {
+  if (a.from != "corner" && a.from != "centre") {
+    std::cerr << "memsim: --from: expected corner or centre, got '" << a.from << "'\n";
+    return 2;
+  }
+  if (a.x_step <= 0) {
+    std::cerr << "memsim: --x-step must be positive\n";
+    return 2;
+  }
+  std::string error;
+  auto p = resolve_params(a.device, error);
+  if (!p) {
+    std::cerr << "memsim: seek-profile: " << error << "\n";
+    return 2;
+  }
+  p->sleds = 1;
+  const model::MemsMechanism m(*p);
+  const model::Geometry& g = m.geometry();
+  // The sled has just read the first row of square 0 at the corner (x = 0,
+  // y = 0) or at the centre cylinder and row.
+  const bool corner = a.from == "corner";
+  const model::PhysicalAddress from{0, corner ? 0 : g.sx() / 2, corner ? 0 : g.sy() / 2, 0};
+  const model::SledState start = m.state_after_reading(g.to_lbn(from));
+  std::printf("from,x_cylinders,y_rows,seek_ms,x_settle_ms,y_turnaround_ms\n");
+  for (std::int32_t x = 0; x < g.sx(); x += a.x_step) {
+    for (std::int32_t y = 0; y < g.sy(); ++y) {
+      const model::Lbn to_lbn = g.to_lbn({0, x, y, 0});
+      const int dir = model::Geometry::track_runs_up(g.track_of(to_lbn)) ? 1 : -1;
+      const model::Positioning pos = m.position_for(start, x, y, dir);
+      std::printf("%s,%d,%d,%.6f,%.6f,%.6f\n", a.from.c_str(), x - from.x, y - from.y,
+                  pos.total_s * 1e3, (pos.x_base_s + pos.settle_s) * 1e3,
+                  (pos.y.base_s + pos.y.turnaround_s) * 1e3);
+    }
+  }
+  return 0;
+}
+
+}  // namespace memstore::sim
