@@ -144,6 +144,9 @@ void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {
     }
   } recycle{port, result.data_in};
   if (logged_out_) return;
+  // An injected transport fault (docs/faults.md, "drop-connection"): the
+  // connection ends with no response, as a path failure would end it.
+  if (result.drop_connection) return sink_.close();
   const std::uint32_t edtl = cmd.expected_data_transfer_length;
   const bool good = result.status == scsi::Status::kGood;
 

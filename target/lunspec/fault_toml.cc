@@ -34,6 +34,7 @@ const std::vector<ActionKeys>& action_keys() {
       {FaultAction::kSpaceExhausted, {}, 0},
       {FaultAction::kFailedTip, {"tip", "sled"}, 1},
       {FaultAction::kMediaRegion, {"x", "y", "sled"}, 2},
+      {FaultAction::kDropConnection, {}, 0},
   };
   return table;
 }

@@ -23,6 +23,7 @@ constexpr ActionName kActions[] = {
     {FaultAction::kSpaceExhausted, "space-exhausted"},
     {FaultAction::kFailedTip, "failed-tip"},
     {FaultAction::kMediaRegion, "media-region"},
+    {FaultAction::kDropConnection, "drop-connection"},
 };
 
 constexpr auto kNames = [] {

@@ -35,6 +35,7 @@ enum class FaultAction : std::uint8_t {
   kSpaceExhausted,       // DATA PROTECT, SPACE ALLOCATION FAILED WRITE PROTECT (SBC-3 §4.7.3.6)
   kFailedTip,            // the LBNs the probe tip `tip` stores fail as medium errors
   kMediaRegion,          // the LBNs in a rectangle of the media fail as medium errors
+  kDropConnection,       // the transport closes the command's connection instead of answering
 };
 
 // The configuration's name of each action ("medium-error", ...), and back.

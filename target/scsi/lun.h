@@ -109,6 +109,10 @@ struct ScsiResult {
   // An injected timeout (FaultAction::kTimeout): the transport never
   // delivers the result, so the initiator times out and aborts the task.
   bool withheld = false;
+  // An injected transport fault (FaultAction::kDropConnection): the
+  // transport closes the connection the command came on instead of
+  // answering it.
+  bool drop_connection = false;
 };
 
 // What a handler produces; the Lun turns it into a ScsiResult.

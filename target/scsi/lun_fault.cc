@@ -35,6 +35,9 @@ bool Lun::inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult&
     case FaultAction::kTimeout:
       result.withheld = true;
       return false;
+    case FaultAction::kDropConnection:
+      result.drop_connection = true;
+      return false;
     case FaultAction::kBusy:
       return answer(Status::kBusy, std::nullopt);
     case FaultAction::kTaskSetFull:

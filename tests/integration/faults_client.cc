@@ -31,6 +31,7 @@ enum Lun : int {
   kMediaRegion = 10,
   kSeededA = 11,
   kSeededB = 12,
+  kDropConnection = 13,
 };
 
 std::unique_ptr<Transport> open(int lun, int timeout_s = 30) {
@@ -210,6 +211,24 @@ TEST(Faults, MediaRegionFailsTheBlocksInIt) {
   EXPECT_EQ(kcq(*r), (std::vector<int>{3, 0x11, 0}));
   EXPECT_EQ(information(*r), 0U);
   EXPECT_EQ(read16(*t, 1, 8)->status, kStatusGood);
+}
+
+// The connection ends with no response; libiscsi either reports the lost
+// connection or logs in again and retries. Either way the LUN serves a new
+// session, and the rule fired once (faults_test.sh reads its count).
+TEST(Faults, DropConnectionEndsTheConnection) {
+  {
+    auto t = open(kDropConnection, 5);
+    auto r = write16(*t, 9, 1);
+    if (!r.ok()) {
+      EXPECT_FALSE(r.error().message.empty());
+    }
+  }
+  auto again = open(kDropConnection);
+  auto r = read16(*again, 9, 1);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, kStatusGood);
+  EXPECT_EQ(r->data_in, Bytes(512, 0x5A));  // the write took effect
 }
 
 std::string pattern(int lun) {

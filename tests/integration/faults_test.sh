@@ -34,6 +34,7 @@ lun() {  # lun ID RULE...: an in-memory LUN with one fault rule
   lun 10 'action = "media-region"' 'x = [0, 0]' 'y = [0, 0]'
   lun 11 'op = "read"' 'probability = 0.3' 'action = "busy"'
   lun 12 'op = "read"' 'probability = 0.3' 'action = "busy"'
+  lun 13 'op = "write"' 'once = true' 'action = "drop-connection"'
 } >"$work/faults.toml"
 
 for run in 1 2; do
@@ -44,6 +45,8 @@ for run in 1 2; do
     url="iscsi://127.0.0.1:${ports[0]}/iqn.2026-11.org.memstore:faults/4"
     fired=$("$memsctl" admin stats --lun 0 | python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_fired"])')
     [ "$fired" = 2 ] || fail "LUN 0's statistics count $fired faults fired, not 2"
+    dropped=$("$memsctl" admin stats --lun 13 | python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_fired"])')
+    [ "$dropped" = 1 ] || fail "LUN 13 (drop-connection) fired $dropped times, not once"
     iscsi-readcapacity16 "$url" >/dev/null || fail "READ CAPACITY(16) before the rule"
     "$memsctl" admin fault-add --lun 4 \
       --rule '{"op": 158, "action": "sense", "sense": [5, 36, 0]}' >"$work/added" ||

@@ -59,6 +59,7 @@ class ImmediatePort final : public LunPort {
     for (auto& [r, done] : held) done(std::move(r));
   }
 
+  scsi::Lun& lun() { return *lun_; }
   bool hold = false;
   int submitted = 0;
 

@@ -369,5 +369,19 @@ TEST_F(SessionTest, IttStillInUseIsRejected) {
   EXPECT_EQ(take().as<DataInPdu>().itt, first.itt);  // the first one completes as usual
 }
 
+// An injected transport fault (docs/faults.md, "drop-connection"): the
+// command's connection is closed with no response, the command having taken
+// effect as a lost response would leave it.
+TEST_F(SessionTest, DropConnectionFaultClosesWithoutAResponse) {
+  login({{"ImmediateData", "Yes"}});
+  scsi::FaultRule r;
+  r.op = scsi::FaultOp::kRead;
+  r.action = scsi::FaultAction::kDropConnection;
+  port.lun().faults().add(r);
+  send(command(rw10(kRead10, 40, 1), 512, true, false));
+  EXPECT_TRUE(closed);
+  EXPECT_TRUE(sent.empty());
+}
+
 }  // namespace
 }  // namespace memstore::iscsi::testing

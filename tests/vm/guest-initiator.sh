@@ -248,7 +248,7 @@ li_fault() {
 #      connection answers, so the timer starts again), at the second the SCSI
 #      error handler aborts the command (ABORT TASK, answered by memstored)
 #      and retries it, and the retry succeeds. The handler's own log
-#      (logging_level 3: error recovery) shows the abort and the retry.
+#      (logging_level 7: error recovery) shows the abort and the retry.
 li_faults() {
   local bad=6000000 slow=6100000 out sdev before after t0 t1
   sdev=/sys/block/${li_dev#/dev/}/device
@@ -268,7 +268,9 @@ li_faults() {
   echo 5 >"$sdev/timeout"
   before=$(($(cat "$sdev/iotmo_cnt")))
   dmesg -C
-  echo 3 >/proc/sys/dev/scsi/logging_level  # SCSI_LOG_ERROR_RECOVERY level 3
+  # SCSI_LOG_ERROR_RECOVERY (bits 0-2): a message of level L prints when
+  # the field is above L; the abort's are level 3.
+  echo 7 >/proc/sys/dev/scsi/logging_level
   li_fault 3 "{\"op\": \"read\", \"lba\": [$slow, $slow], \"once\": true, \"action\": \"timeout\"}" ||
     { bad li_timeout "the host never added the rule"; return; }
   t0=$(date +%s%N)
