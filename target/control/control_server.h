@@ -31,6 +31,8 @@ class ControlServer {
   std::string start(const std::string& path);
   // Stops accepting, closes every client and removes the socket file.
   void stop();
+  // The commands it serves (the metrics endpoint asks them too).
+  const ControlCommands& commands() const { return commands_; }
 
  private:
   class Client;

@@ -424,17 +424,23 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
     const toml::table* dt = d->as_table();
     if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
     std::vector<const char*> keys = {"log_level", "state_dir", "control_initiators",
-                                     "control_socket"};
+                                     "control_socket", "metrics"};
     for (const DaemonNumber& n : kDaemonNumbers) keys.push_back(n.key);
     if (!only_keys(ctx, *dt, "daemon.", keys) ||
         !get_string(ctx, *dt, "daemon.", "log_level", config.log_level) ||
         !get_string(ctx, *dt, "daemon.", "state_dir", config.state_dir) ||
         !get_string(ctx, *dt, "daemon.", "control_socket", config.control_socket) ||
+        !get_string(ctx, *dt, "daemon.", "metrics", config.metrics) ||
         !get_names(ctx, *dt, "daemon.", "control_initiators", config.control_initiators)) {
       return ctx.error;
     }
     if (const std::string e = log_level_error(config.log_level); !e.empty()) {
       return (ctx.fail(dt->get("log_level"), "daemon.log_level", e), ctx.error);
+    }
+    if (!config.metrics.empty() && !parse_portal(config.metrics)) {
+      return (ctx.fail(dt->get("metrics"), "daemon.metrics",
+                       "must be ADDR:PORT, e.g. \"127.0.0.1:9464\""),
+              ctx.error);
     }
     for (const DaemonNumber& n : kDaemonNumbers) {
       if (!get_int(ctx, *dt, "daemon.", n.key, config.*n.field, n.min, n.max, n.unit)) {
@@ -533,6 +539,12 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
     config.targets.front().portals = {*portal};
   }
   if (!cli.control_socket.empty()) config.control_socket = cli.control_socket;
+  if (!cli.metrics.empty()) {
+    if (!parse_portal(cli.metrics)) {
+      return "--metrics: '" + cli.metrics + "' is not ADDR:PORT (e.g. 127.0.0.1:9464)";
+    }
+    config.metrics = cli.metrics;
+  }
   if (!cli.log_level.empty()) {
     if (const std::string e = log_level_error(cli.log_level); !e.empty())
       return "--log-level: " + e;

@@ -74,6 +74,9 @@ struct Config {
   std::string state_dir = "var";   // default images live here
   // The control socket's path (docs/memstored.md, "Control socket"); empty: none.
   std::string control_socket;
+  // Prometheus text metrics at http://ADDR:PORT/metrics (docs/memstored.md,
+  // "Metrics"); empty: none.
+  std::string metrics;
   // Seconds between the target's NOP-In pings; a ping unanswered for
   // nop_in_timeout seconds ends the connection (and its session). 0: off.
   std::uint32_t nop_in_interval = 5;
@@ -150,6 +153,7 @@ struct CommandLine {
   std::optional<std::uint32_t> security_log_rate;
   std::vector<std::string> control_initiators;  // --control-initiator, repeatable
   std::string control_socket;                   // --control-socket PATH
+  std::string metrics;                          // --metrics ADDR:PORT
 };
 // Applies the command line: with --config, the file first, then --listen
 // (replacing the first target's portals) and --log-level; without it, the

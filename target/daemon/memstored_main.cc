@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "target/control/control_server.h"
+#include "target/control/metrics_server.h"
 #include "target/daemon/config.h"
 #include "target/daemon/portal_check.h"
 #include "target/daemon/reload.h"
@@ -153,6 +154,9 @@ int main(int argc, char** argv) {
   app.add_option("--control-socket", cli.control_socket,
                  "Serve the control socket (JSON lines: statistics, fault rules, timing; "
                  "`memsctl admin`) at this path, mode 0600 (default: none)");
+  app.add_option("--metrics", cli.metrics,
+                 "Serve Prometheus text metrics at http://ADDR:PORT/metrics (per-LUN commands, "
+                 "bytes, lateness, faults fired; connections); default: none");
   bool busy_poll = false;
   app.add_flag("--busy-poll", busy_poll,
                "Poll the sockets and timers without ever sleeping (one core at 100%): commands "
@@ -326,7 +330,17 @@ int main(int argc, char** argv) {
   spdlog::info("{} event-loop thread{}", threads, threads == 1 ? "" : "s");
   std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*> lun_index;
   for (const control::ControlLun& l : control_luns) lun_index[{l.target, l.id}] = l.driver;
-  control::ControlServer control_server(io, std::move(control_luns));
+  control::ControlServer control_server(io, control_luns);
+  control::MetricsServer metrics_server(io, control_server.commands(), std::move(control_luns),
+                                        [&server] { return server.connections(); });
+  if (!config.metrics.empty()) {
+    const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()
+    if (const std::string err = metrics_server.start(at.host, at.port); !err.empty()) {
+      std::cerr << "memstored: " << err << "\n";
+      return 1;
+    }
+    spdlog::info("metrics on http://{}:{}/metrics", at.host, metrics_server.port());
+  }
   if (!config.control_socket.empty()) {
     if (const std::string err = control_server.start(config.control_socket); !err.empty()) {
       std::cerr << "memstored: " << err << "\n";
@@ -371,6 +385,7 @@ int main(int argc, char** argv) {
     // seconds), are dropped after 1.5 s, so that shutdown ends within 2 s.
     server.stop();
     control_server.stop();
+    metrics_server.stop();
     hup.cancel();
     deadline.expires_after(std::chrono::milliseconds(1500));
     deadline.async_wait([&](const boost::system::error_code& ec) {

@@ -52,6 +52,7 @@ void daemon_fixed(const Config& a, const Config& b, std::vector<std::string>& ou
   };
   differ(a.state_dir != b.state_dir, "daemon.state_dir");
   differ(a.control_socket != b.control_socket, "daemon.control_socket");
+  differ(a.metrics != b.metrics, "daemon.metrics");
   differ(a.control_initiators != b.control_initiators, "daemon.control_initiators");
   differ(!(a.limits == b.limits), "limits");
   differ(a.discovery_chap != b.discovery_chap, "discovery.chap");

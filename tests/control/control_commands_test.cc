@@ -8,6 +8,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "target/control/metrics_server.h"
 #include "tests/iscsi/raw_initiator.h"
 #include "tests/scsi/cdb_builders.h"
 
@@ -98,6 +99,44 @@ TEST_F(ControlCommandsTest, TimingChangesPage22h) {
   ASSERT_TRUE(ask(
       {{"cmd", "fault-add"}, {"lun", 0}, {"rule", {{"action", "delay"}, {"delay_ms", 1}}}})["ok"]);
   EXPECT_FALSE(ask({{"cmd", "timing"}, {"lun", 0}, {"mode", "off"}})["ok"]);
+}
+
+}  // namespace
+}  // namespace memstore::control
+
+namespace memstore::control {
+namespace {
+
+TEST(MetricsText, EveryLunInTheExpositionFormat) {
+  const std::vector<ControlLun> luns = {{"iqn.a\"b", 0, "g2", "memory", nullptr},
+                                        {"iqn.c", 3, "g2", "memory", nullptr}};
+  const json lateness = {{"count", 4},    {"mean_us", 2.5}, {"p50_us", 2.0},
+                         {"p99_us", 5.0}, {"p999_us", 6.0}, {"max_us", 6.0}};
+  const std::vector<json> stats = {{{"ok", true},
+                                    {"commands", 7},
+                                    {"check_conditions", 1},
+                                    {"bytes_in", 4096},
+                                    {"bytes_out", 512},
+                                    {"faults_fired", 2},
+                                    {"lateness", lateness}},
+                                   failure("lun: gone")};  // a LUN without a reply is left out
+  const std::string text = metrics_text(luns, stats, 3);
+  EXPECT_NE(text.find("# TYPE memstore_commands_total counter\n"
+                      "memstore_commands_total{target=\"iqn.a\\\"b\",lun=\"0\"} 7\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("memstore_bytes_total{target=\"iqn.a\\\"b\",lun=\"0\",direction=\"in\"} 4096\n"),
+      std::string::npos);
+  EXPECT_NE(text.find("memstore_delivery_lateness_seconds{target=\"iqn.a\\\"b\",lun=\"0\","
+                      "quantile=\"0.99\"} 5e-06\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("memstore_delivery_lateness_seconds_count{target=\"iqn.a\\\"b\",lun=\"0\"} 4\n"),
+      std::string::npos);
+  EXPECT_NE(text.find("memstore_connections 3\n"), std::string::npos);
+  EXPECT_EQ(text.find("lun=\"3\""), std::string::npos);
 }
 
 }  // namespace

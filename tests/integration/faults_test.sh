@@ -5,7 +5,8 @@
 # the same commands both times. Through the control socket (memsctl admin):
 # the statistics count the faults fired, and a rule added at run time fails
 # libiscsi's READ CAPACITY(16) until it is removed; SIGHUP applies a rule
-# changed in the file and names what needs a restart.
+# changed in the file and names what needs a restart. The Prometheus
+# metrics count the same faults.
 # Usage: faults_test.sh MEMSTORED FAULTS_CLIENT MEMSCTL
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -19,7 +20,7 @@ lun() {  # lun ID RULE...: an in-memory LUN with one fault rule
   printf '%s\n' "$@"
 }
 {
-  printf '[daemon]\ncontrol_socket = "%s"\n' "$MEMSTORED_CONTROL_SOCKET"
+  printf '[daemon]\ncontrol_socket = "%s"\nmetrics = "127.0.0.1:0"\n' "$MEMSTORED_CONTROL_SOCKET"
   printf '[[target]]\nname = "iqn.2026-11.org.memstore:faults"\nportals = ["127.0.0.1:0"]\n'
   lun 0 'op = "read"' 'lba = [1000, 1007]' 'action = "medium-error"'
   lun 1 'op = "write"' 'action = "sense"' 'sense = [4, 0x44, 0]'
@@ -45,6 +46,14 @@ for run in 1 2; do
     url="iscsi://127.0.0.1:${ports[0]}/iqn.2026-11.org.memstore:faults/4"
     fired=$("$memsctl" admin stats --lun 0 | python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_fired"])')
     [ "$fired" = 2 ] || fail "LUN 0's statistics count $fired faults fired, not 2"
+    # The same count in the Prometheus text metrics.
+    metrics_port=$(sed -n 's|.*metrics on http://127.0.0.1:\([0-9]*\)/metrics|\1|p' "$log")
+    python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
+      "http://127.0.0.1:$metrics_port/metrics" >"$work/metrics" || fail "GET /metrics"
+    grep -q '^memstore_faults_fired_total{target="iqn.2026-11.org.memstore:faults",lun="0"} 2$' "$work/metrics" ||
+      fail "metrics: $(grep faults_fired "$work/metrics")"
+    grep -q '^memstore_commands_total{target="iqn.2026-11.org.memstore:faults",lun="11"} ' "$work/metrics" ||
+      fail "metrics: no commands_total for LUN 11"
     dropped=$("$memsctl" admin stats --lun 13 | python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_fired"])')
     [ "$dropped" = 1 ] || fail "LUN 13 (drop-connection) fired $dropped times, not once"
     iscsi-readcapacity16 "$url" >/dev/null || fail "READ CAPACITY(16) before the rule"
