@@ -26,8 +26,9 @@
 #include "target/control/control_server.h"
 #include "target/control/metrics_server.h"
 #include "target/daemon/config.h"
+#include "target/daemon/memstored_flags.h"
+#include "target/daemon/memstored_reload.h"
 #include "target/daemon/portal_check.h"
-#include "target/daemon/reload.h"
 #include "target/daemon/security_log.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
@@ -66,105 +67,15 @@ bool run_realtime(std::uint32_t priority) {
   return ::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0;
 }
 
-// SIGHUP: the configuration file again, and what of it can change live.
-void reload(const daemon::CommandLine& cli, daemon::Config& running,
-            const std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*>& luns) {
-  if (cli.config_file.empty()) {
-    spdlog::warn("reload (SIGHUP): memstored runs without --config; there is nothing to re-read");
-    return;
-  }
-  auto next = daemon::resolve(cli);
-  if (auto* err = std::get_if<std::string>(&next)) {
-    spdlog::error("reload (SIGHUP): {}; the running configuration stays", *err);
-    return;
-  }
-  const daemon::ReloadPlan plan = daemon::plan_reload(running, std::get<daemon::Config>(next));
-  if (plan.log_level) spdlog::set_level(spdlog::level::from_str(*plan.log_level));
-  for (const daemon::LunReload& change : plan.luns) {
-    iscsi::LunDriver* d = luns.at({change.target, change.id});
-    // On the LUN's own loop, between its commands.
-    boost::asio::post(d->context(), [d, change] {
-      if (change.control) {
-        if (const auto e = d->set_control(*change.control)) {
-          spdlog::error("reload: LUN {} of {}: timing not applied: {}", change.id, change.target,
-                        *e);
-        }
-      }
-      if (change.faults_changed) {
-        d->lun().faults().reset(change.fault_seed);
-        for (const scsi::FaultRule& r : change.faults) d->lun().faults().add(r);
-        spdlog::info("reload: LUN {} of {}: {} fault rule(s), seed {}", change.id, change.target,
-                     change.faults.size(), change.fault_seed);
-      }
-    });
-  }
-  for (const std::string& what : plan.not_applied) spdlog::warn("reload: {}", what);
-  spdlog::info("reload (SIGHUP): {} LUN(s) changed live, {} change(s) need a restart",
-               plan.luns.size(), plan.not_applied.size());
-  running = std::move(std::get<daemon::Config>(next));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"memstored: an iSCSI target serving MEMS-based storage devices (MEMStores)"};
-  daemon::CommandLine cli;
-  app.add_option("--config", cli.config_file, "TOML configuration (targets, portals, LUNs, auth)");
-  app.add_option("--listen", cli.listen, "Portal ADDR:PORT (default 127.0.0.1:3260)");
-  app.add_option("--backing", cli.backing,
-                 "LUN image path, or 'memory' (default ./var/<target>-lun0.img)");
-  app.add_option("--device", cli.device, "Device preset: g1, g2 (default), g3");
-  app.add_option("--timing", cli.timing, "realtime (default), scaled or off");
-  app.add_option("--scheduler", cli.scheduler,
-                 "fcfs (default), clook, sstf, sptf, asptf, sdf, zsptf");
-  app.add_option("--target-name", cli.target_name,
-                 "iSCSI target name (default iqn.2026-11.org.memstore:g2)");
-  app.add_option("--log-level", cli.log_level,
-                 "trace, debug, info (default), warn, error, critical or off");
-  app.add_option("--nop-in-interval", cli.nop_in_interval,
-                 "Seconds between NOP-In pings to each initiator (default 5; 0: no pings)")
-      ->check(CLI::Range(0, 3600));
-  app.add_option("--nop-in-timeout", cli.nop_in_timeout,
-                 "Seconds a ping may go unanswered before the connection and its session end "
-                 "(default 10)")
-      ->check(CLI::Range(1, 3600));
-  app.add_option("--spin-us", cli.spin_us,
-                 "Microseconds before each modeled completion at which delivery stops sleeping "
-                 "and waits on the CPU, for accuracy (default 100; 0: sleep until the timer)")
-      ->check(CLI::Range(0, 10000));
-  app.add_option("--rt-priority", cli.rt_priority,
-                 "Run under SCHED_FIFO at this priority (1-99) so that other processes cannot "
-                 "delay deliveries (needs CAP_SYS_NICE; default 0: normal scheduling)")
-      ->check(CLI::Range(0, 99));
-  app.add_option("--transport-compensation-us", cli.transport_compensation_us,
-                 "Realtime timing: date each command's arrival this many microseconds earlier, "
-                 "the initiator's own round trip (measure it with timing off at QD1), so that "
-                 "the latency the initiator sees matches the model (default 0)")
-      ->check(CLI::Range(0, 10000));
-  app.add_option("--threads", cli.threads,
-                 "Event-loop threads: LUNs and connections are spread over them (default 0: one "
-                 "per core)")
-      ->check(CLI::Range(0U, daemon::Config::kMaxThreads));
-  app.add_option("--control-initiator", cli.control_initiators,
-                 "An initiator name that may change the control mode page 22h (timing, scale, "
-                 "scheduler) of every LUN; repeatable (default: none may)");
-  app.add_option("--security-log-rate", cli.security_log_rate,
-                 "Refused logins logged per second at most, per kind (login, CHAP, ACL); the "
-                 "rest are counted (default 10)");
-  app.add_option("--control-socket", cli.control_socket,
-                 "Serve the control socket (JSON lines: statistics, fault rules, timing; "
-                 "`memsctl admin`) at this path, mode 0600 (default: none)");
-  app.add_option("--metrics", cli.metrics,
-                 "Serve Prometheus text metrics at http://ADDR:PORT/metrics (per-LUN commands, "
-                 "bytes, lateness, faults fired; connections); default: none");
-  bool busy_poll = false;
-  app.add_flag("--busy-poll", busy_poll,
-               "Poll the sockets and timers without ever sleeping (one core at 100%): commands "
-               "are seen as they arrive, for timing-fidelity measurements");
-  std::string completion_log;
-  app.add_option("--completion-log", completion_log,
-                 "Write one CSV line per completion delivered in realtime or scaled timing: "
-                 "the model's prediction beside the actual delivery time");
+  memstored::Flags flags;
+  memstored::add_flags(app, flags);
+  const daemon::CommandLine& cli = flags.cli;
+  const bool busy_poll = flags.busy_poll;
+  const std::string& completion_log = flags.completion_log;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -405,7 +316,7 @@ int main(int argc, char** argv) {
   std::function<void()> on_hup = [&] {
     hup.async_wait([&](const boost::system::error_code& ec, int) {
       if (ec) return;
-      reload(cli, running, lun_index);
+      memstored::reload(cli, running, lun_index);
       on_hup();
     });
   };

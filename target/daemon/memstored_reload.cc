@@ -1,0 +1,48 @@
+#include "target/daemon/memstored_reload.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+
+#include "target/daemon/reload.h"
+
+namespace memstore::memstored {
+
+void reload(const daemon::CommandLine& cli, daemon::Config& running,
+            const std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*>& luns) {
+  if (cli.config_file.empty()) {
+    spdlog::warn("reload (SIGHUP): memstored runs without --config; there is nothing to re-read");
+    return;
+  }
+  auto next = daemon::resolve(cli);
+  if (auto* err = std::get_if<std::string>(&next)) {
+    spdlog::error("reload (SIGHUP): {}; the running configuration stays", *err);
+    return;
+  }
+  const daemon::ReloadPlan plan = daemon::plan_reload(running, std::get<daemon::Config>(next));
+  if (plan.log_level) spdlog::set_level(spdlog::level::from_str(*plan.log_level));
+  for (const daemon::LunReload& change : plan.luns) {
+    iscsi::LunDriver* d = luns.at({change.target, change.id});
+    // On the LUN's own loop, between its commands.
+    boost::asio::post(d->context(), [d, change] {
+      if (change.control) {
+        if (const auto e = d->set_control(*change.control)) {
+          spdlog::error("reload: LUN {} of {}: timing not applied: {}", change.id, change.target,
+                        *e);
+        }
+      }
+      if (change.faults_changed) {
+        d->lun().faults().reset(change.fault_seed);
+        for (const scsi::FaultRule& r : change.faults) d->lun().faults().add(r);
+        spdlog::info("reload: LUN {} of {}: {} fault rule(s), seed {}", change.id, change.target,
+                     change.faults.size(), change.fault_seed);
+      }
+    });
+  }
+  for (const std::string& what : plan.not_applied) spdlog::warn("reload: {}", what);
+  spdlog::info("reload (SIGHUP): {} LUN(s) changed live, {} change(s) need a restart",
+               plan.luns.size(), plan.not_applied.size());
+  running = std::move(std::get<daemon::Config>(next));
+}
+
+}  // namespace memstore::memstored

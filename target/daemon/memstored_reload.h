@@ -1,0 +1,20 @@
+// SIGHUP in memstored: the configuration file read again, and the plan
+// (reload.h) applied: the log level here, each LUN's changes posted to the
+// LUN's own loop, and one log line for each change that needs a restart.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "target/daemon/config.h"
+#include "target/iscsi/lun_driver.h"
+
+namespace memstore::memstored {
+
+// `running`: the configuration as last read, replaced by the new one.
+void reload(const daemon::CommandLine& cli, daemon::Config& running,
+            const std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*>& luns);
+
+}  // namespace memstore::memstored
