@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "model/device.h"
 #include "sim/commands.h"
@@ -191,7 +192,11 @@ int cmd_sweep(const SweepArgs& a) {
   }
   // The thesis' Fig. 6.2 method: mean response time and its squared
   // coefficient of variation (starvation resistance) per scheduler and rate.
-  std::printf("scheduler,rate_per_s,requests,mean_response_ms,scv_response,p99_response_ms\n");
+  // JSON is one document, so its points are gathered and printed at the end.
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  const bool json = a.format == OutputFormat::kJson;
+  if (!json)
+    std::printf("scheduler,rate_per_s,requests,mean_response_ms,scv_response,p99_response_ms\n");
   for (const std::string& sched : a.schedulers) {
     for (double rate : a.rates) {
       DeviceOptions o = a.device;
@@ -199,10 +204,30 @@ int cmd_sweep(const SweepArgs& a) {
       const auto stats = run_random(o, sweep_spec(a, rate));
       if (!stats) return 2;
       const Summary& resp = (*stats)[Metric::kResponse];
-      std::printf("%s,%g,%lld,%.6f,%.6f,%.6f\n", sched.c_str(), rate,
-                  static_cast<long long>(stats->requests), resp.mean() / 1e6, resp.scv(),
-                  static_cast<double>(resp.p99()) / 1e6);
+      const double mean_ms = resp.mean() / 1e6;
+      const double p99_ms = static_cast<double>(resp.p99()) / 1e6;
+      if (json) {
+        points.push_back({{"scheduler", sched},
+                          {"rate_per_s", rate},
+                          {"requests", stats->requests},
+                          {"mean_response_ms", mean_ms},
+                          {"scv_response", resp.scv()},
+                          {"p99_response_ms", p99_ms}});
+      } else {
+        std::printf("%s,%g,%lld,%.6f,%.6f,%.6f\n", sched.c_str(), rate,
+                    static_cast<long long>(stats->requests), mean_ms, resp.scv(), p99_ms);
+      }
     }
+  }
+  if (json) {
+    const nlohmann::ordered_json doc = {{"device", a.device.device},
+                                        {"workload", a.workload},
+                                        {"requests_per_point", a.requests},
+                                        {"mean_size_kb", a.mean_size_kb},
+                                        {"read_fraction", a.read_fraction},
+                                        {"seed", a.seed},
+                                        {"points", points}};
+    std::cout << doc.dump(2) << "\n";
   }
   return 0;
 }

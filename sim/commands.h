@@ -76,6 +76,7 @@ struct SweepArgs {
   double mean_size_kb = 4.0;
   double read_fraction = 0.67;
   std::uint64_t seed = 1;
+  OutputFormat format = OutputFormat::kCsv;  // CSV unless --json
 };
 int cmd_sweep(const SweepArgs& a);
 

@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
 
   memstore::sim::SweepArgs sweep;
   auto* w = app.add_subcommand(
-      "sweep", "Mean response and squared coefficient of variation per scheduler and rate (CSV)");
+      "sweep",
+      "Mean response and squared coefficient of variation per scheduler and rate (CSV or JSON)");
   add_device_options(w, sweep.device, false);
   w->add_option("--workload", sweep.workload, "Workload: random");
   w->add_option("--rates", sweep.rates, "Arrival rates in requests/s, comma-separated")
@@ -138,6 +139,7 @@ int main(int argc, char** argv) {
   w->add_option("--read-fraction", sweep.read_fraction, "Fraction of reads")
       ->check(CLI::Range(0.0, 1.0));
   w->add_option("--seed", sweep.seed, "Random seed");
+  add_format(w, sweep.format, true);
   w->callback([&] { status = memstore::sim::cmd_sweep(sweep); });
 
   try {
