@@ -8,6 +8,7 @@
 #include "model/device_factory.h"
 #include "model/scheduler.h"
 #include "sim/commands.h"
+#include "version/version.h"
 
 namespace {
 
@@ -59,6 +60,7 @@ void add_format(CLI::App* cmd, OutputFormat& f, bool csv) {
 
 int main(int argc, char** argv) {
   CLI::App app{"memsim: offline simulator of a MEMS-based storage device (MEMStore)"};
+  app.set_version_flag("--version", memstore::version_line("memsim"));
   app.require_subcommand(1);
   int status = 0;
 

@@ -29,6 +29,7 @@
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
 #include "target/lunspec/lun_factory.h"
+#include "version/version.h"
 
 namespace {
 
@@ -67,6 +68,7 @@ bool run_realtime(std::uint32_t priority) {
 
 int main(int argc, char** argv) {
   CLI::App app{"memstored: an iSCSI target serving MEMS-based storage devices (MEMStores)"};
+  app.set_version_flag("--version", memstore::version_line("memstored"));
   daemon::CommandLine cli;
   app.add_option("--config", cli.config_file, "TOML configuration (targets, portals, LUNs, auth)");
   app.add_option("--listen", cli.listen, "Portal ADDR:PORT (default 127.0.0.1:3260)");
