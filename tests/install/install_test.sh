@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the build into a scratch root with DESTDIR, as a package would,
 # and checks the result from there: every file cmake/install.cmake names is
-# in place, the installed memstored runs (--version), the systemd unit
-# verifies, and a C program builds and links against the installed host
-# library through its pkg-config file.
+# in place, the installed memstored runs (--version) and serves the
+# installed configuration (its paths moved into the scratch root) until
+# SIGTERM, the systemd unit verifies, and a C program builds and links
+# against the installed host library through its pkg-config file.
 # Usage: install_test.sh BUILD_DIR SBINDIR BINDIR LIBDIR INCLUDEDIR
 #        MANDIR DOCDIR SYSCONFDIR UNITDIR VERSION TCMU(ON|OFF)
 # (directories as absolute install paths, as CMake computed them).
@@ -43,6 +44,40 @@ if ! [[ $out =~ ^memstored\ ${version//./\\.}\ \(git\ ([0-9a-f]+(-dirty)?|unknow
   fail=1
 fi
 
+# The installed configuration, served by the installed daemon: /var/lib/memstore
+# moved into the scratch root, and a free port on loopback (--listen replaces
+# the portal). The daemon must create the image, log that it serves, and exit
+# 0 on SIGTERM.
+config=$root/check/memstored.toml
+mkdir -p "$root/check" "$root/var/lib/memstore"
+sed "s|/var/lib/memstore|$root/var/lib/memstore|g" "$root$sysconfdir/memstore/memstored.toml" >"$config"
+"$root$sbindir/memstored" --config "$config" --listen 127.0.0.1:0 >"$root/check/daemon.log" 2>&1 &
+daemon=$!
+for _ in $(seq 1 100); do
+  grep -q "serving" "$root/check/daemon.log" && break
+  kill -0 "$daemon" 2>/dev/null || break
+  sleep 0.1
+done
+if grep -q "serving" "$root/check/daemon.log"; then
+  kill -TERM "$daemon"
+  status=0
+  wait "$daemon" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "installed memstored exited with $status on SIGTERM"
+    fail=1
+  fi
+  if [ ! -e "$root/var/lib/memstore/g2-lun0.img" ]; then
+    echo "installed memstored did not create the image the installed configuration names"
+    fail=1
+  fi
+else
+  kill -KILL "$daemon" 2>/dev/null || true
+  wait "$daemon" 2>/dev/null || true
+  echo "installed memstored did not serve the installed configuration:"
+  cat "$root/check/daemon.log"
+  fail=1
+fi
+
 # The unit names the installed daemon and the installed configuration.
 unit=$root$unitdir/memstored.service
 grep -qx "ExecStart=$sbindir/memstored --config $sysconfdir/memstore/memstored.toml" "$unit" || {
@@ -53,7 +88,6 @@ grep -qx "ExecStart=$sbindir/memstored --config $sysconfdir/memstore/memstored.t
 # so it runs on a copy that points into the scratch root.
 if command -v systemd-analyze >/dev/null; then
   check=$root/check/memstored.service
-  mkdir -p "$root/check"
   sed "s|^ExecStart=$sbindir|ExecStart=$root$sbindir|" "$unit" >"$check"
   if ! verify=$(systemd-analyze verify --man=no "$check" 2>&1) || [ -n "$verify" ]; then
     echo "systemd-analyze verify memstored.service:"
