@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "target/daemon/config.h"
 
@@ -81,22 +82,54 @@ std::string probe_config(const std::string& probe) {
   return text;
 }
 
+// The text after `marker` in `error`, split at ", ".
+std::vector<std::string> listed_after(const std::string& error, const std::string& marker) {
+  std::vector<std::string> items;
+  const auto at = error.find(marker);
+  EXPECT_NE(at, std::string::npos) << "no \"" << marker << "\" in: " << error;
+  if (at == std::string::npos) return items;
+  std::stringstream list(error.substr(at + marker.size()));
+  for (std::string item; std::getline(list >> std::ws, item, ',');) items.push_back(item);
+  return items;
+}
+
+// A configuration whose one LUN has one fault rule, `rule`.
+std::string fault_config(const std::string& rule) {
+  return "[[target]]\nname = \"iqn.2026-11.org.memstore:probe\"\n"
+         "[[target.lun]]\nid = 0\nbacking = \"memory\"\n"
+         "[[target.lun.fault]]\n" +
+         rule;
+}
+
+// The keys a fault rule takes: an action-less rule's error lists the
+// actions, and an unknown key's error under each action lists its keys.
+Keys fault_keys() {
+  Keys keys;
+  const auto actions =
+      listed_after(error_of(parse_config(fault_config(""), "probe.toml")), "use one of ");
+  EXPECT_GT(actions.size(), 5u);
+  for (const std::string& action : actions) {
+    const std::string rule = "action = \"" + action + "\"\nzz_probe = 1\n";
+    for (const std::string& key :
+         listed_after(error_of(parse_config(fault_config(rule), "probe.toml")), "it takes ")) {
+      keys.insert("target.lun.fault." + key);
+    }
+  }
+  return keys;
+}
+
 // The keys the parser accepts, from the list its "unknown key" error gives
-// for each table.
+// for each table, and the fault rules' keys.
 Keys parser_keys() {
   Keys keys;
   for (const std::string table : {"", "daemon", "limits", "discovery", "discovery.chap", "target",
                                   "target.chap", "target.lun"}) {
     const std::string error = error_of(parse_config(probe_config(table), "probe.toml"));
-    static const std::string kMarker = "unknown key; known keys here are ";
-    const auto at = error.find(kMarker);
-    EXPECT_NE(at, std::string::npos) << "table [" << table << "]: " << error;
-    if (at == std::string::npos) continue;
-    std::stringstream list(error.substr(at + kMarker.size()));
-    for (std::string key; std::getline(list >> std::ws, key, ',');) {
+    for (const std::string& key : listed_after(error, "unknown key; known keys here are ")) {
       keys.insert(table.empty() ? key : table + "." + key);
     }
   }
+  keys.merge(fault_keys());
   return keys;
 }
 
@@ -169,10 +202,33 @@ TEST(ExampleConfig, NamesEveryKeyTheParserAcceptsAndNoOther) {
   EXPECT_EQ(difference(keys_of(example_text()), parser_keys()), "");
 }
 
+// Fault rules' keys per action are docs/faults.md's; this page's block shows
+// one rule, whose keys must exist.
+bool is_fault_key(const std::string& key) {
+  return key.rfind("target.lun.fault.", 0) == 0;
+}
+
+Keys without_fault_keys(Keys keys) {
+  std::erase_if(keys, is_fault_key);
+  return keys;
+}
+
 TEST(ExampleConfig, DocumentationNamesTheSameKeys) {
   const std::string block = documented_block();
   ASSERT_FALSE(block.empty()) << "no ```toml block under \"## Configuration file\"";
-  EXPECT_EQ(difference(keys_of(block), parser_keys()), "");
+  const Keys documented = keys_of(block);
+  const Keys accepted = parser_keys();
+  EXPECT_EQ(difference(without_fault_keys(documented), without_fault_keys(accepted)), "");
+  for (const std::string& key : documented) {
+    if (is_fault_key(key)) EXPECT_TRUE(accepted.count(key)) << key;
+  }
+}
+
+TEST(ExampleConfig, FaultKeysAreReadBackFromTheParser) {
+  const Keys keys = fault_keys();
+  for (const char* key : {"op", "lba", "action", "sense", "delay_ms", "tip", "x", "y"}) {
+    EXPECT_TRUE(keys.count(std::string("target.lun.fault.") + key)) << key;
+  }
 }
 
 TEST(ExampleConfig, DottedKeysInTheDocumentationExist) {
