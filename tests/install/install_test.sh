@@ -45,12 +45,13 @@ if ! [[ $out =~ ^memstored\ ${version//./\\.}\ \(git\ ([0-9a-f]+(-dirty)?|unknow
 fi
 
 # The installed configuration, served by the installed daemon: /var/lib/memstore
-# moved into the scratch root, and a free port on loopback (--listen replaces
-# the portal). The daemon must create the image, log that it serves, and exit
+# and /run/memstored moved into the scratch root, and a free port on loopback
+# (--listen replaces the portal). The daemon must create the image, log that it serves, and exit
 # 0 on SIGTERM.
 config=$root/check/memstored.toml
-mkdir -p "$root/check" "$root/var/lib/memstore"
-sed "s|/var/lib/memstore|$root/var/lib/memstore|g" "$root$sysconfdir/memstore/memstored.toml" >"$config"
+mkdir -p "$root/check" "$root/var/lib/memstore" "$root/run/memstored"
+sed -e "s|/var/lib/memstore|$root/var/lib/memstore|g" -e "s|/run/memstored|$root/run/memstored|g" \
+  "$root$sysconfdir/memstore/memstored.toml" >"$config"
 "$root$sbindir/memstored" --config "$config" --listen 127.0.0.1:0 >"$root/check/daemon.log" 2>&1 &
 daemon=$!
 for _ in $(seq 1 100); do
@@ -64,6 +65,10 @@ if grep -q "serving" "$root/check/daemon.log"; then
   wait "$daemon" || status=$?
   if [ "$status" -ne 0 ]; then
     echo "installed memstored exited with $status on SIGTERM"
+    fail=1
+  fi
+  if ! grep -q "control socket" "$root/check/daemon.log"; then
+    echo "installed memstored did not open the control socket the installed configuration names"
     fail=1
   fi
   if [ ! -e "$root/var/lib/memstore/g2-lun0.img" ]; then
