@@ -15,6 +15,7 @@
 #include "apps/device_args.h"
 #include "apps/normal_layout.h"
 #include "apps/table_queries.h"
+#include "version/version.h"
 
 namespace apps = memstore::apps;
 using Json = nlohmann::ordered_json;
@@ -209,6 +210,7 @@ int main(int argc, char** argv) try {
   CLI::App app{
       "memstore-capsule: a table in row-major pages and in capsules on equivalence classes, "
       "and the time of scans and reads on each (Schlosser thesis §6.3.7)"};
+  app.set_version_flag("--version", memstore::version_line("memstore-capsule"));
   apps::DeviceArgs device_args;
   apps::add_device_args(app, device_args);
   Options o;

@@ -10,6 +10,7 @@
 
 #include "apps/device_args.h"
 #include "apps/freeblock.h"
+#include "version/version.h"
 
 namespace apps = memstore::apps;
 using Json = nlohmann::ordered_json;
@@ -100,6 +101,7 @@ int main(int argc, char** argv) try {
   CLI::App app{
       "memstore-scan: read the whole device for free beside a random 4 KB foreground workload "
       "(Schlosser thesis §6.3.6)"};
+  app.set_version_flag("--version", memstore::version_line("memstore-scan"));
   apps::DeviceArgs device_args;
   apps::add_device_args(app, device_args);
   apps::ScanOptions o;

@@ -1,4 +1,4 @@
-// Building a MEMS BATCH (DESIGN.md, "Vendor batch commands"; thesis §6.3.3:
+// Building a MEMS BATCH (docs/vendor-interface.md; thesis §6.3.3:
 // the host groups parallel-accessible requests explicitly) and what comes
 // back from MEMS BATCH RESULTS. The builder checks what the host can know
 // before sending: page 20h's maximum descriptors and blocks, the capacity,

@@ -1,6 +1,6 @@
 // A SCSI device seen from the host: opened over a Transport, identified with
 // INQUIRY and READ CAPACITY, and recognised as a MEMStore by mode page 20h
-// (DESIGN.md, "Host side"). The page is the only source of the geometry.
+// (docs/host-library.md). The page is the only source of the geometry.
 // A device without the page is "not a MEMStore": reads and writes still work
 // and every geometry call says why it cannot answer.
 //

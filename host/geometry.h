@@ -1,5 +1,5 @@
 // The thesis' application interface (§6.3.4) computed on the host from mode
-// page 20h alone (DESIGN.md, "Vendor mode page 20h"): get_parallelism,
+// page 20h alone (docs/vendor-interface.md, "Vendor page 20h"): get_parallelism,
 // get_equivalent (with micropositioning), check_conflicting and
 // get_ensemble, plus the LBN <-> (sled, x, y, square) mapping of §6.3.2
 // they rest on.

@@ -1,5 +1,5 @@
 // memsctl batch: one MEMS BATCH of reads and writes in command-line order,
-// then MEMS BATCH RESULTS (DESIGN.md, "Vendor batch commands").
+// then MEMS BATCH RESULTS (docs/vendor-interface.md).
 #include <cstdio>
 #include <fstream>
 #include <iostream>

@@ -6,6 +6,7 @@
 
 #include "host/memsctl_args.h"
 #include "host/memsctl_commands.h"
+#include "version/version.h"
 
 namespace {
 
@@ -23,6 +24,7 @@ void add_common(CLI::App* cmd, Common& c) {
 
 int run(int argc, char** argv) {
   CLI::App app{"memsctl: inspect and use a MEMStore (MEMS-based storage device) from the host"};
+  app.set_version_flag("--version", memstore::version_line("memsctl"));
   app.require_subcommand(1);
   int status = 0;
   Common common;

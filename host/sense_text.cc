@@ -38,7 +38,7 @@ constexpr AscRow kAscTable[] = {
     {0x24, 0x00, "INVALID FIELD IN CDB"},
     {0x25, 0x00, "LOGICAL UNIT NOT SUPPORTED"},
     {0x26, 0x00, "INVALID FIELD IN PARAMETER LIST"},
-    // Vendor-specific ASCQ of MEMS BATCH (DESIGN.md, "Vendor batch commands").
+    // Vendor-specific ASCQ of MEMS BATCH (docs/vendor-interface.md, "Errors").
     {0x26, 0x80,
      "BATCH NOT PARALLEL-ACCESSIBLE (vendor: the STRICT batch needs more than one "
      "media step)"},

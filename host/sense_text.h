@@ -1,7 +1,7 @@
 // Sense data in words (SPC-4 §4.5): decoding fixed (70h/71h) and descriptor
 // (72h/73h) format, and names for the sense keys and for the ASC/ASCQ pairs a
 // MEMStore produces (target/scsi/sense.cc), including the vendor-specific
-// 26h/80h "batch not parallel-accessible" of MEMS BATCH (DESIGN.md).
+// 26h/80h "batch not parallel-accessible" of MEMS BATCH (docs/vendor-interface.md, "Errors").
 #pragma once
 
 #include <cstdint>

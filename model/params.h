@@ -1,7 +1,7 @@
 // Device parameters: immutable description of one MEMStore design point.
 //
 // Units are in every field name. Presets follow the thesis' Table 3.1 (G1, G2,
-// G3) and, for G2, the second paper's Table I (DESIGN.md, "The model").
+// G3) and, for G2, the second paper's Table I (docs/model.md, "Parameters").
 // Everything derived (virtual geometry, access velocity, settle time) is
 // computed from these fields, never stored twice.
 #pragma once

@@ -1,6 +1,6 @@
 // The vendor mode pages of a MEMStore (vendor-specific page codes 20h-3Eh of
-// SBC-3's mode page code table): geometry 20h (DESIGN.md "Vendor mode page 20h"), physics
-// 21h and control 22h (docs/vendor-interface.md). All big-endian, page_0
+// SBC-3's mode page code table): geometry 20h, physics 21h and
+// control 22h (docs/vendor-interface.md, "Pages"). All big-endian, page_0
 // format, PS = 0. 20h and 21h are read-only; 22h is changeable.
 //
 // Decoders accept a page whose length is larger than this version's
@@ -87,7 +87,7 @@ std::optional<PhysicsPage> decode_physics_page(std::span<const std::uint8_t> pag
 inline constexpr std::uint8_t kControlVendorPageCode = 0x22;
 inline constexpr std::size_t kControlVendorPageSize = 16;
 
-// How transports deliver completions (DESIGN.md "Transports").
+// How transports deliver completions (docs/memstored.md "Timing").
 enum class TimingMode : std::uint8_t { kRealtime = 0, kScaled = 1, kOff = 2 };
 
 // The scale factor's bounds, x 1000: from 0.001 (the field's resolution; the

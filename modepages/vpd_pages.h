@@ -54,8 +54,8 @@ struct BlockLimits {
   std::uint64_t max_write_same = 0;                          // blocks
 };
 
-// Granularity p and optimal length ST from the virtual geometry (DESIGN.md,
-// "Standard places where an unmodified host already looks"); other fields
+// Granularity p and optimal length ST from the virtual geometry (docs/design.md,
+// "What an unmodified host sees"); other fields
 // left at "not reported". Values that do not fit a field saturate.
 BlockLimits block_limits_for(const model::Geometry& geometry);
 
@@ -82,7 +82,7 @@ enum class FormFactor : std::uint8_t {
 inline constexpr std::uint16_t kRotationNotReported = 0x0000;
 inline constexpr std::uint16_t kNonRotating = 0x0001;
 struct RotationInfo {
-  // 0 = not reported (DESIGN.md default: Linux keeps rotational=1), 1 =
+  // 0 = not reported (docs/design.md default: Linux keeps rotational=1), 1 =
   // non-rotating medium, 0401h..FFFEh = nominal rpm.
   std::uint16_t medium_rotation_rate = kRotationNotReported;
   FormFactor form_factor = FormFactor::kNotReported;

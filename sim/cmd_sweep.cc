@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "sim/commands.h"
@@ -59,6 +60,12 @@ int cmd_sweep(const SweepArgs& a) {
       return 2;
     }
   }
+  const bool json = a.format == OutputFormat::kJson;
+  if (json && !a.shard.empty()) {
+    std::cerr << "memsim: --json and --shard: a shard's output is CSV for `memsim merge`; "
+                 "drop --json, or --shard\n";
+    return 2;
+  }
   std::optional<Shard> shard;
   if (!a.shard.empty()) {
     std::string error;
@@ -85,9 +92,11 @@ int cmd_sweep(const SweepArgs& a) {
   if (shard) {
     std::printf("%s\npoint,%s\n", shard_comment(*shard, points, sweep_identity(a)).c_str(),
                 kSweepHeader);
-  } else {
+  } else if (!json) {
     std::printf("%s\n", kSweepHeader);
   }
+  // JSON is one document: its points are gathered and printed at the end.
+  nlohmann::ordered_json json_points = nlohmann::ordered_json::array();
   // The thesis' Fig. 6.2 method: mean response time and its squared
   // coefficient of variation (starvation resistance) per scheduler and rate.
   std::int64_t point = 0;
@@ -100,6 +109,15 @@ int cmd_sweep(const SweepArgs& a) {
       const auto stats = run_random(o, sweep_spec(a, rate));
       if (!stats) return 2;
       const Summary& resp = (*stats)[Metric::kResponse];
+      if (json) {
+        json_points.push_back({{"scheduler", sched},
+                               {"rate_per_s", rate},
+                               {"requests", stats->requests},
+                               {"mean_response_ms", resp.mean() / 1e6},
+                               {"scv_response", resp.scv()},
+                               {"p99_response_ms", static_cast<double>(resp.p99()) / 1e6}});
+        continue;
+      }
       if (shard) std::printf("%lld,", static_cast<long long>(k));
       std::printf("%s,%g,%lld,%.6f,%.6f,%.6f\n", sched.c_str(), rate,
                   static_cast<long long>(stats->requests), resp.mean() / 1e6, resp.scv(),
@@ -108,6 +126,16 @@ int cmd_sweep(const SweepArgs& a) {
       // done by then is on disk, and merge reports the rows that are not.
       std::fflush(stdout);
     }
+  }
+  if (json) {
+    const nlohmann::ordered_json doc = {{"device", a.device.device},
+                                        {"workload", a.workload},
+                                        {"requests_per_point", a.requests},
+                                        {"mean_size_kb", a.mean_size_kb},
+                                        {"read_fraction", a.read_fraction},
+                                        {"seed", a.seed},
+                                        {"points", json_points}};
+    std::cout << doc.dump(2) << "\n";
   }
   return 0;
 }

@@ -98,6 +98,7 @@ struct SweepArgs {
   double read_fraction = 0.67;
   std::uint64_t seed = 1;
   std::string shard;  // "I/N": only the points k with k mod N == I (sim/sweep_shard.h)
+  OutputFormat format = OutputFormat::kCsv;  // CSV unless --json
 };
 int cmd_sweep(const SweepArgs& a);
 

@@ -8,6 +8,7 @@
 #include "model/device_factory.h"
 #include "model/scheduler.h"
 #include "sim/commands.h"
+#include "version/version.h"
 
 namespace {
 
@@ -59,6 +60,7 @@ void add_format(CLI::App* cmd, OutputFormat& f, bool csv) {
 
 int main(int argc, char** argv) {
   CLI::App app{"memsim: offline simulator of a MEMS-based storage device (MEMStore)"};
+  app.set_version_flag("--version", memstore::version_line("memsim"));
   app.require_subcommand(1);
   int status = 0;
 
@@ -154,7 +156,8 @@ int main(int argc, char** argv) {
 
   memstore::sim::SweepArgs sweep;
   auto* w = app.add_subcommand(
-      "sweep", "Mean response and squared coefficient of variation per scheduler and rate (CSV)");
+      "sweep",
+      "Mean response and squared coefficient of variation per scheduler and rate (CSV or JSON)");
   add_device_options(w, sweep.device, false);
   w->add_option("--workload", sweep.workload, "Workload: random");
   w->add_option("--rates", sweep.rates, "Arrival rates in requests/s, comma-separated")
@@ -170,6 +173,7 @@ int main(int argc, char** argv) {
   w->add_option("--seed", sweep.seed, "Random seed");
   w->add_option("--shard", sweep.shard,
                 "Compute only shard I of N (0 <= I < N) of the points, for `memsim merge`");
+  add_format(w, sweep.format, true);
   w->callback([&] { status = memstore::sim::cmd_sweep(sweep); });
 
   memstore::sim::MergeArgs merge;

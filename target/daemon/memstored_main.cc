@@ -1,5 +1,5 @@
 // memstored: serves MEMStore LUNs over iSCSI (RFC 7143), every command
-// completing at the time the device model says (DESIGN.md "Transports").
+// completing at the time the device model says (docs/design.md "Delivery").
 #include <fmt/ostream.h>
 #include <sched.h>
 #include <spdlog/spdlog.h>
@@ -33,6 +33,7 @@
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
 #include "target/lunspec/lun_factory.h"
+#include "version/version.h"
 
 namespace {
 
@@ -71,6 +72,7 @@ bool run_realtime(std::uint32_t priority) {
 
 int main(int argc, char** argv) {
   CLI::App app{"memstored: an iSCSI target serving MEMS-based storage devices (MEMStores)"};
+  app.set_version_flag("--version", memstore::version_line("memstored"));
   memstored::Flags flags;
   memstored::add_flags(app, flags);
   const daemon::CommandLine& cli = flags.cli;
@@ -91,7 +93,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(config.log_level));  // checked by resolve()
 
   // Precise completion timers: the default 50 us timer slack would delay
-  // every modeled completion (DESIGN.md "Transports").
+  // every modeled completion (docs/memstored.md "Timing").
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   if (config.rt_priority > 0) {
     if (!run_realtime(config.rt_priority)) {

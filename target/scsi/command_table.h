@@ -1,4 +1,4 @@
-// The one table of supported commands (SPC-4, SBC-3; DESIGN.md "The SCSI
+// The one table of supported commands (SPC-4, SBC-3; docs/scsi-device.md "
 // device"): opcode and service action, CDB length, data direction, the
 // REPORT SUPPORTED OPERATION CODES usage mask (which also drives the
 // reserved-bit check), where the allocation length lives, whether the

@@ -1,5 +1,5 @@
 // A logical unit: a transport-independent SBC-3 disk with MEMStore timing
-// (DESIGN.md, "The SCSI device").
+// (docs/scsi-device.md).
 //
 // A transport submits a command (CDB, data-out, arrival time, I_T nexus) and
 // receives its result through a sink: status, sense, data-in and the modeled
@@ -350,7 +350,7 @@ class Lun {
   BudgetHold dispatch_hold_;          // buffers of the command being dispatched
   // Request id of a command's second media access -> the id it is pending under.
   std::unordered_map<std::uint64_t, std::uint64_t> second_parts_;
-  // Per I_T nexus: batch id -> result (DESIGN.md: released when read to the
+  // Per I_T nexus: batch id -> result (docs/vendor-interface.md: released when read to the
   // end, when the id is reused, and under a per-nexus cap).
   std::map<std::uint64_t, std::map<std::uint8_t, BatchResult>> batch_results_;
   std::uint64_t batch_sequence_ = 0;

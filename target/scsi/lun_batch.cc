@@ -1,6 +1,6 @@
 // WRITE BUFFER / READ BUFFER: the vendor batch commands MEMS BATCH (mode
 // 01h) and MEMS BATCH RESULTS (mode 01h, descriptor mode 03h), and the echo
-// buffer (modes 0Ah, 0Bh). DESIGN.md "Vendor batch commands" is normative.
+// buffer (modes 0Ah, 0Bh). docs/vendor-interface.md is normative.
 #include <algorithm>
 
 #include "model/batch.h"
@@ -74,7 +74,8 @@ Outcome Lun::write_buffer(const CommandContext& c) {
   }
 
   // Data as of arrival: writes applied now, reads captured now, in
-  // descriptor order. Reusing an id releases its old result (DESIGN.md).
+  // descriptor order. Reusing an id releases its old result
+  // (docs/vendor-interface.md, "How the LUN serves a batch").
   batch_results_[c.nexus].erase(cdb.batch_id);
   Outcome o;
   const std::size_t bs = block_size();
@@ -191,7 +192,8 @@ Outcome Lun::read_buffer(const CommandContext& c) {
   if (cdb.buffer_offset > data.size())
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 3));
   o.data_in.assign(data.begin() + cdb.buffer_offset, data.end());
-  // Read to the end: the result is released (DESIGN.md).
+  // Read to the end: the result is released (docs/vendor-interface.md,
+  // "How the LUN serves a batch").
   if (static_cast<std::uint64_t>(cdb.buffer_offset) + cdb.length >= data.size()) {
     nexus->second.erase(cdb.batch_id);
   }

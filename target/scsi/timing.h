@@ -1,5 +1,5 @@
-// How a transport delivers completions relative to the model (DESIGN.md,
-// "Transports"): at the modeled time (realtime), at k times it (scaled), or
+// How a transport delivers completions relative to the model (docs/memstored.md,
+// "Timing"): at the modeled time (realtime), at k times it (scaled), or
 // as soon as possible while the model still accounts (off).
 #pragma once
 

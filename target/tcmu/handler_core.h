@@ -43,8 +43,8 @@ uint64_t memstore_tcmu_size_bytes(const struct memstore_tcmu_lun* lun);
  * no memstore_tcmu_execute in progress. */
 char* memstore_tcmu_close(struct memstore_tcmu_lun* lun);
 
-/* Runs one command and returns when its completion is due (DESIGN.md
- * "Transports"). Thread-safe. `iov` carries the data-out (for commands that
+/* Runs one command and returns when its completion is due (docs/tcmu.md
+ * section 5). Thread-safe. `iov` carries the data-out (for commands that
  * take data) or receives the data-in; on CHECK CONDITION the sense data goes
  * to `sense` (at most `sense_size` bytes). Thread cancellation is held off
  * while it runs. */

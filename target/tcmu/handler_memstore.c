@@ -6,7 +6,7 @@
  * (handler_core.h) and map its statuses to TCMU_STS codes. The handler has
  * handle_cmd and no read/write/flush callouts, so tcmu-runner treats it as
  * passthrough-only: every command the kernel passes up (all but REPORT LUNS,
- * DESIGN.md "Transports") is answered by the same Lun memstored serves, and
+ * docs/tcmu.md section 5) is answered by the same Lun memstored serves, and
  * tcmu-runner emulates nothing.
  *
  * Threads: with nr_threads > 0, tcmu-runner runs handle_cmd on that many

@@ -1,14 +1,14 @@
 // Drives a Lun in wall-clock time for callers that block: execute() submits
 // a command now and returns when its result is due, with the timing modes
-// of memstored (DESIGN.md "Transports"): at the modeled completion
+// of memstored (docs/memstored.md "Timing"): at the modeled completion
 // (realtime), at k times the modeled delays (scaled), or as soon as the
 // model has accounted for it (off). Never early.
 //
 // Why blocking callers: tcmu-runner (1.5.x) runs a handle_cmd-only handler's
 // handle_cmd on `nr_threads` worker threads and takes the final status from
 // its return value; there is no way for such a handler to complete a
-// command later from a thread of its own (DESIGN.md "Transports", measured
-// facts). So each in-flight command holds one worker while it waits, and the
+// command later from a thread of its own (docs/tcmu.md section 5,
+// measured). So each in-flight command holds one worker while it waits, and the
 // handler asks for as many workers as LIO can have commands in flight.
 //
 // Threads: one thread owns the Lun. It runs an io_context with the same

@@ -474,6 +474,40 @@ TEST(MemsimSeekProfile, RowsAgreeWithMemsimSeek) {
   expect_clean_failure(memsim({"seek-profile", "--from", "edge"}), 2);
 }
 
+TEST(MemsimSweep, JsonHasOnePointPerSchedulerAndRateInOrder) {
+  const json j = ok_json(memsim({"sweep", "--device", "g2", "--rates", "100,200", "--schedulers",
+                                 "fcfs,sptf", "--requests", "200", "--json"}));
+  EXPECT_EQ(j["device"], "g2");
+  EXPECT_EQ(j["workload"], "random");
+  EXPECT_EQ(j["requests_per_point"], 200);
+  ASSERT_EQ(j["points"].size(), 4u) << j.dump();
+  const char* const scheduler[] = {"fcfs", "fcfs", "sptf", "sptf"};
+  const double rate[] = {100, 200, 100, 200};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const json& p = j["points"][i];
+    EXPECT_EQ(p["scheduler"], scheduler[i]);
+    EXPECT_EQ(p["rate_per_s"].get<double>(), rate[i]);
+    EXPECT_EQ(p["requests"], 200);
+    EXPECT_GT(p["mean_response_ms"].get<double>(), 0.0);
+    EXPECT_GE(p["p99_response_ms"].get<double>(), p["mean_response_ms"].get<double>());
+  }
+}
+
+TEST(MemsimSweep, JsonAndCsvAgree) {
+  const std::vector<std::string> args = {"sweep", "--rates",    "150", "--schedulers",
+                                         "clook", "--requests", "100"};
+  std::vector<std::string> with_json = args;
+  with_json.push_back("--json");
+  const json j = ok_json(memsim(with_json));
+  const Result csv = memsim(args);
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  const std::vector<std::string> l = lines(csv.out);
+  ASSERT_EQ(l.size(), 2u) << csv.out;
+  char mean[32];
+  std::snprintf(mean, sizeof mean, "%.6f", j["points"][0]["mean_response_ms"].get<double>());
+  EXPECT_NE(l[1].find(std::string(",") + mean + ","), std::string::npos) << l[1] << " vs " << mean;
+}
+
 // --- replay -----------------------------------------------------------------
 
 TEST(MemsimReplay, DiskSimTrace) {

@@ -16,7 +16,9 @@ TEST(Lateness, BucketsCoverEveryValueInOrder) {
        {0ULL, 1ULL, 15ULL, 16ULL, 17ULL, 31ULL, 32ULL, 1000ULL, 123456789ULL, (1ULL << 62) + 5}) {
     const int b = Lateness::bucket_of(v);
     EXPECT_LE(v, Lateness::bucket_top(b)) << v;
-    if (b > 0) EXPECT_GT(v, Lateness::bucket_top(b - 1)) << v;
+    if (b > 0) {
+      EXPECT_GT(v, Lateness::bucket_top(b - 1)) << v;
+    }
   }
 }
 
@@ -32,10 +34,10 @@ TEST(Lateness, PercentilesAreWithinABucketOfTheExactOnes) {
   }
   std::sort(all.begin(), all.end());
   for (const double q : {0.5, 0.9, 0.99, 0.999}) {
-    const auto exact = all[static_cast<std::size_t>(q * all.size()) - 1];
+    const auto exact = all[static_cast<std::size_t>(q * static_cast<double>(all.size())) - 1];
     const std::int64_t got = l.percentile_ns(q);
     EXPECT_GE(got, exact) << q;
-    EXPECT_LE(static_cast<double>(got), exact * 1.126) << q;  // 8 buckets per power of two
+    EXPECT_LE(static_cast<double>(got), static_cast<double>(exact) * 1.126) << q;  // 8 buckets per power of two
   }
   EXPECT_EQ(l.percentile_ns(1.0), all.back());
   EXPECT_EQ(Lateness{}.percentile_ns(0.99), 0);

@@ -1,4 +1,4 @@
-// MEMS BATCH / MEMS BATCH RESULTS codec (DESIGN.md, "Vendor batch
+// MEMS BATCH / MEMS BATCH RESULTS codec (docs/vendor-interface.md, "MEMS
 // commands"): exact bytes of every encoder, one test per error path, and the
 // host encoders round-tripping through the target parsers.
 #include "modepages/batch_codec.h"

@@ -1,5 +1,5 @@
 // Vendor pages 20h-22h and the standard pages 08h, 0Ah, 1Ah, 1Ch, byte for
-// byte (DESIGN.md "Vendor mode page 20h", docs/vendor-interface.md).
+// byte (docs/vendor-interface.md, "Vendor page 20h").
 #include "modepages/mode_pages.h"
 
 #include <gmock/gmock.h>
@@ -31,7 +31,7 @@ model::DeviceParams custom() {
   return p;
 }
 
-// --- An independent reader of page 20h, straight from DESIGN.md's table ------
+// --- An independent reader of page 20h, from vendor-interface.md's table ---
 
 std::uint64_t be(const Bytes& b, std::size_t at, std::size_t n) {
   std::uint64_t v = 0;

@@ -1,4 +1,4 @@
-// MEMS BATCH / MEMS BATCH RESULTS through the LUN (DESIGN.md, "Vendor batch
+// MEMS BATCH / MEMS BATCH RESULTS through the LUN (docs/vendor-interface.md, "MEMS
 // commands"): parallel-accessible blocks in one media step, and every error.
 #include <gmock/gmock.h>
 

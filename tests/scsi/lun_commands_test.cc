@@ -162,7 +162,7 @@ TEST_F(LunTest, ReportSupportedOperationCodesFromTheTable) {
   EXPECT_TRUE(write_buffer && read_buffer);
 }
 
-// The geometry page, decoded here by hand from DESIGN.md's table (not with
+// The geometry page, decoded here by hand from docs/vendor-interface.md's table (not with
 // the library's decoder), gives back the model's geometry.
 TEST_F(LunTest, GeometryPageDecodedIndependently) {
   const ScsiResult r = run({0x1A, 0x08, 0x20, 0, 0xFF});

@@ -9,7 +9,7 @@
 namespace memstore::sim {
 namespace {
 
-// G2 capacity (DESIGN.md): 6,750,000 blocks.
+// G2 capacity (docs/model.md, "Geometry and layout"): 6,750,000 blocks.
 RandomWorkloadSpec g2_spec(std::int64_t requests, std::uint64_t seed) {
   RandomWorkloadSpec spec;
   spec.requests = requests;
