@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <spdlog/spdlog.h>
 #include <sys/prctl.h>
+#include <systemd/sd-daemon.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -254,6 +255,10 @@ int main(int argc, char** argv) {
     }
     spdlog::info("metrics on http://{}:{}/metrics", at.host, metrics_server.port());
   }
+  // systemd (Type=notify): ready once every portal listens and the control
+  // socket and metrics are up; a no-op without NOTIFY_SOCKET.
+  ::sd_notifyf(0, "READY=1\nSTATUS=serving %zu target(s) on %zu portal(s)", config.targets.size(),
+               ports.size());
   if (!config.control_socket.empty()) {
     if (const std::string err = control_server.start(config.control_socket); !err.empty()) {
       std::cerr << "memstored: " << err << "\n";
@@ -290,6 +295,7 @@ int main(int argc, char** argv) {
   };
   signals.async_wait([&](const boost::system::error_code&, int sig) {
     spdlog::info("signal {}: shutting down", sig);
+    ::sd_notify(0, "STOPPING=1");
     // Closing every connection lets io.run() return by itself once their
     // coroutines have ended and the commands still in the models have been
     // accounted; they must end while the LUNs they point at still exist.

@@ -1,6 +1,7 @@
 #include "target/daemon/memstored_reload.h"
 
 #include <spdlog/spdlog.h>
+#include <systemd/sd-daemon.h>
 
 #include <boost/asio/post.hpp>
 
@@ -14,9 +15,12 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
     spdlog::warn("reload (SIGHUP): memstored runs without --config; there is nothing to re-read");
     return;
   }
+  // systemd: reloading until READY again (Type=notify with ExecReload).
+  ::sd_notify(0, "RELOADING=1");
   auto next = daemon::resolve(cli);
   if (auto* err = std::get_if<std::string>(&next)) {
     spdlog::error("reload (SIGHUP): {}; the running configuration stays", *err);
+    ::sd_notifyf(0, "READY=1\nSTATUS=reload failed: %s", err->c_str());
     return;
   }
   const daemon::ReloadPlan plan = daemon::plan_reload(running, std::get<daemon::Config>(next));
@@ -43,6 +47,8 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
   spdlog::info("reload (SIGHUP): {} LUN(s) changed live, {} change(s) need a restart",
                plan.luns.size(), plan.not_applied.size());
   running = std::move(std::get<daemon::Config>(next));
+  ::sd_notifyf(0, "READY=1\nSTATUS=reloaded: %zu LUN(s) changed live, %zu change(s) need a restart",
+               plan.luns.size(), plan.not_applied.size());
 }
 
 }  // namespace memstore::memstored
