@@ -24,8 +24,7 @@ json lateness_json(const delivery::Lateness& l) {
 
 json stats(iscsi::LunDriver& d) {
   const delivery::DeliveryCounters& c = d.counters();
-  std::uint64_t fired = 0;
-  for (const scsi::FaultSet::Entry& e : d.lun().faults().rules()) fired += e.fired;
+  const std::uint64_t fired = d.lun().faults().fired_total();
   const modepages::ControlPage page = d.lun().control();
   return ok({{"commands", c.commands},
              {"check_conditions", c.check_conditions},

@@ -122,6 +122,7 @@ std::optional<FiredFault> FaultSet::check(const FaultQuery& q, const model::Geom
       if (u >= r.probability) continue;
     }
     ++e.fired;
+    ++fired_total_;
     return FiredFault{e.id, &e.rule, bad};
   }
   return std::nullopt;

@@ -62,6 +62,9 @@ class FaultSet {
   }
   const std::vector<Entry>& rules() const { return rules_; }
   bool empty() const { return rules_.empty(); }
+  // Commands any rule fired on since the LUN started, removed rules
+  // included: it only grows (a Prometheus counter).
+  std::uint64_t fired_total() const { return fired_total_; }
   std::uint64_t seed() const { return seed_; }
 
   // The rule that fires for this command, if any. `geometry` places blocks
@@ -71,6 +74,7 @@ class FaultSet {
  private:
   std::uint64_t seed_;
   std::uint32_t next_id_ = 1;
+  std::uint64_t fired_total_ = 0;
   std::vector<Entry> rules_;
 };
 

@@ -1,7 +1,5 @@
 // Fault injection: what a fired rule does to a command (fault_rule.h,
 // docs/faults.md).
-#include <algorithm>
-
 #include "target/scsi/lun.h"
 
 namespace memstore::scsi {

@@ -68,6 +68,8 @@ TEST_F(ControlCommandsTest, ARuleAddedAtRunTimeFiresAndCanBeRemoved) {
   EXPECT_EQ(stats["bytes_in"], 2 * 512);
   EXPECT_TRUE(ask({{"cmd", "fault-remove"}, {"lun", 0}, {"id", added["id"]}})["ok"]);
   EXPECT_EQ(read(5), scsi::Status::kGood);
+  // The count of faults fired only grows: the removed rule's firing stays.
+  EXPECT_EQ(ask({{"cmd", "stats"}, {"lun", 0}})["faults_fired"], 1);
 }
 
 TEST_F(ControlCommandsTest, ErrorsNameTheKey) {
