@@ -57,8 +57,12 @@ std::string metrics_text(const std::vector<ControlLun>& luns, const std::vector<
       {{"memstore_faults_fired_total", "counter", "Commands an injected fault rule fired on."},
        "faults_fired"},
   };
-  for (const auto& [m, key] : counters) {
-    each(m, [&, key = key](std::size_t i, const json& s) {
+  // (No structured bindings here: a lambda may not capture one before C++20's
+  // P1091, which clang 14 lacks.)
+  for (const auto& counter : counters) {
+    const Metric& m = counter.first;
+    const char* key = counter.second;
+    each(m, [&](std::size_t i, const json& s) {
       out << m.name << "{" << labels(i) << "} " << s.value(key, 0ULL) << "\n";
     });
   }
@@ -169,8 +173,7 @@ class MetricsServer::Client : public std::enable_shared_from_this<Client> {
 
 MetricsServer::MetricsServer(boost::asio::io_context& io, const ControlCommands& commands,
                              std::vector<ControlLun> luns, std::function<std::size_t()> connections)
-    : io_(io),
-      commands_(commands),
+    : commands_(commands),
       luns_(std::move(luns)),
       connections_(std::move(connections)),
       acceptor_(io) {}

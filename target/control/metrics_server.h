@@ -47,7 +47,6 @@ class MetricsServer {
   class Client;
   void accept();
 
-  boost::asio::io_context& io_;
   const ControlCommands& commands_;
   std::vector<ControlLun> luns_;
   std::function<std::size_t()> connections_;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "target/control/control_commands.h"
 #include "target/scsi/memory_store.h"
@@ -60,9 +61,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     modepages::ControlPage page = d.lun().control();
     page.timing = scsi::TimingMode::kOff;
     (void)d.set_control(page);
-    // A READ through whatever rules are there now.
+    // A READ, a WRITE and a TEST UNIT READY through whatever rules are
+    // there now (every action's path in the LUN and the delivery engine).
     const std::uint8_t read10[10] = {0x28, 0, 0, 0, 0x03, 0xE8, 0, 0, 8, 0};
+    const std::uint8_t write10[10] = {0x2A, 0, 0, 0, 0x03, 0xEC, 0, 0, 1, 0};
+    const std::uint8_t tur[6] = {0, 0, 0, 0, 0, 0};
+    static const std::vector<std::uint8_t> block(512, 0x5A);
     d.submit(1, 1, read10, {}, [](scsi::ScsiResult) {});
+    d.submit(1, 2, write10, block, [](scsi::ScsiResult) {});
+    d.submit(1, 3, tur, {}, [](scsi::ScsiResult) {});
     d.context().run();
     d.context().restart();
     start = end + 1;
