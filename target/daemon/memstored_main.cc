@@ -27,6 +27,7 @@
 #include "target/control/control_server.h"
 #include "target/control/metrics_server.h"
 #include "target/daemon/config.h"
+#include "target/daemon/journal_log.h"
 #include "target/daemon/memstored_flags.h"
 #include "target/daemon/memstored_reload.h"
 #include "target/daemon/portal_check.h"
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
   const daemon::Config& config = std::get<daemon::Config>(resolved);
   daemon::Config running = config;  // as last read: what SIGHUP compares with
   spdlog::set_level(spdlog::level::from_str(config.log_level));  // checked by resolve()
+  memstored::use_journal_format_if_under_systemd();
 
   // Precise completion timers: the default 50 us timer slack would delay
   // every modeled completion (docs/memstored.md "Timing").

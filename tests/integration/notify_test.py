@@ -3,7 +3,9 @@
 READY=1 once it serves, RELOADING=1 then READY=1 around a SIGHUP reload (a
 STATUS naming a failed reload when the file no longer parses, the daemon
 still running), STOPPING=1 on SIGTERM, and exit status 0. NOTIFY_SOCKET is
-a datagram socket of this test's own, as systemd's would be.
+a datagram socket of this test's own, as systemd's would be. With
+JOURNAL_STREAM set, every log line starts with its syslog priority and has
+no timestamp.
 
 Usage: notify_test.py MEMSTORED"""
 import os
@@ -24,7 +26,9 @@ def main():
     cfg = os.path.join(work, "memstored.toml")
     with open(cfg, "w") as f:
         f.write('[[target]]\nportals = ["127.0.0.1:0"]\n[[target.lun]]\nbacking = "memory"\n')
-    env = dict(os.environ, NOTIFY_SOCKET=path)
+    # JOURNAL_STREAM: the log lines take the journal's form (syslog priority
+    # prefix, no timestamp), checked at the end.
+    env = dict(os.environ, NOTIFY_SOCKET=path, JOURNAL_STREAM="8:12345")
     log = open(os.path.join(work, "memstored.log"), "w")
     daemon = subprocess.Popen([memstored, "--config", cfg], env=env, stdout=log, stderr=log)
 
@@ -53,6 +57,13 @@ def main():
         status = daemon.wait(timeout=10)
         if status != 0:
             sys.exit(f"FAIL: exit status {status}")
+        log.close()
+        lines = open(os.path.join(work, "memstored.log")).read().splitlines()
+        if not any(l.startswith("<6>serving ") for l in lines) or \
+           not any(l.startswith("<3>reload (SIGHUP): ") for l in lines) or \
+           not all(l[:1] == "<" and l[2:3] == ">" for l in lines):
+            sys.exit("FAIL: log lines not in the journal's form:\n" + "\n".join(lines[:8]))
+        print(f"{len(lines)} log lines in the journal's form, e.g. {lines[0]!r}")
     finally:
         if daemon.poll() is None:
             daemon.kill()
