@@ -257,10 +257,6 @@ int main(int argc, char** argv) {
     }
     spdlog::info("metrics on http://{}:{}/metrics", at.host, metrics_server.port());
   }
-  // systemd (Type=notify): ready once every portal listens and the control
-  // socket and metrics are up; a no-op without NOTIFY_SOCKET.
-  ::sd_notifyf(0, "READY=1\nSTATUS=serving %zu target(s) on %zu portal(s)", config.targets.size(),
-               ports.size());
   if (!config.control_socket.empty()) {
     if (const std::string err = control_server.start(config.control_socket); !err.empty()) {
       std::cerr << "memstored: " << err << "\n";
@@ -351,6 +347,11 @@ int main(int argc, char** argv) {
       run_loop(loop);
     });
   }
+  // systemd (Type=notify): ready once every portal listens, the control
+  // socket and metrics are up and SIGHUP is handled (before, a reload
+  // request would end the daemon); a no-op without NOTIFY_SOCKET.
+  ::sd_notifyf(0, "READY=1\nSTATUS=serving %zu target(s) on %zu portal(s)", config.targets.size(),
+               ports.size());
   run_loop(io);
   for (std::thread& w : workers) w.join();
   int status = 0;
