@@ -1,153 +1,11 @@
 // End-to-end tests of the memsim command line (docs/memsim.md): each test runs
 // the real executable (MEMSIM_PATH) with posix_spawn and checks stdout, stderr
 // and the exit status. Test traces and configs live in MEMSIM_TEST_DATA.
-#include <fcntl.h>
-#include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <initializer_list>
-#include <iterator>
-#include <nlohmann/json.hpp>
-#include <sstream>
-#include <string>
-#include <utility>
-#include <vector>
-
-extern char** environ;
+#include "tests/cli/memsim_cli.h"
 
 namespace {
 
-using nlohmann::json;
-
-struct Result {
-  int status = -1;        // exit status; 128 + signal if killed by a signal
-  bool signaled = false;  // true if memsim crashed
-  std::string out;
-  std::string err;
-};
-
-std::string data(const std::string& name) {
-  return std::string(MEMSIM_TEST_DATA) + "/" + name;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A temporary file removed when the object goes out of scope.
-class TempFile {
- public:
-  TempFile() {
-    const char* dir = std::getenv("TMPDIR");
-    path_ = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/memsim_cli_XXXXXX";
-    const int fd = mkstemp(path_.data());
-    if (fd >= 0) close(fd);
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-// Runs memsim with `args`; stdout and stderr go to temporary files.
-Result memsim(const std::vector<std::string>& args) {
-  std::vector<std::string> argv_s{MEMSIM_PATH};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  TempFile out;
-  TempFile err;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.path().c_str(), O_WRONLY | O_TRUNC,
-                                   0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.path().c_str(), O_WRONLY | O_TRUNC,
-                                   0);
-  Result r;
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    ADD_FAILURE() << "cannot run " << MEMSIM_PATH << ": error " << rc;
-    return r;
-  }
-  int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(wstatus)) {
-    r.status = WEXITSTATUS(wstatus);
-  } else if (WIFSIGNALED(wstatus)) {
-    r.signaled = true;
-    r.status = 128 + WTERMSIG(wstatus);
-  }
-  r.out = slurp(out.path());
-  r.err = slurp(err.path());
-  return r;
-}
-
-Result memsim(std::initializer_list<std::string> args) {
-  return memsim(std::vector<std::string>(args));
-}
-
-// memsim succeeded and printed JSON; returns it.
-json ok_json(const Result& r) {
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_FALSE(r.signaled);
-  return json::parse(r.out, nullptr, /*allow_exceptions=*/false);
-}
-
-// memsim failed cleanly (no crash, non-zero status, nothing on stdout, a
-// "memsim:"-style message on stderr).
-void expect_clean_failure(const Result& r, int status) {
-  EXPECT_FALSE(r.signaled) << r.err;
-  EXPECT_EQ(r.status, status) << r.err;
-  EXPECT_FALSE(r.err.empty());
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-constexpr const char* kMetricKeys[] = {"response_ms", "queue_ms",      "service_ms",
-                                       "seek_ms",     "seek_x_ms",     "seek_y_ms",
-                                       "settle_ms",   "turnaround_ms", "transfer_ms"};
-
-void expect_run_shape(const json& j) {
-  ASSERT_TRUE(j.is_object());
-  for (const char* key : kMetricKeys) {
-    ASSERT_TRUE(j.contains(key)) << key;
-    for (const char* field : {"mean", "sd", "p50", "p99", "max"}) {
-      EXPECT_TRUE(j[key].contains(field) && j[key][field].is_number()) << key << "." << field;
-    }
-  }
-  EXPECT_GT(j.value("throughput_iops", 0.0), 0.0);
-  ASSERT_TRUE(j.contains("energy_j"));
-  for (const char* state : {"inactive", "idle", "seek", "access", "startup", "total"}) {
-    EXPECT_TRUE(j["energy_j"].contains(state) && j["energy_j"][state].is_number()) << state;
-  }
-}
-
+using namespace memsim_cli;
 // --- geometry ---------------------------------------------------------------
 
 TEST(MemsimGeometry, G2JsonHasThesisValues) {
@@ -357,65 +215,7 @@ TEST(MemsimRun, BadArgumentsLeaveNoTraceFile) {
   EXPECT_EQ(slurp(existing.path()), "keep me\n");
 }
 
-// --- sweep ------------------------------------------------------------------
-
-TEST(MemsimSweep, OneCsvRowPerSchedulerAndRateInOrder) {
-  const Result r = memsim({"sweep", "--device", "g2", "--workload", "random", "--rates", "100,200",
-                           "--schedulers", "fcfs,sptf", "--requests", "200"});
-  ASSERT_EQ(r.status, 0) << r.err;
-  const std::vector<std::string> l = lines(r.out);
-  ASSERT_EQ(l.size(), 5u) << r.out;
-  EXPECT_EQ(l[0], "scheduler,rate_per_s,requests,mean_response_ms,scv_response,p99_response_ms");
-  const char* const expected[] = {"fcfs,100,200,", "fcfs,200,200,", "sptf,100,200,",
-                                  "sptf,200,200,"};
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(l[i + 1].rfind(expected[i], 0), 0u) << l[i + 1];
-}
-
-// Issue 20: a sweep split into 4 shards (run in a scrambled order, merged in
-// another) gives the unsharded output byte for byte.
-TEST(MemsimSweep, FourShardsMergeToTheUnshardedOutput) {
-  const std::vector<std::string> sweep = {"sweep",        "--rates",         "100,300,900",
-                                          "--schedulers", "fcfs,sptf,clook", "--requests",
-                                          "300",          "--seed",          "7"};
-  const Result whole = memsim(sweep);
-  ASSERT_EQ(whole.status, 0) << whole.err;
-  ASSERT_EQ(lines(whole.out).size(), 10u) << whole.out;
-  TempFile shard_files[4];
-  for (int i : {2, 0, 3, 1}) {
-    std::vector<std::string> args = sweep;
-    args.insert(args.end(), {"--shard", std::to_string(i) + "/4"});
-    const Result part = memsim(args);
-    ASSERT_EQ(part.status, 0) << part.err;
-    std::ofstream(shard_files[i].path(), std::ios::binary) << part.out;
-  }
-  const Result merged = memsim({"merge", shard_files[3].path(), shard_files[1].path(),
-                                shard_files[0].path(), shard_files[2].path()});
-  ASSERT_EQ(merged.status, 0) << merged.err;
-  EXPECT_EQ(merged.out, whole.out);
-}
-
-TEST(MemsimSweep, MergeRefusesAMissingShardAndShardsOfAnotherSweep) {
-  TempFile a;
-  TempFile b;
-  TempFile other;
-  const auto write = [](const TempFile& f, std::vector<std::string> args) {
-    const Result r = memsim(args);
-    ASSERT_EQ(r.status, 0) << r.err;
-    std::ofstream(f.path(), std::ios::binary) << r.out;
-  };
-  write(a, {"sweep", "--rates", "100,200", "--schedulers", "fcfs", "--requests", "50", "--shard",
-            "0/2"});
-  write(b, {"sweep", "--rates", "100,200", "--schedulers", "fcfs", "--requests", "50", "--shard",
-            "1/2"});
-  write(other, {"sweep", "--rates", "100,200", "--schedulers", "fcfs", "--requests", "60",
-                "--shard", "1/2"});
-  expect_clean_failure(memsim({"merge", a.path()}), 1);
-  expect_clean_failure(memsim({"merge", a.path(), other.path()}), 1);
-  expect_clean_failure(memsim({"merge", a.path(), a.path(), b.path()}), 1);
-  EXPECT_EQ(memsim({"merge", b.path(), a.path()}).status, 0);
-  expect_clean_failure(
-      memsim({"sweep", "--rates", "100", "--schedulers", "fcfs", "--shard", "4/4"}), 2);
-}
+// --- sweep: memsim_sweep_cli_test.cc --------------------------------------
 
 // --- layouts (issue 20) ---------------------------------------------------------
 
@@ -472,40 +272,6 @@ TEST(MemsimSeekProfile, RowsAgreeWithMemsimSeek) {
       memsim({"seek", "--from-lbn", "0", "--to-lbn", std::to_string(1250 * 2700), "--json"}));
   EXPECT_NEAR(std::stod(row->substr(prefix.size())), seek["seek_ms"].get<double>(), 1e-6);
   expect_clean_failure(memsim({"seek-profile", "--from", "edge"}), 2);
-}
-
-TEST(MemsimSweep, JsonHasOnePointPerSchedulerAndRateInOrder) {
-  const json j = ok_json(memsim({"sweep", "--device", "g2", "--rates", "100,200", "--schedulers",
-                                 "fcfs,sptf", "--requests", "200", "--json"}));
-  EXPECT_EQ(j["device"], "g2");
-  EXPECT_EQ(j["workload"], "random");
-  EXPECT_EQ(j["requests_per_point"], 200);
-  ASSERT_EQ(j["points"].size(), 4u) << j.dump();
-  const char* const scheduler[] = {"fcfs", "fcfs", "sptf", "sptf"};
-  const double rate[] = {100, 200, 100, 200};
-  for (std::size_t i = 0; i < 4; ++i) {
-    const json& p = j["points"][i];
-    EXPECT_EQ(p["scheduler"], scheduler[i]);
-    EXPECT_EQ(p["rate_per_s"].get<double>(), rate[i]);
-    EXPECT_EQ(p["requests"], 200);
-    EXPECT_GT(p["mean_response_ms"].get<double>(), 0.0);
-    EXPECT_GE(p["p99_response_ms"].get<double>(), p["mean_response_ms"].get<double>());
-  }
-}
-
-TEST(MemsimSweep, JsonAndCsvAgree) {
-  const std::vector<std::string> args = {"sweep", "--rates",    "150", "--schedulers",
-                                         "clook", "--requests", "100"};
-  std::vector<std::string> with_json = args;
-  with_json.push_back("--json");
-  const json j = ok_json(memsim(with_json));
-  const Result csv = memsim(args);
-  ASSERT_EQ(csv.status, 0) << csv.err;
-  const std::vector<std::string> l = lines(csv.out);
-  ASSERT_EQ(l.size(), 2u) << csv.out;
-  char mean[32];
-  std::snprintf(mean, sizeof mean, "%.6f", j["points"][0]["mean_response_ms"].get<double>());
-  EXPECT_NE(l[1].find(std::string(",") + mean + ","), std::string::npos) << l[1] << " vs " << mean;
 }
 
 // --- replay -----------------------------------------------------------------

@@ -37,7 +37,8 @@ TEST(Lateness, PercentilesAreWithinABucketOfTheExactOnes) {
     const auto exact = all[static_cast<std::size_t>(q * static_cast<double>(all.size())) - 1];
     const std::int64_t got = l.percentile_ns(q);
     EXPECT_GE(got, exact) << q;
-    EXPECT_LE(static_cast<double>(got), static_cast<double>(exact) * 1.126) << q;  // 8 buckets per power of two
+    EXPECT_LE(static_cast<double>(got), static_cast<double>(exact) * 1.126)
+        << q;  // 8 buckets per power of two
   }
   EXPECT_EQ(l.percentile_ns(1.0), all.back());
   EXPECT_EQ(Lateness{}.percentile_ns(0.99), 0);
