@@ -17,8 +17,8 @@ using boost::asio::local::stream_protocol;
 // One connected client: reads a line, answers it, reads the next.
 class ControlServer::Client : public std::enable_shared_from_this<Client> {
  public:
-  Client(stream_protocol::socket socket, const ControlCommands& commands)
-      : socket_(std::move(socket)), commands_(commands), input_(kMaxLine + 1) {}
+  Client(stream_protocol::socket socket, const ControlCommands& commands, const Log& log)
+      : socket_(std::move(socket)), commands_(commands), log_(log), input_(kMaxLine + 1) {}
 
   void read() {
     boost::asio::async_read_until(
@@ -42,8 +42,25 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     std::string line(boost::asio::buffers_begin(input_.data()),
                      boost::asio::buffers_begin(input_.data()) + static_cast<std::ptrdiff_t>(n));
     input_.consume(n);
-    commands_.handle(
-        line, [self = shared_from_this()](json reply) { self->send(std::move(reply), true); });
+    commands_.handle(line, [self = shared_from_this(), line](json reply) {
+      self->report(line, reply);
+      self->send(std::move(reply), true);
+    });
+  }
+
+  // A change that took effect, in the daemon's log: the request as sent
+  // (cut to 300 bytes) and the reply.
+  void report(const std::string& line, const json& reply) const {
+    if (!log_ || !reply.value("ok", false)) return;
+    const json request = json::parse(line, nullptr, false);
+    const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
+    if (cmd != "fault-add" && cmd != "fault-remove" && cmd != "fault-clear" && cmd != "timing") {
+      return;
+    }
+    std::string shown = line.substr(0, 300);
+    while (!shown.empty() && (shown.back() == '\n' || shown.back() == '\r')) shown.pop_back();
+    log_("control socket: " + shown + " -> " +
+         reply.dump(-1, ' ', false, json::error_handler_t::replace));
   }
 
   void send(const json& reply, bool then_read) {
@@ -59,6 +76,7 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
 
   stream_protocol::socket socket_;
   const ControlCommands& commands_;
+  const Log& log_;
   boost::asio::streambuf input_;
   std::string output_;
 };
@@ -136,7 +154,7 @@ void ControlServer::accept() {
           boost::system::error_code ignored;
           socket.close(ignored);  // the limit: refused at accept
         } else {
-          auto client = std::make_shared<Client>(std::move(socket), commands_);
+          auto client = std::make_shared<Client>(std::move(socket), commands_, log_);
           clients_.push_back(client);
           client->read();
         }

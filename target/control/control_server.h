@@ -7,6 +7,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -33,6 +34,10 @@ class ControlServer {
   void stop();
   // The commands it serves (the metrics endpoint asks them too).
   const ControlCommands& commands() const { return commands_; }
+  // Where each change made through the socket (fault-add, fault-remove,
+  // fault-clear, timing) is reported once it is done, for the daemon's log.
+  using Log = std::function<void(const std::string&)>;
+  void set_log(Log log) { log_ = std::move(log); }
 
  private:
   class Client;
@@ -43,6 +48,7 @@ class ControlServer {
   boost::asio::local::stream_protocol::acceptor acceptor_;
   std::string path_;
   std::vector<std::weak_ptr<Client>> clients_;
+  Log log_;
 };
 
 }  // namespace memstore::control

@@ -247,6 +247,7 @@ int main(int argc, char** argv) {
   std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*> lun_index;
   for (const control::ControlLun& l : control_luns) lun_index[{l.target, l.id}] = l.driver;
   control::ControlServer control_server(io, control_luns);
+  control_server.set_log([](const std::string& line) { spdlog::info("{}", line); });
   control::MetricsServer metrics_server(io, control_server.commands(), std::move(control_luns),
                                         [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
