@@ -6,18 +6,6 @@ namespace {
 using nlohmann::json;
 using scsi::FaultAction;
 
-const char* attention_name(scsi::FaultAttention a) {
-  switch (a) {
-    case scsi::FaultAttention::kPowerOn:
-      return "power-on";
-    case scsi::FaultAttention::kCapacityChanged:
-      return "capacity-changed";
-    case scsi::FaultAttention::kModeChanged:
-      return "mode-changed";
-  }
-  return "power-on";
-}
-
 std::optional<toml::array> to_array(const json& a, std::string& error);
 
 // One JSON scalar or array into `out` under `key`.
@@ -91,7 +79,7 @@ json fault_to_json(const scsi::FaultRule& r) {
       j["delay_ms"] = static_cast<double>(r.delay_ns) / 1e6;
       break;
     case FaultAction::kUnitAttention:
-      j["ua"] = attention_name(r.attention);
+      j["ua"] = std::string(scsi::fault_attention_name(r.attention));
       break;
     case FaultAction::kFailedTip:
       j["tip"] = r.tip;

@@ -71,6 +71,13 @@ std::optional<FaultAttention> parse_fault_attention(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view fault_attention_name(FaultAttention a) {
+  for (const AttentionName& n : kAttentions) {
+    if (n.attention == a) return n.name;
+  }
+  return "power-on";
+}
+
 Reason attention_reason(FaultAttention a) {
   for (const AttentionName& n : kAttentions) {
     if (n.attention == a) return n.reason;

@@ -47,6 +47,7 @@ std::span<const std::string_view> fault_action_names();
 // Unit attentions a rule may raise.
 enum class FaultAttention : std::uint8_t { kPowerOn, kCapacityChanged, kModeChanged };
 std::optional<FaultAttention> parse_fault_attention(std::string_view name);
+std::string_view fault_attention_name(FaultAttention a);
 Reason attention_reason(FaultAttention a);
 
 struct FaultRule {

@@ -123,7 +123,7 @@ std::optional<FiredFault> FaultSet::check(const FaultQuery& q, const model::Geom
     }
     ++e.fired;
     ++fired_total_;
-    return FiredFault{e.id, &e.rule, bad};
+    return FiredFault{e.id, &e.rule, bad, q.range};
   }
   return std::nullopt;
 }

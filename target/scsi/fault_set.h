@@ -36,6 +36,7 @@ struct FiredFault {
   // The first LBA of the command that the rule covers (medium errors' and
   // geometry faults' INFORMATION); unset for a command without blocks.
   std::optional<std::uint64_t> bad_lba;
+  std::optional<BlockRange> range;  // the command's blocks (FaultQuery::range)
 };
 
 class FaultSet {

@@ -18,7 +18,7 @@ std::optional<FiredFault> Lun::check_fault(const CommandContext& c) {
 bool Lun::inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult& result,
                        const Sink& sink) {
   const FaultRule& rule = *f.rule;
-  const std::optional<BlockRange> range = block_range(c.cdb, store_->blocks());
+  const std::optional<BlockRange>& range = f.range;
   const bool writing =
       range ? range->op == FaultOp::kWrite : c.spec.direction == DataDirection::kOut;
   auto answer = [&](Status status, std::optional<Sense> sense) {
