@@ -9,6 +9,7 @@ namespace {
 
 constexpr std::uint8_t kUnitAttention = 0x6;
 constexpr int kUnitAttentionRetries = 3;
+constexpr std::pair<std::uint8_t, std::uint8_t> kModeParametersChanged{0x2A, 0x01};
 constexpr std::uint16_t kModeSenseAllocation = 1024;  // header + any one page
 constexpr std::uint16_t kLogSenseAllocation = 1024;   // 30h and 31h are < 256 bytes
 constexpr std::uint32_t kInquiryAllocation = 96;
@@ -47,6 +48,28 @@ Result<std::unique_ptr<Device>> Device::attach(std::unique_ptr<Transport> transp
 Result<Bytes> Device::command(std::string_view what, std::span<const std::uint8_t> cdb,
                               DataDirection direction, std::span<const std::uint8_t> data_out,
                               std::uint32_t data_in_length) {
+  Result<Bytes> r = execute(what, cdb, direction, data_out, data_in_length);
+  if (geometry_stale_ && !refreshing_) refresh_geometry();
+  return r;
+}
+
+// SPC-4 MODE SELECT: MODE PARAMETERS CHANGED tells every other initiator
+// that a mode page changed; page 20h changes when a tip fails, so the
+// geometry the host computes with is read again.
+void Device::refresh_geometry() {
+  refreshing_ = true;
+  geometry_stale_ = false;
+  auto page = mode_page(modepages::kGeometryPageCode);
+  if (page.ok()) {
+    auto g = HostGeometry::from_page_bytes(*page);
+    if (g.ok() && g->blocks() == capacity_.blocks) geometry_ = std::move(g).value();
+  }
+  refreshing_ = false;
+}
+
+Result<Bytes> Device::execute(std::string_view what, std::span<const std::uint8_t> cdb,
+                              DataDirection direction, std::span<const std::uint8_t> data_out,
+                              std::uint32_t data_in_length) {
   const ScsiCommand c{cdb, direction, data_out, data_in_length};
   for (int attempt = 0;; ++attempt) {
     auto r = transport_->execute(c);
@@ -66,7 +89,13 @@ Result<Bytes> Device::command(std::string_view what, std::span<const std::uint8_
     }
     e.code = Error::Code::kCheckCondition;
     e.sense = decode_sense(resp.sense);
-    if (e.sense && e.sense->key == kUnitAttention && attempt < kUnitAttentionRetries) continue;
+    if (e.sense && e.sense->key == kUnitAttention) {
+      if (e.sense->asc == kModeParametersChanged.first &&
+          e.sense->ascq == kModeParametersChanged.second && geometry_) {
+        geometry_stale_ = true;
+      }
+      if (attempt < kUnitAttentionRetries) continue;
+    }
     e.message = std::string(what) + " failed: " +
                 (e.sense ? describe(*e.sense) : std::string("CHECK CONDITION without sense data"));
     return e;

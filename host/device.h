@@ -81,6 +81,8 @@ class Device {
   // with the sense decoded and described in the message, which starts with
   // `what`; any other status is kScsiStatus. UNIT ATTENTION is retried
   // (up to 3 times): it reports an event, not a failure of this command.
+  // MODE PARAMETERS CHANGED also makes the device read page 20h again
+  // (a failed tip changes it), before this call returns.
   Result<Bytes> command(std::string_view what, std::span<const std::uint8_t> cdb,
                         DataDirection direction = DataDirection::kNone,
                         std::span<const std::uint8_t> data_out = {},
@@ -91,6 +93,10 @@ class Device {
  private:
   explicit Device(std::unique_ptr<Transport> t) : transport_(std::move(t)) {}
   Status identify();
+  Result<Bytes> execute(std::string_view what, std::span<const std::uint8_t> cdb,
+                        DataDirection direction, std::span<const std::uint8_t> data_out,
+                        std::uint32_t data_in_length);
+  void refresh_geometry();
   Status require_memstore() const;
   Status check_lbn(const char* what, Lbn lbn) const;
   Result<Bytes> log_page(std::uint8_t code);
@@ -101,6 +107,8 @@ class Device {
   std::optional<HostGeometry> geometry_;
   std::string not_memstore_;
   std::uint8_t next_batch_id_ = 1;
+  bool geometry_stale_ = false;  // MODE PARAMETERS CHANGED was reported
+  bool refreshing_ = false;
 };
 
 }  // namespace memstore::host

@@ -49,6 +49,13 @@ Result<HostGeometry> HostGeometry::from_page(const modepages::GeometryPage& g) {
     return inconsistent("the conflict relation flag (byte 4 bit 1) disagrees with G = " +
                         num(g.conflict_group));
   }
+  for (const modepages::FailedTip& t : g.failed_tips) {
+    if (t.sled >= g.sleds || t.tip >= g.n) {
+      return inconsistent("failed tip " + num(t.tip) + " of sled " + num(t.sled) +
+                          " is outside the device (N = " + num(g.n) + ", sleds = " + num(g.sleds) +
+                          ")");
+    }
+  }
   return HostGeometry(g);
 }
 
@@ -89,8 +96,16 @@ Lbn HostGeometry::lbn_at(const Location& at) const {
          track_in_cylinder * g_.st + row * g_.nx + column;
 }
 
+bool HostGeometry::on_failed_tip(Lbn lbn) const {
+  if (g_.failed_tips.empty()) return false;
+  const Location at = locate(lbn);
+  return std::any_of(g_.failed_tips.begin(), g_.failed_tips.end(),
+                     [&](const auto& t) { return t.sled == at.sled && t.tip == at.square; });
+}
+
 std::vector<Lbn> HostGeometry::equivalent(Lbn lbn,
                                           std::optional<std::uint32_t> micropositioning) const {
+  if (on_failed_tip(lbn)) return {lbn};
   const std::uint64_t m = micropositioning.value_or(g_.m);
   const Location home = locate(lbn);
   // Cylinders x_l - M .. x_l + M, cut to 0 .. Sx - 1.
@@ -103,7 +118,8 @@ std::vector<Lbn> HostGeometry::equivalent(Lbn lbn,
     at.x = static_cast<std::uint32_t>(x);
     for (std::uint32_t i = 0; i < g_.n; ++i) {
       at.square = i;
-      e.push_back(lbn_at(at));
+      const Lbn l = lbn_at(at);
+      if (!on_failed_tip(l)) e.push_back(l);
     }
   }
   std::sort(e.begin(), e.end());
@@ -112,6 +128,7 @@ std::vector<Lbn> HostGeometry::equivalent(Lbn lbn,
 
 bool HostGeometry::conflicting(Lbn a, Lbn b) const {
   if (a == b) return false;
+  if (on_failed_tip(a) || on_failed_tip(b)) return true;
   const Location la = locate(a);
   const Location lb = locate(b);
   const std::uint32_t dx = la.x > lb.x ? la.x - lb.x : lb.x - la.x;

@@ -66,9 +66,15 @@ class HostGeometry {
   // REQUIRES: every field of `at` in range.
   Lbn lbn_at(const Location& at) const;
 
+  // True when the block lies on a tip that page 20h lists as failed: it
+  // fails, or a spare serves it in an access of its own; either way it
+  // shares no media access with other blocks.
+  bool on_failed_tip(Lbn lbn) const;
+
   // get_equivalent(l): E_l, the blocks at l's row in every square of its
   // sled, on cylinders x_l - M .. x_l + M that exist (thesis §6.3.2), in
-  // ascending order; l itself included. `micropositioning` replaces the
+  // ascending order; l itself included. Blocks on failed tips are left out;
+  // a block on a failed tip is equivalent to itself alone. `micropositioning` replaces the
   // device's M (0 gives the N blocks at exactly l's position). The result
   // has up to (2M + 1)·N entries. REQUIRES: lbn < blocks().
   std::vector<Lbn> equivalent(Lbn lbn, std::optional<std::uint32_t> micropositioning = {}) const;
@@ -78,7 +84,8 @@ class HostGeometry {
   // positioned for `a`: b is not in E_a, or both need the same tip (same
   // square: one tip reads one column at a time), or their squares share
   // components (page 20h's conflict group: ⌊i/G⌋ = ⌊j/G⌋). A block does not
-  // conflict with itself. REQUIRES: a, b < blocks().
+  // conflict with itself. A block on a failed tip conflicts with every
+  // other block. REQUIRES: a, b < blocks().
   bool conflicting(Lbn a, Lbn b) const;
 
   // get_ensemble(l): the track containing l (thesis §6.3.4).

@@ -65,7 +65,8 @@ bool ModePage::read_only() const {
 ModeState::ModeState(const model::DeviceParams& params, const ModeOptions& options)
     : blocks_(static_cast<std::uint64_t>(model::Geometry(params).blocks())),
       block_size_(static_cast<std::uint32_t>(params.block_bytes)),
-      configured_idle_timeout_ns_(params.power.idle_timeout_ns) {
+      configured_idle_timeout_ns_(params.power.idle_timeout_ns),
+      geometry_(geometry_page_from(params)) {
   const ControlPage control =
       check_control_page(encode(options.control), 0) ? ControlPage{} : options.control;
   // The one list of pages the device has (SBC-3 and SPC-4 mode page code tables).
@@ -79,8 +80,7 @@ ModeState::ModeState(const model::DeviceParams& params, const ModeOptions& optio
           encode(power_condition_from_idle_timeout(params.power.idle_timeout_ns)),
           power_condition_changeable(options.power_changeable), nullptr, true),
       row(kInfoExceptionsPageCode, info_exceptions_page(), info_exceptions_changeable()),
-      row(kGeometryPageCode, encode(geometry_page_from(params)),
-          page_frame(kGeometryPageCode, kGeometryPageSize)),
+      row(kGeometryPageCode, encode(geometry_), page_frame(kGeometryPageCode, kGeometryPageSize)),
       row(kPhysicsPageCode, encode(physics_page_from(params)),
           page_frame(kPhysicsPageCode, kPhysicsPageSize)),
       // 22h sets the scheduler, timing mode and scale of the whole LUN: a control page.
@@ -90,6 +90,17 @@ ModeState::ModeState(const model::DeviceParams& params, const ModeOptions& optio
   std::sort(pages_.begin(), pages_.end(), [](const ModePage& a, const ModePage& b) {
     return std::tie(a.code, a.subpage) < std::tie(b.code, b.subpage);
   });
+}
+
+void ModeState::set_failed_tips(std::vector<FailedTip> tips) {
+  if (tips.size() > kMaxFailedTips) tips.resize(kMaxFailedTips);
+  geometry_.failed_tips = std::move(tips);
+  for (ModePage& p : pages_) {
+    if (p.code != kGeometryPageCode) continue;
+    p.defaults = encode(geometry_);
+    p.current = p.defaults;
+    p.changeable = page_frame(kGeometryPageCode, p.defaults.size());
+  }
 }
 
 const ModePage* ModeState::find(std::uint8_t code, std::uint8_t subpage) const {

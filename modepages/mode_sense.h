@@ -78,6 +78,11 @@ class ModeState {
   std::int64_t idle_timeout_ns() const;
   ControlPage control() const;
 
+  // Page 20h lists the device's failed tips (a fault rule failed them); the
+  // page's default, current and changeable images change length with the
+  // list. The caller raises MODE PARAMETERS CHANGED when the list changes.
+  void set_failed_tips(std::vector<FailedTip> tips);
+
  private:
   friend std::optional<FieldError> mode_select(ModeState&, bool, bool, bool,
                                                std::span<const std::uint8_t>, bool);
@@ -87,6 +92,7 @@ class ModeState {
   std::uint64_t blocks_;
   std::uint32_t block_size_;
   std::int64_t configured_idle_timeout_ns_;
+  GeometryPage geometry_;  // page 20h as the parameters give it
 };
 
 enum class PageControl : std::uint8_t { kCurrent = 0, kChangeable = 1, kDefault = 2, kSaved = 3 };

@@ -1,5 +1,6 @@
 #include "modepages/mode_vendor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -117,9 +118,22 @@ GeometryPage geometry_page_from(const model::DeviceParams& params) {
 }
 
 Bytes encode(const GeometryPage& page) {
-  return encode_vendor(kGeometryPageCode, kGeometryPageSize, page, page.bidirectional,
-                       page.conflict_relation,
-                       [](const GeometryPage& g, auto&& f) { geometry_fields(g, f); });
+  Bytes out = encode_vendor(kGeometryPageCode, kGeometryPageSize, page, page.bidirectional,
+                            page.conflict_relation,
+                            [](const GeometryPage& g, auto&& f) { geometry_fields(g, f); });
+  if (page.failed_tips.empty()) return out;
+  const std::size_t n = std::min(page.failed_tips.size(), kMaxFailedTips);
+  out.resize(kGeometryPageSize + kFailedTipsHeader + n * kFailedTipSize, 0);
+  out[1] = static_cast<std::uint8_t>(out.size() - 2);
+  put_be(out, kGeometryPageSize, 2, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const FailedTip& t = page.failed_tips[i];
+    const std::size_t at = kGeometryPageSize + kFailedTipsHeader + i * kFailedTipSize;
+    out[at] = t.sled;
+    out[at + 1] = t.spared ? 1 : 0;
+    put_be(out, at + 4, 4, t.tip);
+  }
+  return out;
 }
 
 std::optional<GeometryPage> decode_geometry_page(std::span<const std::uint8_t> b) {
@@ -128,6 +142,18 @@ std::optional<GeometryPage> decode_geometry_page(std::span<const std::uint8_t> b
       decode_fields<GeometryPage>(b, [](GeometryPage& g, auto&& f) { geometry_fields(g, f); });
   page.bidirectional = (b[4] & 1) != 0;
   page.conflict_relation = (b[4] & 2) != 0;
+  const std::size_t end = std::size_t{b[1]} + 2;
+  if (end >= kGeometryPageSize + kFailedTipsHeader) {
+    const std::size_t n = get_be16(b, kGeometryPageSize);
+    if (n > kMaxFailedTips || kGeometryPageSize + kFailedTipsHeader + n * kFailedTipSize > end) {
+      return std::nullopt;  // a list longer than the page holds
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = kGeometryPageSize + kFailedTipsHeader + i * kFailedTipSize;
+      page.failed_tips.push_back(
+          {b[at], (b[at + 1] & 1) != 0, static_cast<std::uint32_t>(get_be(b, at + 4, 4))});
+    }
+  }
   return page;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "model/params.h"
 #include "modepages/bytes.h"
@@ -27,6 +28,21 @@ inline constexpr std::uint16_t kVendorPageVersion = 1;
 // --- 20h: virtual geometry (thesis §6.3.1, Table 6.1) ------------------------
 inline constexpr std::uint8_t kGeometryPageCode = 0x20;
 inline constexpr std::size_t kGeometryPageSize = 60;
+// Failed virtual tips (docs/faults.md, "Geometry-aware faults"): appended
+// after the version-1 fields only when the device has one, so a healthy
+// device's page is unchanged. Bytes 60-61 count, 62-63 reserved, then 8
+// bytes per tip. A page_0 page holds at most 255 bytes after its length
+// byte, hence the cap.
+inline constexpr std::size_t kFailedTipsHeader = 4;
+inline constexpr std::size_t kFailedTipSize = 8;
+inline constexpr std::size_t kMaxFailedTips = 24;
+
+struct FailedTip {
+  std::uint8_t sled = 0;
+  bool spared = false;    // its blocks are served from a spare, one extra access
+  std::uint32_t tip = 0;  // virtual tip (square), 0..N-1
+  friend bool operator==(const FailedTip&, const FailedTip&) = default;
+};
 
 struct GeometryPage {
   bool bidirectional = false;      // byte 4 bit 0
@@ -38,6 +54,7 @@ struct GeometryPage {
   std::uint32_t conflict_group = 0;  // G
   std::uint16_t max_batch_descriptors = 0;
   std::uint32_t max_batch_blocks = 0;
+  std::vector<FailedTip> failed_tips;  // at most kMaxFailedTips
   friend bool operator==(const GeometryPage&, const GeometryPage&) = default;
 };
 

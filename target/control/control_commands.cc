@@ -3,6 +3,7 @@
 #include "target/control/fault_json.h"
 #include "target/lunspec/fault_toml.h"
 #include "target/lunspec/lun_spec.h"
+#include "target/scsi/fault_set.h"
 
 namespace memstore::control {
 namespace {
@@ -66,7 +67,14 @@ json fault_add(iscsi::LunDriver& d, const json& request) {
   if (const auto* e = std::get_if<lunspec::FaultError>(&parsed)) {
     return failure("rule." + e->key + ": " + e->message);
   }
-  return ok({{"id", lun.faults().add(std::get<scsi::FaultRule>(parsed))}});
+  const auto& rule = std::get<scsi::FaultRule>(parsed);
+  std::vector<modepages::FailedTip> tips = lun.faults().failed_tips();
+  scsi::add_failed_tip(tips, rule);
+  if (tips.size() > modepages::kMaxFailedTips) {
+    return failure("rule.tip: the LUN has " + std::to_string(modepages::kMaxFailedTips) +
+                   " failed tips, the most page 20h lists; remove one first");
+  }
+  return ok({{"id", lun.add_fault(rule)}});
 }
 
 json fault_remove(iscsi::LunDriver& d, const json& request) {
@@ -74,14 +82,14 @@ json fault_remove(iscsi::LunDriver& d, const json& request) {
     return failure("id: must be the number of a rule, as `faults` lists them");
   }
   const auto id = request["id"].get<std::uint64_t>();
-  if (id > UINT32_MAX || !d.lun().faults().remove(static_cast<std::uint32_t>(id))) {
+  if (id > UINT32_MAX || !d.lun().remove_fault(static_cast<std::uint32_t>(id))) {
     return failure("id: the LUN has no rule " + std::to_string(id) + "; `faults` lists them");
   }
   return ok();
 }
 
 json fault_clear(iscsi::LunDriver& d) {
-  d.lun().faults().clear();
+  d.lun().clear_faults();
   return ok();
 }
 

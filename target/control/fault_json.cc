@@ -84,6 +84,7 @@ json fault_to_json(const scsi::FaultRule& r) {
     case FaultAction::kFailedTip:
       j["tip"] = r.tip;
       j["sled"] = r.sled;
+      if (r.spare) j["spare"] = true;
       break;
     case FaultAction::kMediaRegion:
       j["x"] = {r.x.first, r.x.second};

@@ -14,6 +14,7 @@
 #include "modepages/vpd_pages.h"
 #include "target/iscsi/chap.h"
 #include "target/lunspec/fault_toml.h"
+#include "target/scsi/fault_set.h"
 #include "target/scsi/log_sink.h"
 
 namespace memstore::daemon {
@@ -228,6 +229,7 @@ bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunS
                     "at most " + std::to_string(LunSpec::kMaxFaults) + " rules per LUN");
   }
   const model::Geometry g(lun.params);
+  std::vector<modepages::FailedTip> tips;
   for (std::size_t i = 0; i < rules->size(); ++i) {
     const std::string fw = where + "fault[" + std::to_string(i) + "].";
     const toml::table* ft = (*rules)[i].as_table();
@@ -237,6 +239,12 @@ bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunS
       return ctx.fail(e->at != nullptr ? e->at : ft, fw + e->key, e->message);
     }
     lun.faults.push_back(std::get<scsi::FaultRule>(parsed));
+    scsi::add_failed_tip(tips, lun.faults.back());
+    if (tips.size() > modepages::kMaxFailedTips) {
+      return ctx.fail(ft, fw + "tip",
+                      "at most " + std::to_string(modepages::kMaxFailedTips) +
+                          " failed tips per LUN (page 20h lists them); name fewer tips");
+    }
   }
   return true;
 }

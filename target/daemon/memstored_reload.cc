@@ -36,8 +36,7 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
         }
       }
       if (change.faults_changed) {
-        d->lun().faults().reset(change.fault_seed);
-        for (const scsi::FaultRule& r : change.faults) d->lun().faults().add(r);
+        d->lun().reset_faults(change.fault_seed, change.faults);
         spdlog::info("reload: LUN {} of {}: {} fault rule(s), seed {}", change.id, change.target,
                      change.faults.size(), change.fault_seed);
       }

@@ -32,7 +32,7 @@ const std::vector<ActionKeys>& action_keys() {
       {FaultAction::kReservationConflict, {}, 0},
       {FaultAction::kUnitAttention, {"ua"}, 0},
       {FaultAction::kSpaceExhausted, {}, 0},
-      {FaultAction::kFailedTip, {"tip", "sled"}, 1},
+      {FaultAction::kFailedTip, {"tip", "sled", "spare"}, 1},
       {FaultAction::kMediaRegion, {"x", "y", "sled"}, 2},
       {FaultAction::kDropConnection, {}, 0},
   };
@@ -46,6 +46,16 @@ struct Reader {
   bool fail(std::string_view key, std::string message) {
     if (!error) error = FaultError{std::string(key), t.get(key), std::move(message)};
     return false;
+  }
+
+  // true or false, if the key is present.
+  bool boolean(std::string_view key, bool& out) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return true;
+    const auto b = n->value_exact<bool>();
+    if (!b) return fail(key, "must be true or false");
+    out = *b;
+    return true;
   }
 
   // An integer in [lo, hi], if the key is present.
@@ -201,7 +211,7 @@ bool parse_action_keys(Reader& r, FaultRule& rule, const model::Geometry& g, boo
     }
     case FaultAction::kFailedTip:
       return r.integer("tip", rule.tip, 0, g.n() - 1) &&
-             r.integer("sled", rule.sled, 0, g.sleds() - 1);
+             r.integer("sled", rule.sled, 0, g.sleds() - 1) && r.boolean("spare", rule.spare);
     case FaultAction::kMediaRegion: {
       std::optional<std::pair<std::int32_t, std::int32_t>> x, y;
       if (!r.range("x", x, 0, std::int64_t{g.p()} * g.sx() - 1) ||
@@ -240,13 +250,7 @@ std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t,
       else
         rule.initiator = *s;
     }
-    if (const toml::node* n = t.get("once")) {
-      const auto b = n->value_exact<bool>();
-      if (!b)
-        r.fail("once", "must be true or false");
-      else
-        rule.once = *b;
-    }
+    r.boolean("once", rule.once);
   }
   if (r.error) return *r.error;
   rule.lba = lba;

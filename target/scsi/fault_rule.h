@@ -69,6 +69,10 @@ struct FaultRule {
   std::uint64_t delay_ns = 0;                           // kDelay
   FaultAttention attention = FaultAttention::kPowerOn;  // kUnitAttention
   std::int32_t tip = 0;                                 // kFailedTip: a virtual tip, 0..N-1
+  // kFailedTip: the tip's blocks are served from a spare tip instead of
+  // failing; the spare cannot join the other tips' parallel access, so the
+  // blocks cost one extra media access (docs/faults.md).
+  bool spare = false;
   // kMediaRegion: the rectangle in media coordinates of one sled, bit
   // columns x (square column * Sx + x) and rows y (square row * Sy + y),
   // first and last inclusive (model/geometry.h).

@@ -18,6 +18,10 @@ bool is_geometric(FaultAction a) {
   return a == FaultAction::kFailedTip || a == FaultAction::kMediaRegion;
 }
 
+bool fails_blocks(FaultAction a) {
+  return is_geometric(a) || a == FaultAction::kMediumError;
+}
+
 bool op_matches(const FaultRule& r, const FaultQuery& q) {
   switch (r.op) {
     case FaultOp::kAny:
@@ -57,25 +61,59 @@ bool block_is_bad(const FaultRule& r, const model::Geometry& g, const model::Phy
 
 }  // namespace
 
-std::optional<std::uint64_t> first_bad_lba(const FaultRule& rule, const model::Geometry& g,
-                                           std::uint64_t lo, std::uint64_t hi) {
+std::optional<std::pair<std::uint64_t, std::uint64_t>> bad_lba_span(const FaultRule& rule,
+                                                                    const model::Geometry& g,
+                                                                    std::uint64_t lo,
+                                                                    std::uint64_t hi) {
   const auto sled_first = static_cast<std::uint64_t>(rule.sled) * g.blocks_per_sled();
   const std::uint64_t sled_last = sled_first + g.blocks_per_sled() - 1;
   lo = std::max(lo, sled_first);
   hi = std::min(hi, sled_last);
   const auto st = static_cast<std::uint64_t>(g.st());
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> span;
   for (std::uint64_t lbn = lo; lbn <= hi;) {
     const std::uint64_t track_first = lbn - (lbn - sled_first) % st;
     const std::uint64_t track_last = std::min(track_first + st - 1, hi);
     const model::PhysicalAddress first = g.to_physical(static_cast<model::Lbn>(track_first));
     if (track_may_hold(rule, g, first)) {
       for (std::uint64_t l = lbn; l <= track_last; ++l) {
-        if (block_is_bad(rule, g, g.to_physical(static_cast<model::Lbn>(l)))) return l;
+        if (!block_is_bad(rule, g, g.to_physical(static_cast<model::Lbn>(l)))) continue;
+        if (!span) span.emplace(l, l);
+        span->second = l;
       }
     }
     lbn = track_first + st;
   }
-  return std::nullopt;
+  return span;
+}
+
+std::optional<std::uint64_t> first_bad_lba(const FaultRule& rule, const model::Geometry& g,
+                                           std::uint64_t lo, std::uint64_t hi) {
+  const auto span = bad_lba_span(rule, g, lo, hi);
+  if (!span) return std::nullopt;
+  return span->first;
+}
+
+void add_failed_tip(std::vector<modepages::FailedTip>& tips, const FaultRule& rule) {
+  if (rule.action != FaultAction::kFailedTip) return;
+  const auto sled = static_cast<std::uint8_t>(rule.sled);
+  const auto tip = static_cast<std::uint32_t>(rule.tip);
+  for (modepages::FailedTip& t : tips) {
+    if (t.sled == sled && t.tip == tip) {
+      t.spared = t.spared && rule.spare;
+      return;
+    }
+  }
+  tips.push_back({sled, rule.spare, tip});
+  std::sort(tips.begin(), tips.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.sled, a.tip) < std::pair(b.sled, b.tip);
+  });
+}
+
+std::vector<modepages::FailedTip> FaultSet::failed_tips() const {
+  std::vector<modepages::FailedTip> tips;
+  for (const Entry& e : rules_) add_failed_tip(tips, e.rule);
+  return tips;
 }
 
 std::uint32_t FaultSet::add(FaultRule rule) {
@@ -95,9 +133,10 @@ std::optional<FiredFault> FaultSet::check(const FaultQuery& q, const model::Geom
   for (Entry& e : rules_) {
     const FaultRule& r = e.rule;
     if (r.once && e.fired > 0) continue;
+    if (q.blocks_only && !fails_blocks(r.action)) continue;
     if (q.arrival_ns < r.after_ns || !op_matches(r, q)) continue;
     if (!r.initiator.empty() && r.initiator != q.initiator) continue;
-    std::optional<std::uint64_t> bad;
+    std::optional<std::uint64_t> bad, last;
     if (q.range && q.range->blocks > 0) {
       std::uint64_t lo = q.range->lba;
       std::uint64_t hi = q.range->lba + q.range->blocks - 1;
@@ -107,10 +146,12 @@ std::optional<FiredFault> FaultSet::check(const FaultQuery& q, const model::Geom
         if (lo > hi) continue;
       }
       if (is_geometric(r.action)) {
-        bad = first_bad_lba(r, g, lo, hi);
-        if (!bad) continue;
+        const auto span = bad_lba_span(r, g, lo, hi);
+        if (!span) continue;
+        bad = span->first;
+        last = span->second;
       } else {
-        bad = lo;
+        bad = last = lo;
       }
     } else if (r.lba || is_geometric(r.action)) {
       continue;  // the rule is about blocks, and the command has none
@@ -123,7 +164,7 @@ std::optional<FiredFault> FaultSet::check(const FaultQuery& q, const model::Geom
     }
     ++e.fired;
     ++fired_total_;
-    return FiredFault{e.id, &e.rule, bad, q.range};
+    return FiredFault{e.id, &e.rule, bad, last, q.range};
   }
   return std::nullopt;
 }

@@ -15,9 +15,11 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/geometry.h"
+#include "modepages/mode_vendor.h"
 #include "target/scsi/fault_range.h"
 #include "target/scsi/fault_rule.h"
 
@@ -28,6 +30,10 @@ struct FaultQuery {
   std::optional<BlockRange> range;  // block_range(cdb)
   std::string_view initiator;       // iSCSI initiator name; empty: not known
   std::uint64_t arrival_ns = 0;     // model time
+  // Only rules that fail blocks (medium-error, failed-tip, media-region)
+  // are looked at: one descriptor of a MEMS BATCH, whose command the other
+  // rules have already seen as a whole.
+  bool blocks_only = false;
 };
 
 struct FiredFault {
@@ -36,6 +42,9 @@ struct FiredFault {
   // The first LBA of the command that the rule covers (medium errors' and
   // geometry faults' INFORMATION); unset for a command without blocks.
   std::optional<std::uint64_t> bad_lba;
+  // The last such LBA (geometry faults; = bad_lba for the others): a spared
+  // failed tip's extra access covers bad_lba..last_bad_lba.
+  std::optional<std::uint64_t> last_bad_lba;
   std::optional<BlockRange> range;  // the command's blocks (FaultQuery::range)
 };
 
@@ -72,6 +81,11 @@ class FaultSet {
   // on tips and media for the failed-tip and media-region actions.
   std::optional<FiredFault> check(const FaultQuery& q, const model::Geometry& geometry);
 
+  // The tips that failed-tip rules fail, one entry per (sled, tip), sorted;
+  // spared only when every rule naming the tip spares it. Page 20h lists
+  // them (modepages::GeometryPage::failed_tips).
+  std::vector<modepages::FailedTip> failed_tips() const;
+
  private:
   std::uint64_t seed_;
   std::uint32_t next_id_ = 1;
@@ -83,5 +97,14 @@ class FaultSet {
 // bad, or nullopt. Exposed for tests against the layout.
 std::optional<std::uint64_t> first_bad_lba(const FaultRule& rule, const model::Geometry& g,
                                            std::uint64_t lo, std::uint64_t hi);
+// The first and the last such LBA.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> bad_lba_span(const FaultRule& rule,
+                                                                    const model::Geometry& g,
+                                                                    std::uint64_t lo,
+                                                                    std::uint64_t hi);
+
+// Adds the tip a failed-tip rule names to `tips` (FaultSet::failed_tips'
+// merging); other rules leave it alone.
+void add_failed_tip(std::vector<modepages::FailedTip>& tips, const FaultRule& rule);
 
 }  // namespace memstore::scsi

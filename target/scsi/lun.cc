@@ -72,6 +72,7 @@ Lun::Lun(LunConfig config, std::unique_ptr<BackingStore> store)
       mode_(config_.device, mode_options(config_, *store_)),
       faults_(config_.fault_seed) {
   for (const FaultRule& r : config_.faults) faults_.add(r);
+  mode_.set_failed_tips(faults_.failed_tips());
   if (!config_.buffer_budget) {
     config_.buffer_budget = std::make_shared<MemoryBudget>(LunConfig::kDefaultBufferBudget);
   }
@@ -253,13 +254,16 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
       cmd.data_out, cmd.nexus,
       arrival,      std::max<std::uint64_t>(cmd.data_out_buffer, cmd.data_out.size())};
   Ns fault_delay = 0;
+  std::optional<FiredFault> fired;
   if (!faults_.empty()) {
-    if (const std::optional<FiredFault> fired = check_fault(ctx)) {
+    fired = check_fault(ctx);
+    if (fired) {
       if (inject_fault(*fired, ctx, result, sink)) return;
       fault_delay = static_cast<Ns>(fired->rule->delay_ns);
     }
   }
   Outcome outcome = dispatch(ctx);
+  if (fired) add_spare_access(*fired, outcome);
   finish(result, outcome, ctx);
   result.io = std::move(current_io_);
   result.buffers = std::move(dispatch_hold_);
@@ -292,6 +296,8 @@ void Lun::queue_media(ScsiResult result, Outcome& outcome, const CommandContext&
   }
   std::optional<model::Request> then = outcome.media_then;
   if (then) {
+    p.batch_then = std::move(outcome.batch_then);
+    if (p.batch_then) then->batch = p.batch_then.get();
     then->id = next_request_id_++;
     then->arrival_ns = arrival;
     second_parts_.emplace(then->id, req.id);
@@ -347,7 +353,7 @@ void Lun::on_model_completion(const model::Completion& c, const Sink& sink) {
   PendingMedia p = std::move(pending);
   pending_pool_.erase(pending_, it);
   p.result.complete_ns += p.extra_delay_ns;
-  if (p.is_batch) store_batch_result(p, c);
+  if (p.is_batch) store_batch_result(p);
   sink(std::move(p.result));
 }
 

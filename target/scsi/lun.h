@@ -127,6 +127,9 @@ struct Outcome {
   // have been served.
   std::optional<model::Request> media_then;
   std::unique_ptr<std::vector<model::BatchExtent>> batch;
+  // media_then's extents when it is a batch too (a spared failed tip's
+  // blocks in a MEMS BATCH).
+  std::unique_ptr<std::vector<model::BatchExtent>> batch_then;
   std::uint16_t batch_descriptors = 0;
   Bytes batch_read_data;
   // Bytes the CDB asks to move out, for the transport's residual; data-in
@@ -212,9 +215,16 @@ class Lun {
   // control socket); an error says which field is refused.
   std::optional<std::string> set_control(const modepages::ControlPage& page);
   // The LUN's fault rules (fault_set.h): added, listed and removed on the
-  // LUN's strand like every other call.
-  FaultSet& faults() { return faults_; }
+  // LUN's strand like every other call. A change in the tips failed-tip
+  // rules name rewrites page 20h's list of failed tips and raises MODE
+  // PARAMETERS CHANGED for every initiator port the LUN knows, as a change
+  // of mode parameters by other means must (SPC-4, MODE SELECT(6)).
   const FaultSet& faults() const { return faults_; }
+  std::uint32_t add_fault(FaultRule rule);
+  bool remove_fault(std::uint32_t id);
+  void clear_faults();
+  // Every rule replaced, drawing from a new seed (a configuration reloaded).
+  void reset_faults(std::uint64_t seed, std::span<const FaultRule> rules);
 
   // Asynchronous storage (async_store.h): from now on reads, writes,
   // unmaps and flushes of READ, WRITE, WRITE SAME, UNMAP and SYNCHRONIZE
@@ -307,6 +317,7 @@ class Lun {
   struct PendingMedia {
     ScsiResult result;
     std::unique_ptr<std::vector<model::BatchExtent>> batch;
+    std::unique_ptr<std::vector<model::BatchExtent>> batch_then;
     std::uint8_t batch_id = 0;  // MEMS BATCH: where the results go
     bool is_batch = false;
     std::uint16_t batch_descriptors = 0;
@@ -321,11 +332,23 @@ class Lun {
   // and its effect. inject_fault() returns true when it answered (or
   // queued) the command itself, false when the command goes on as usual
   // (delay and timeout change only how it is delivered).
+  FaultQuery fault_query(const CommandContext& c) const;  // all but the range
   std::optional<FiredFault> check_fault(const CommandContext& c);
+  void faults_changed();
+  // A spared failed tip (FaultRule::spare): the command also pays the
+  // spare's access to its blocks, queued behind its own.
+  static void add_spare_access(const FiredFault& f, Outcome& outcome);
+  // A MEMS BATCH's descriptors against the rules that fail blocks: a
+  // medium error for the first failing block, or (nullopt) the batch goes
+  // on, with the blocks of spared failed tips moved from `extents` into
+  // `spared` (one extent per block: the spare serves them one step each).
+  std::optional<Sense> batch_faults(const CommandContext& c,
+                                    std::vector<model::BatchExtent>& extents,
+                                    std::vector<model::BatchExtent>& spared);
   bool inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult& result,
                     const Sink& sink);
   void on_model_completion(const model::Completion& c, const Sink& sink);
-  void store_batch_result(PendingMedia& p, const model::Completion& c);
+  void store_batch_result(PendingMedia& p);
 
   struct BatchResult {
     Bytes data;  // header + read data

@@ -69,8 +69,20 @@ Outcome Lun::write_buffer(const CommandContext& c) {
                                         static_cast<std::uint16_t>(8 + 16 * i + 4)));
     }
   }
-  if (cdb.strict && model::plan_batch(geometry_, *extents).size() > 1) {
-    return Outcome::fail({Reason::kNotParallelAccessible, std::nullopt, std::nullopt});
+  // Rules that fail blocks look at every descriptor (docs/faults.md); the
+  // blocks of a spared failed tip leave the parallel steps for the spare's.
+  auto spared = std::make_unique<std::vector<model::BatchExtent>>();
+  if (!faults_.empty()) {
+    if (const std::optional<Sense> bad = batch_faults(c, *extents, *spared)) {
+      return Outcome::fail(*bad);
+    }
+  }
+  if (cdb.strict) {
+    std::size_t steps = model::plan_batch(geometry_, *extents).size();
+    steps += model::plan_batch(geometry_, *spared).size();
+    if (steps > 1) {
+      return Outcome::fail({Reason::kNotParallelAccessible, std::nullopt, std::nullopt});
+    }
   }
 
   // Data as of arrival: writes applied now, reads captured now, in
@@ -100,21 +112,29 @@ Outcome Lun::write_buffer(const CommandContext& c) {
     if (auto e = store_->flush()) return store_failed(*e, true, list.descriptors.front().lba);
   }
   model::Request r;
-  r.lbn = extents->front().lbn;
   r.blocks = 1;
   r.op = any_write ? model::Op::kWrite : model::Op::kRead;
+  if (extents->empty()) std::swap(extents, spared);  // every block was spared
+  r.lbn = extents->front().lbn;
   o.media = r;
   o.batch = std::move(extents);
+  if (!spared->empty()) {
+    r.lbn = spared->front().lbn;
+    o.media_then = r;
+    o.batch_then = std::move(spared);
+  }
   o.batch_descriptors = static_cast<std::uint16_t>(list.descriptors.size());
   return o;
 }
 
-void Lun::store_batch_result(PendingMedia& p, const model::Completion& c) {
-  const std::uint64_t us = static_cast<std::uint64_t>(c.breakdown.service_ns() / 1000);
+void Lun::store_batch_result(PendingMedia& p) {
+  // Both accesses when a spare served some blocks (PendingMedia sums them).
+  const model::Breakdown& both = p.result.breakdown;
+  const std::uint64_t us = static_cast<std::uint64_t>(both.service_ns() / 1000);
   BatchResult r;
   r.data = modepages::encode_batch_results_header(
       p.batch_id, p.batch_descriptors,
-      static_cast<std::uint16_t>(std::min(c.breakdown.media_steps, 0xFFFF)),
+      static_cast<std::uint16_t>(std::min(both.media_steps, 0xFFFF)),
       static_cast<std::uint32_t>(std::min<std::uint64_t>(us, 0xFFFFFFFFu)));
   r.data.insert(r.data.end(), p.batch_read_data.begin(), p.batch_read_data.end());
   r.sequence = ++batch_sequence_;

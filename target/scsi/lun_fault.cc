@@ -1,18 +1,117 @@
 // Fault injection: what a fired rule does to a command (fault_rule.h,
 // docs/faults.md).
+#include <algorithm>
+
 #include "target/scsi/lun.h"
 
 namespace memstore::scsi {
 
-std::optional<FiredFault> Lun::check_fault(const CommandContext& c) {
+FaultQuery Lun::fault_query(const CommandContext& c) const {
   FaultQuery q;
   q.cdb = c.cdb;
-  q.range = block_range(c.cdb, store_->blocks());
   // The iSCSI initiator port is "<initiator name>,i,0x<ISID>" (describe_nexus).
   const std::string& port = port_of(c.nexus).name;
   q.initiator = std::string_view(port).substr(0, port.find(",i,"));
   q.arrival_ns = static_cast<std::uint64_t>(c.arrival_ns);
+  return q;
+}
+
+std::optional<FiredFault> Lun::check_fault(const CommandContext& c) {
+  FaultQuery q = fault_query(c);
+  q.range = block_range(c.cdb, store_->blocks());
   return faults_.check(q, geometry_);
+}
+
+std::uint32_t Lun::add_fault(FaultRule rule) {
+  const std::uint32_t id = faults_.add(std::move(rule));
+  faults_changed();
+  return id;
+}
+
+bool Lun::remove_fault(std::uint32_t id) {
+  if (!faults_.remove(id)) return false;
+  faults_changed();
+  return true;
+}
+
+void Lun::clear_faults() {
+  faults_.clear();
+  faults_changed();
+}
+
+void Lun::reset_faults(std::uint64_t seed, std::span<const FaultRule> rules) {
+  faults_.reset(seed);
+  for (const FaultRule& r : rules) faults_.add(r);
+  faults_changed();
+}
+
+void Lun::faults_changed() {
+  std::vector<modepages::FailedTip> tips = faults_.failed_tips();
+  const auto page =
+      modepages::decode_geometry_page(mode_.find(modepages::kGeometryPageCode, 0)->current);
+  if (page && page->failed_tips == tips) return;
+  mode_.set_failed_tips(std::move(tips));
+  for (const std::uint64_t nexus : nexuses_) {
+    attentions_.establish(port_of(nexus), Reason::kModeParametersChanged);
+  }
+}
+
+void Lun::add_spare_access(const FiredFault& f, Outcome& outcome) {
+  if (f.rule->action != FaultAction::kFailedTip || !f.rule->spare) return;
+  // ORWRITE's second access already follows its first; its spare access is
+  // not modelled (the command is rare and the cost one more step).
+  if (!outcome.media || outcome.media_then || !f.bad_lba || !f.last_bad_lba) return;
+  // The spare tip reads or writes the rows from the first spared block to
+  // the last in a pass of its own. Every tip sits at the same point of its
+  // square, so the spare reaches the data where the failed tip had it
+  // (thesis §7.1.1), but it is not among the p tips of the access.
+  model::Request spare = *outcome.media;
+  spare.lbn = static_cast<model::Lbn>(*f.bad_lba);
+  spare.blocks = static_cast<std::int32_t>(*f.last_bad_lba - *f.bad_lba + 1);
+  outcome.media_then = spare;
+}
+
+std::optional<Sense> Lun::batch_faults(const CommandContext& c,
+                                       std::vector<model::BatchExtent>& extents,
+                                       std::vector<model::BatchExtent>& spared) {
+  std::vector<model::Lbn> spare_lbns;
+  for (const model::BatchExtent& e : extents) {
+    const FaultOp op = e.op == model::Op::kWrite ? FaultOp::kWrite : FaultOp::kRead;
+    FaultQuery q = fault_query(c);
+    q.range =
+        BlockRange{static_cast<std::uint64_t>(e.lbn), static_cast<std::uint64_t>(e.blocks), op};
+    q.blocks_only = true;
+    const std::optional<FiredFault> f = faults_.check(q, geometry_);
+    if (!f || !f->bad_lba) continue;
+    if (f->rule->action != FaultAction::kFailedTip || !f->rule->spare) {
+      return Sense{op == FaultOp::kWrite ? Reason::kWriteError : Reason::kReadError, std::nullopt,
+                   f->bad_lba};
+    }
+    for (std::uint64_t l = *f->bad_lba; l <= *f->last_bad_lba; ++l) {
+      if (first_bad_lba(*f->rule, geometry_, l, l))
+        spare_lbns.push_back(static_cast<model::Lbn>(l));
+    }
+  }
+  if (spare_lbns.empty()) return std::nullopt;
+  // Split the extents around the spared blocks.
+  std::sort(spare_lbns.begin(), spare_lbns.end());
+  std::vector<model::BatchExtent> kept;
+  for (const model::BatchExtent& e : extents) {
+    model::BatchExtent run{e.op, e.lbn, 0};
+    for (model::Lbn l = e.lbn; l < e.lbn + e.blocks; ++l) {
+      if (!std::binary_search(spare_lbns.begin(), spare_lbns.end(), l)) {
+        if (run.blocks == 0) run.lbn = l;
+        ++run.blocks;
+        continue;
+      }
+      spared.push_back({e.op, l, 1});
+      if (run.blocks > 0) kept.push_back(run);
+      run.blocks = 0;
+    }
+    if (run.blocks > 0) kept.push_back(run);
+  }
+  extents = std::move(kept);
+  return std::nullopt;
 }
 
 bool Lun::inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult& result,
@@ -58,8 +157,10 @@ bool Lun::inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult&
       attentions_.take(port_of(c.nexus));
       return answer(Status::kCheckCondition, Sense{r, std::nullopt, std::nullopt});
     }
-    case FaultAction::kMediumError:
     case FaultAction::kFailedTip:
+      if (rule.spare) return false;  // served, at a cost (add_spare_access)
+      break;
+    case FaultAction::kMediumError:
     case FaultAction::kMediaRegion:
       break;
   }

@@ -28,7 +28,7 @@ TEST(ConfigFaults, AFullRuleParses) {
                "every = 2\nprobability = 0.5\nonce = true\n"
                "initiator = \"iqn.2026-11.org.example:host\"\nafter_ms = 1.5\n"
                "[[target.lun.fault]]\nop = 0x35\naction = \"sense\"\nsense = [4, 0x44, 0]\n"
-               "[[target.lun.fault]]\naction = \"failed-tip\"\ntip = 12\n"
+               "[[target.lun.fault]]\naction = \"failed-tip\"\ntip = 12\nspare = true\n"
                "[[target.lun.fault]]\naction = \"media-region\"\nx = [0, 9]\ny = [5, 6]\n"
                "[[target.lun.fault]]\naction = \"delay\"\ndelay_ms = 2.5\n"
                "[[target.lun.fault]]\naction = \"unit-attention\"\nua = \"mode-changed\"\n");
@@ -48,6 +48,7 @@ TEST(ConfigFaults, AFullRuleParses) {
   EXPECT_EQ(lun.faults[1].opcode, 0x35);
   EXPECT_EQ(lun.faults[1].sense.asc, 0x44);
   EXPECT_EQ(lun.faults[2].tip, 12);
+  EXPECT_TRUE(lun.faults[2].spare);
   EXPECT_EQ(lun.faults[3].y, (std::pair<std::int32_t, std::int32_t>{5, 6}));
   EXPECT_EQ(lun.faults[4].delay_ns, 2'500'000U);
   EXPECT_EQ(lun.faults[5].attention, scsi::FaultAttention::kModeChanged);
@@ -80,6 +81,20 @@ TEST(ConfigFaults, ErrorsNameTheKeyAndTheFix) {
               HasSubstr("timing = \"off\"; use timing = \"realtime\" or \"scaled\""));
   EXPECT_THAT(error_of(lun_with("", "action = \"media-region\"\nx = [0, 1]\n")),
               HasSubstr("fault[0].y: is missing"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"failed-tip\"\ntip = 1\nspare = 1\n")),
+              HasSubstr("fault[0].spare: must be true or false"));
+}
+
+TEST(ConfigFaults, AtMostTwentyFourFailedTips) {
+  std::string rules = "action = \"failed-tip\"\ntip = 0\n";
+  // The same tip twice counts once; 24 distinct tips are the most page 20h lists.
+  for (int tip = 0; tip < 24; ++tip) {
+    rules += "[[target.lun.fault]]\naction = \"failed-tip\"\ntip = " + std::to_string(tip) + "\n";
+  }
+  EXPECT_TRUE(std::holds_alternative<Config>(lun_with("", rules))) << error_of(lun_with("", rules));
+  rules += "[[target.lun.fault]]\naction = \"failed-tip\"\ntip = 24\n";
+  EXPECT_THAT(error_of(lun_with("", rules)),
+              HasSubstr("fault[25].tip: at most 24 failed tips per LUN (page 20h lists them)"));
 }
 
 }  // namespace

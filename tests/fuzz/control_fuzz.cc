@@ -74,6 +74,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     d.context().restart();
     start = end + 1;
   }
-  d.lun().faults().clear();  // each input starts from no rules
+  d.lun().clear_faults();  // each input starts from no rules
   return 0;
 }

@@ -377,7 +377,7 @@ TEST_F(SessionTest, DropConnectionFaultClosesWithoutAResponse) {
   scsi::FaultRule r;
   r.op = scsi::FaultOp::kRead;
   r.action = scsi::FaultAction::kDropConnection;
-  port.lun().faults().add(r);
+  port.lun().add_fault(r);
   send(command(rw10(kRead10, 40, 1), 512, true, false));
   EXPECT_TRUE(closed);
   EXPECT_TRUE(sent.empty());

@@ -129,10 +129,35 @@ TEST(GeometryPage, DecodeRejectsWrongCodeShortLengthOrVersion) {
 TEST(GeometryPage, DecodeAcceptsALongerPageAndPsBit) {
   Bytes b = encode(geometry_page_from(custom()));
   b[0] |= 0x80;
-  b[1] = 62;
-  b.insert(b.end(), {1, 2, 3, 4});  // fields a later version appends
+  b[1] = 66;
+  // An empty failed-tip list (bytes 60-63), then fields a later version appends.
+  b.insert(b.end(), {0, 0, 0, 0, 1, 2, 3, 4});
   EXPECT_EQ(decode_geometry_page(b), geometry_page_from(custom()));
-  b[1] = 63;  // announces more bytes than there are
+  b[1] = 67;  // announces more bytes than there are
+  EXPECT_FALSE(decode_geometry_page(b));
+}
+
+TEST(GeometryPage, FailedTipsAreAppendedOnlyWhenThereAreAny) {
+  GeometryPage page = geometry_page_from(g2());
+  EXPECT_EQ(encode(page).size(), kGeometryPageSize);  // a healthy device: version 1 as it was
+  page.failed_tips = {{0, false, 7}, {0, true, 99}};
+  const Bytes b = encode(page);
+  ASSERT_EQ(b.size(), 60u + 4 + 2 * 8);
+  EXPECT_EQ(b[1], 78);
+  EXPECT_EQ(std::vector<std::uint8_t>(b.begin() + 60, b.end()),
+            (std::vector<std::uint8_t>{0, 2, 0, 0,                  // two tips
+                                       0, 0, 0, 0, 0, 0, 0, 7,      // sled 0, failing, tip 7
+                                       0, 1, 0, 0, 0, 0, 0, 99}));  // sled 0, spared, tip 99
+  EXPECT_EQ(decode_geometry_page(b), page);
+}
+
+TEST(GeometryPage, DecodeRejectsAFailedTipListLongerThanThePage) {
+  GeometryPage page = geometry_page_from(g2());
+  page.failed_tips = {{0, false, 7}};
+  Bytes b = encode(page);
+  b[61] = 2;  // two tips announced, one present
+  EXPECT_FALSE(decode_geometry_page(b));
+  b[61] = 25;  // more than a page_0 page can hold
   EXPECT_FALSE(decode_geometry_page(b));
 }
 

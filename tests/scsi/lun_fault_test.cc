@@ -92,7 +92,7 @@ TEST_F(LunFaultTest, UnitAttentionIsPendingForTheOtherInitiators) {
   r.opcode = 0x00;
   r.once = true;
   r.attention = FaultAttention::kCapacityChanged;
-  lun->faults().add(r);
+  lun->add_fault(r);
   EXPECT_EQ(kcq(run({0x00}, {}, 1)), (std::vector<int>{0x6, 0x2A, 0x09}));
   EXPECT_EQ(kcq(run({0x00}, {}, 2)), (std::vector<int>{0x6, 0x2A, 0x09}));
   EXPECT_EQ(run({0x00}, {}, 2).status, Status::kGood);
