@@ -34,6 +34,9 @@ int cmd_equiv(const Common& c, const EquivArgs& a) {
               static_cast<unsigned long long>(a.lbn), at.sled, at.x, at.y, at.square);
   std::printf("ensemble (track): %llu..%llu\n", static_cast<unsigned long long>(ens.first),
               static_cast<unsigned long long>(ens.last));
+  if (g.on_failed_tip(a.lbn)) {
+    std::printf("on a failed tip (page 20h): it shares no access with another block\n");
+  }
   std::printf(
       "equivalence class (%zu LBNs, M = %u; any %u of them without conflicts in one "
       "access):",

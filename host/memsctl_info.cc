@@ -22,6 +22,10 @@ const char* timing_name(modepages::TimingMode m) {
 
 // Key names as memsim geometry prints them, so the two can be compared.
 Json geometry_json(const modepages::GeometryPage& g) {
+  Json failed = Json::array();
+  for (const modepages::FailedTip& t : g.failed_tips) {
+    failed.push_back({{"sled", t.sled}, {"tip", t.tip}, {"spared", t.spared}});
+  }
   return {{"p", g.p},
           {"N", g.n},
           {"Sx", g.sx},
@@ -36,7 +40,8 @@ Json geometry_json(const modepages::GeometryPage& g) {
           {"conflict_group", g.conflict_group},
           {"bidirectional", g.bidirectional},
           {"max_batch_descriptors", g.max_batch_descriptors},
-          {"max_batch_blocks", g.max_batch_blocks}};
+          {"max_batch_blocks", g.max_batch_blocks},
+          {"failed_tips", failed}};
 }
 
 Json physics_json(const modepages::PhysicsPage& p) {
@@ -130,6 +135,10 @@ int cmd_info(const Common& c) {
               g.bidirectional ? "bidirectional" : "unidirectional");
   std::printf("  batches: up to %u descriptors, %u blocks\n", g.max_batch_descriptors,
               g.max_batch_blocks);
+  for (const modepages::FailedTip& t : g.failed_tips) {
+    std::printf("  failed tip %u of sled %u: %s\n", t.tip, t.sled,
+                t.spared ? "spared (one extra access)" : "its blocks fail (MEDIUM ERROR)");
+  }
   const Json& p = j["physics"];
   std::printf("physics (mode page 21h):\n");
   std::printf("  %u tips, %u active, %u per block; %u x %u bits per tip region\n",

@@ -2,6 +2,7 @@
 
 #include <boost/asio.hpp>
 #include <limits>
+#include <utility>
 
 #include "target/iscsi/digest.h"
 #include "target/iscsi/handler_memory.h"
@@ -28,7 +29,8 @@ class AsioConnection final : public Connection,
     open_.fetch_add(1, std::memory_order_relaxed);
     session_ = make_session(Session::Sink{
         [this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); }, [this] { close(); },
-        [this](Session::DataPdu pdu) { enqueue_data(std::move(pdu)); }});
+        [this](Session::DataPdu pdu) { enqueue_data(std::move(pdu)); },
+        [this] { corrupt_next_digest_ = true; }});
   }
 
   void start() override {
@@ -213,12 +215,17 @@ class AsioConnection final : public Connection,
     const SessionParams& p = session_->params();
     const std::span<const std::uint8_t> segment =
         o.data.empty() ? std::span<const std::uint8_t>(o.bytes).subspan(kBhsSize) : o.data;
+    // An injected fault spoils the first digest of this PDU: the data
+    // digest if there is one, else the header digest.
+    const bool corrupt = std::exchange(corrupt_next_digest_, false);
     if (p.data_digest && !segment.empty()) {
       o.data_digest = digest_bytes(crc32c(segment));
+      if (corrupt) o.data_digest[0] ^= 0xFF;
       o.has_data_digest = true;
     }
     if (p.header_digest) {
-      const DigestBytes d = digest_bytes(crc32c(std::span(o.bytes).first(kBhsSize)));
+      DigestBytes d = digest_bytes(crc32c(std::span(o.bytes).first(kBhsSize)));
+      if (corrupt && !o.has_data_digest) d[0] ^= 0xFF;
       o.bytes.insert(o.bytes.begin() + kBhsSize, d.begin(), d.end());
     }
   }
@@ -323,7 +330,8 @@ class AsioConnection final : public Connection,
   Bhs bhs_{};
   std::size_t ahs_len_ = 0, data_len_ = 0;
   bool header_digest_ = false, data_digest_ = false;
-  std::vector<std::uint8_t> rest_;  // the PDU being read, after its BHS
+  bool corrupt_next_digest_ = false;  // Session::Sink::corrupt_next_digest
+  std::vector<std::uint8_t> rest_;    // the PDU being read, after its BHS
   // A PDU to write: its bytes (BHS, header digest, and the padded segment
   // unless it is viewed in place), the view, and the data digest.
   struct Out {

@@ -20,8 +20,8 @@
 #include "target/iscsi/lun_port.h"
 #include "target/iscsi/negotiation.h"
 #include "target/iscsi/pdu.h"
-#include "target/iscsi/session_limits.h"
 #include "target/iscsi/security_event.h"
+#include "target/iscsi/session_limits.h"
 #include "target/scsi/node_pool.h"
 
 namespace memstore::iscsi {
@@ -54,6 +54,9 @@ class Session {
     std::function<void()> close;                          // after the queued PDUs
     // Optional. Without it, Data-In segments are copied into `send` PDUs.
     std::function<void(DataPdu)> send_data = {};
+    // Optional. The next PDU goes out with a wrong digest (an injected
+    // fault, docs/faults.md "corrupt-digest").
+    std::function<void()> corrupt_next_digest = {};
   };
 
   // `discovery` answers SendTargets for discovery sessions; `nexus` is unique
@@ -65,7 +68,8 @@ class Session {
   ~Session();
 
   // One PDU: its BHS, its AHS and its data segment (unpadded).
-  void on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs, std::span<const std::uint8_t> data);
+  void on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
+              std::span<const std::uint8_t> data);
 
   // Hands back a PDU buffer the connection has written, for reuse: the
   // READ/WRITE path allocates nothing per command once warm.
@@ -135,7 +139,7 @@ class Session {
   // For the security log (session_login.cc): who logs in, from where, to what.
   std::string peer_, login_initiator_, login_target_;
   SecurityLog security_log_;
-  std::vector<std::uint8_t> text_;        // continued text request
+  std::vector<std::uint8_t> text_;  // continued text request
 
   SessionLimits limits_;
   AdmitSession admit_;
@@ -146,8 +150,8 @@ class Session {
   std::uint32_t ping_ttt_ = kReservedTag;  // the unanswered ping, if any
 
   using TaskMap = std::map<std::uint32_t, std::unique_ptr<Task>>;
-  TaskMap tasks_;  // by ITT, until completed
-  scsi::NodePool<TaskMap> task_pool_;       // erased tasks, kept with their buffers
+  TaskMap tasks_;                                      // by ITT, until completed
+  scsi::NodePool<TaskMap> task_pool_;                  // erased tasks, kept with their buffers
   std::vector<std::vector<std::uint8_t>> spare_pdus_;  // written PDU buffers
   // Raised when a task in a LUN is aborted: a task's LUN tag is its ITT and
   // this generation, so that a result for an aborted task is told apart

@@ -147,6 +147,9 @@ void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {
   // An injected transport fault (docs/faults.md, "drop-connection"): the
   // connection ends with no response, as a path failure would end it.
   if (result.drop_connection) return sink_.close();
+  // "corrupt-digest": the first PDU of the response carries a wrong digest;
+  // the initiator must discard it (RFC 7143 §7.8) and recover.
+  if (result.corrupt_digest && sink_.corrupt_next_digest) sink_.corrupt_next_digest();
   const std::uint32_t edtl = cmd.expected_data_transfer_length;
   const bool good = result.status == scsi::Status::kGood;
 

@@ -35,6 +35,7 @@ const std::vector<ActionKeys>& action_keys() {
       {FaultAction::kFailedTip, {"tip", "sled", "spare"}, 1},
       {FaultAction::kMediaRegion, {"x", "y", "sled"}, 2},
       {FaultAction::kDropConnection, {}, 0},
+      {FaultAction::kCorruptDigest, {}, 0},
   };
   return table;
 }

@@ -24,6 +24,7 @@ constexpr ActionName kActions[] = {
     {FaultAction::kFailedTip, "failed-tip"},
     {FaultAction::kMediaRegion, "media-region"},
     {FaultAction::kDropConnection, "drop-connection"},
+    {FaultAction::kCorruptDigest, "corrupt-digest"},
 };
 
 constexpr auto kNames = [] {

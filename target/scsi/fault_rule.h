@@ -36,6 +36,7 @@ enum class FaultAction : std::uint8_t {
   kFailedTip,            // the LBNs the probe tip `tip` stores fail as medium errors
   kMediaRegion,          // the LBNs in a rectangle of the media fail as medium errors
   kDropConnection,       // the transport closes the command's connection instead of answering
+  kCorruptDigest,        // the transport sends the response with a wrong digest
 };
 
 // The configuration's name of each action ("medium-error", ...), and back.

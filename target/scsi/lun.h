@@ -113,6 +113,10 @@ struct ScsiResult {
   // transport closes the connection the command came on instead of
   // answering it.
   bool drop_connection = false;
+  // An injected transport fault (FaultAction::kCorruptDigest): the
+  // transport sends the response's first PDU with a wrong digest, the data
+  // digest when one is negotiated, else the header digest.
+  bool corrupt_digest = false;
 };
 
 // What a handler produces; the Lun turns it into a ScsiResult.

@@ -135,6 +135,9 @@ bool Lun::inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult&
     case FaultAction::kDropConnection:
       result.drop_connection = true;
       return false;
+    case FaultAction::kCorruptDigest:
+      result.corrupt_digest = true;
+      return false;
     case FaultAction::kBusy:
       return answer(Status::kBusy, std::nullopt);
     case FaultAction::kTaskSetFull:

@@ -66,6 +66,13 @@ for run in 1 2; do
       fail "the rule added through the control socket is not in the daemon's log"
     "$memsctl" admin fault-remove --lun 4 --id "$id" >/dev/null || fail "fault-remove"
     iscsi-readcapacity16 "$url" >/dev/null || fail "READ CAPACITY(16) after the rule was removed"
+    # A failed tip through the host library: page 20h lists LUN 9's tip 3,
+    # and its block LBN 3 is equivalent to itself alone.
+    tip_url="iscsi://127.0.0.1:${ports[0]}/iqn.2026-11.org.memstore:faults/9"
+    "$memsctl" info --json "$tip_url" | python3 -c 'import json,sys; t=json.load(sys.stdin)["geometry"]["failed_tips"]; sys.exit(t != [{"sled": 0, "tip": 3, "spared": False}])' ||
+      fail "memsctl info does not list LUN 9's failed tip 3"
+    "$memsctl" equiv --json "$tip_url" 3 | python3 -c 'import json,sys; sys.exit(json.load(sys.stdin)["equivalence_class"] != [3])' ||
+      fail "memsctl equiv 3 on LUN 9: $("$memsctl" equiv --json "$tip_url" 3 | head -c 300)"
     # SIGHUP: LUN 4's rule changed in the file applies live, and a device
     # change is named as needing a restart.
     cp "$work/faults.toml" "$work/faults.orig"

@@ -233,5 +233,32 @@ TEST(TwoLoopServer, SessionsOnEitherLoopReachALunOnTheOther) {
   b.join();
 }
 
+// An injected "corrupt-digest" fault (docs/faults.md): the READ's Data-In
+// goes out with a wrong data digest, which the initiator must detect; the
+// rule fired once, so the same READ on a new connection is intact.
+TEST(ServerFaultTest, CorruptDigestSpoilsTheResponsesDataDigest) {
+  auto lun = testing::memory_lun();
+  scsi::FaultRule rule;
+  rule.op = scsi::FaultOp::kRead;
+  rule.once = true;
+  rule.action = scsi::FaultAction::kCorruptDigest;
+  lun->add_fault(rule);
+  testing::LoopbackTarget target;
+  ASSERT_EQ(target.start(std::move(lun)), "");
+  {
+    testing::RawInitiator c(target.port());
+    ASSERT_TRUE(c.login(true));
+    c.send(c.read16(1, 1, 0, 512));
+    EXPECT_FALSE(c.receive().has_value()) << "the Data-In passed its digest check";
+  }
+  testing::RawInitiator c(target.port(), 3);
+  ASSERT_TRUE(c.login(true));
+  c.send(c.read16(1, 1, 0, 512));
+  const auto r = c.receive();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_TRUE(std::holds_alternative<DataInPdu>(r->first));
+  target.stop();
+}
+
 }  // namespace
 }  // namespace memstore::iscsi
