@@ -91,6 +91,21 @@ TEST_F(ControlCommandsTest, ErrorsNameTheKey) {
   EXPECT_EQ(out.substr(0, 34), "a request is one JSON object per l");
 }
 
+TEST_F(ControlCommandsTest, AtMostTwentyFourFailedTips) {
+  auto add_tip = [&](int tip) {
+    return ask({{"cmd", "fault-add"},
+                {"lun", 0},
+                {"rule", {{"action", "failed-tip"}, {"tip", tip}, {"spare", true}}}});
+  };
+  for (int tip = 0; tip < 24; ++tip) ASSERT_TRUE(add_tip(tip)["ok"]) << tip;
+  EXPECT_TRUE(add_tip(5)["ok"]);  // a tip already listed adds none
+  EXPECT_EQ(add_tip(24).value("error", std::string()),
+            "rule.tip: the LUN has 24 failed tips, the most page 20h lists; remove one first");
+  const json listed = ask({{"cmd", "faults"}, {"lun", 0}});
+  EXPECT_EQ(listed["faults"].size(), 25U);
+  EXPECT_EQ(listed["faults"][0]["rule"]["spare"], true);
+}
+
 TEST_F(ControlCommandsTest, TimingChangesPage22h) {
   const json r = ask({{"cmd", "timing"}, {"lun", 0}, {"mode", "scaled"}, {"scale", 2.5}});
   ASSERT_TRUE(r["ok"]) << r.dump();
