@@ -225,6 +225,7 @@ li_main() {
   fi
   li_faults
   li_raid
+  li_multipath
   umount /mnt/li
   if iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" --logout >/dev/null 2>&1; then ok li_logout; else
     bad li_logout
@@ -341,6 +342,106 @@ li_raid() {
   fi
   mdadm --stop /dev/md0 >/dev/null 2>&1 || true
   li_fault 5 clear 2 || true
+}
+
+# li_path_dev IP LUN: the disk of LUN on the session whose connection goes
+# to IP (one path of a multipath pair; empty if it never appears).
+li_path_dev() {
+  local d n b
+  for _ in $(seq 1 60); do
+    for d in /sys/class/iscsi_session/session*; do
+      n=${d##*session}
+      [ "$(cat "/sys/class/iscsi_connection/connection$n:0/persistent_address" 2>/dev/null)" = "$1" ] ||
+        continue
+      b=$(ls -d "$d"/device/target*/*:*:*:"$2"/block/* 2>/dev/null | head -1)
+      [ -n "$b" ] && { echo "/dev/${b##*/}"; return; }
+    done
+    sleep 0.5
+  done
+}
+
+# li_session_up IP: the session whose connection goes to IP is logged in.
+li_session_up() {
+  local d n
+  for d in /sys/class/iscsi_session/session*; do
+    n=${d##*session}
+    [ "$(cat "/sys/class/iscsi_connection/connection$n:0/persistent_address" 2>/dev/null)" = "$1" ] &&
+      [ "$(cat "$d/state" 2>/dev/null)" = "LOGGED_IN" ] && return 0
+  done
+  return 1
+}
+
+# dm-multipath over two paths to LUN 1 (docs/faults.md, "Path failure"):
+# the second portal is another guestfwd address relayed to the same
+# memstored; the kernel's multipath target joins both disks in one
+# round-robin group. While 32 MiB are written through it, the guest creates
+# li-path2-down on the share, and the second path's relay closes its
+# connection and every new one, as a pulled cable would. The write must end
+# without an error, served by the first path once the kernel has failed the
+# second (after the session's 5 s replacement timeout); the path comes back
+# when the file goes, and the data reads back the same through either path.
+li_multipath() {
+  local ip1=${LI_PORTAL%:*} ip2=${LI_PORTAL2%:*} p1 p2 mp kv size sum back1 back2 t0 t1 status i
+  step li-multipath
+  rm -f "$share/li-path2-down"
+  iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" -o new >/dev/null
+  for kv in "${li_open_iscsi_tuning[@]}" node.session.timeo.replacement_timeout=5; do
+    iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" -o update -n "${kv%%=*}" -v "${kv#*=}" >/dev/null
+  done
+  iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" --login >/dev/null 2>&1 ||
+    { bad li_multipath "login to the second portal $LI_PORTAL2 failed"; return; }
+  p1=$(li_path_dev "$ip1" 1)
+  p2=$(li_path_dev "$ip2" 1)
+  [ -n "$p1" ] && [ -n "$p2" ] && [ "$p1" != "$p2" ] ||
+    { bad li_multipath "LUN 1 did not appear on both paths ($p1, $p2)"; return; }
+  modprobe -a dm_multipath dm_round_robin
+  size=$(blockdev --getsz "$p1")
+  # One priority group, round-robin, both paths (1 I/O each before the next).
+  if ! dmsetup create li_mp --table "0 $size multipath 0 0 1 1 round-robin 0 2 1 $p1 1 $p2 1"; then
+    bad li_multipath "dmsetup create failed"
+    return
+  fi
+  # No udev in the guest to make /dev/mapper/li_mp: the kernel's own node
+  # (devtmpfs) is /dev/dm-MINOR.
+  mp=/dev/dm-$(dmsetup info -c --noheadings -o minor li_mp | tr -d ' ')
+  [ -b "$mp" ] || { bad li_multipath "no block device $mp for the map"; dmsetup remove li_mp; return; }
+  head -c $((32 << 20)) /dev/urandom >/tmp/li-mp
+  sum=$(sha256sum </tmp/li-mp | cut -d' ' -f1)
+  t0=$(date +%s%N)
+  dd if=/tmp/li-mp of="$mp" bs=1M count=4 oflag=direct status=none ||
+    { bad li_multipath "the write through both paths failed"; dmsetup remove li_mp; return; }
+  touch "$share/li-path2-down"
+  if dd if=/tmp/li-mp of="$mp" bs=1M skip=4 seek=4 oflag=direct status=none; then
+    t1=$(date +%s%N)
+    status=$(dmsetup status li_mp)
+    # Path fields: "<major:minor> <A|F> <fail count> <repeat>".
+    if grep -q " F " <<<"$status"; then
+      ok li_multipath_failover "32 MiB written in $(((t1 - t0) / 1000000)) ms while $LI_PORTAL2 was down; $status"
+    else
+      bad li_multipath_failover "the second path never failed: $status"
+    fi
+  else
+    bad li_multipath_failover "the write failed: $(dmesg | tail -6 | tr '\n' ' ')"
+  fi
+  rm -f "$share/li-path2-down"
+  # The session logs in again by itself; the path is then put back as
+  # multipathd's checker would.
+  for i in $(seq 1 60); do
+    li_session_up "$ip2" && break
+    sleep 1
+  done
+  dmsetup message li_mp 0 reinstate_path "$p2" >/dev/null 2>&1
+  status=$(dmsetup status li_mp)
+  echo 3 >/proc/sys/vm/drop_caches
+  back1=$(dd if="$p1" bs=1M count=32 iflag=direct status=none | sha256sum | cut -d' ' -f1)
+  back2=$(dd if="$p2" bs=1M count=32 iflag=direct status=none | sha256sum | cut -d' ' -f1)
+  if [ "$back1" = "$sum" ] && [ "$back2" = "$sum" ] && ! grep -q " F " <<<"$status"; then
+    ok li_multipath_restored "both paths active again after ${i} s, the data the same through each: $status"
+  else
+    bad li_multipath_restored "through $p1 $back1, $p2 $back2, wrote $sum; $status"
+  fi
+  dmsetup remove li_mp >/dev/null 2>&1 || true
+  iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" --logout >/dev/null 2>&1 || true
 }
 
 li_start=$(date +%s)

@@ -10,7 +10,11 @@
 #   - the guest closes: the target's side is shut for writing.
 # Nothing may be printed: stderr is the guest's connection too.
 #
-# Usage: guestfwd-relay.py HOST PORT
+# With DOWN_FILE, the relay is one path of a multipath test: while that file
+# exists the path is down, as a pulled cable would make it: a connection
+# open when it appears is closed, and new ones close at once.
+#
+# Usage: guestfwd-relay.py HOST PORT [DOWN_FILE]
 import os
 import selectors
 import socket
@@ -19,6 +23,9 @@ import sys
 
 def main() -> int:
     host, port = sys.argv[1], int(sys.argv[2])
+    down_file = sys.argv[3] if len(sys.argv) > 3 else None
+    if down_file and os.path.exists(down_file):
+        return 1
     try:
         target = socket.create_connection((host, port), timeout=5)
     except OSError:
@@ -32,7 +39,10 @@ def main() -> int:
     sel.register(target, selectors.EVENT_READ, guest)
     open_directions = 2
     while open_directions:
-        for key, _ in sel.select():
+        events = sel.select(timeout=0.5 if down_file else None)
+        if down_file and os.path.exists(down_file):
+            return 0  # the path went down: both sides close
+        for key, _ in events:
             src, dst = key.fileobj, key.data
             try:
                 data = src.recv(1 << 16)
