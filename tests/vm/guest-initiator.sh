@@ -296,12 +296,19 @@ li_faults() {
   echo 30 >"$sdev/timeout"
 }
 
-# li_lun_dev N: the disk of LUN N of the session (empty if it never appears).
+# li_lun_dev N [IP]: the disk of LUN N of the session (of the one whose
+# connection goes to IP: one path of a multipath pair); empty if it never
+# appears.
 li_lun_dev() {
-  local d b
+  local d b n
   for _ in $(seq 1 60); do
     for d in /sys/class/iscsi_session/session*; do
       [ "$(cat "$d/targetname" 2>/dev/null)" = "$LI_IQN" ] || continue
+      n=${d##*session}
+      if [ -n "${2:-}" ]; then
+        [ "$(cat "/sys/class/iscsi_connection/connection$n:0/persistent_address" 2>/dev/null)" = "$2" ] ||
+          continue
+      fi
       b=$(ls -d "$d"/device/target*/*:*:*:"$1"/block/* 2>/dev/null | head -1)
       [ -n "$b" ] && { echo "/dev/${b##*/}"; return; }
     done
@@ -344,22 +351,6 @@ li_raid() {
   li_fault 5 clear 2 || true
 }
 
-# li_path_dev IP LUN: the disk of LUN on the session whose connection goes
-# to IP (one path of a multipath pair; empty if it never appears).
-li_path_dev() {
-  local d n b
-  for _ in $(seq 1 60); do
-    for d in /sys/class/iscsi_session/session*; do
-      n=${d##*session}
-      [ "$(cat "/sys/class/iscsi_connection/connection$n:0/persistent_address" 2>/dev/null)" = "$1" ] ||
-        continue
-      b=$(ls -d "$d"/device/target*/*:*:*:"$2"/block/* 2>/dev/null | head -1)
-      [ -n "$b" ] && { echo "/dev/${b##*/}"; return; }
-    done
-    sleep 0.5
-  done
-}
-
 # li_session_up IP: the session whose connection goes to IP is logged in.
 li_session_up() {
   local d n
@@ -390,8 +381,8 @@ li_multipath() {
   done
   iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" --login >/dev/null 2>&1 ||
     { bad li_multipath "login to the second portal $LI_PORTAL2 failed"; return; }
-  p1=$(li_path_dev "$ip1" 1)
-  p2=$(li_path_dev "$ip2" 1)
+  p1=$(li_lun_dev 1 "$ip1")
+  p2=$(li_lun_dev 1 "$ip2")
   [ -n "$p1" ] && [ -n "$p2" ] && [ "$p1" != "$p2" ] ||
     { bad li_multipath "LUN 1 did not appear on both paths ($p1, $p2)"; return; }
   modprobe -a dm_multipath dm_round_robin
