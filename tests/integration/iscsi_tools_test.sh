@@ -25,5 +25,21 @@ out=$(iscsi-readcapacity16 "$lun") || fail "iscsi-readcapacity16"
 grep -q "RETURNED LOGICAL BLOCK ADDRESS:6749999" <<<"$out" || fail "capacity: $out"
 grep -q "LOGICAL BLOCK LENGTH IN BYTES:512" <<<"$out" || fail "block size: $out"
 
+# The operator's log (docs/memstored.md, "Logging"): the LUN opened, each
+# tool's session one login and one logout line naming the initiator and the
+# target, and after SIGTERM the LUN closed and flushed.
+target=iqn.2026-11.org.memstore:g2
+grep -q "LUN 0 of $target opened: g2 (6750000 blocks), backing memory" "$log" || fail "no LUN-opened line"
+logins=$(grep -c "login: initiator iqn.[^ ]* isid 0x[0-9a-f]\{12\} from 127.0.0.1:[0-9]*, target $target, session [0-9]*$" "$log" || true)
+logouts=$(grep -c "logout: initiator iqn.[^ ]* isid 0x[0-9a-f]\{12\} from 127.0.0.1:[0-9]*, target $target, session [0-9]*: session closed$" "$log" || true)
+# iscsi-inq twice, iscsi-readcapacity16 and iscsi-ls' LUN listing: 4
+# sessions; the discovery session logs nothing.
+[ "$logins" = 4 ] && [ "$logouts" = 4 ] || fail "$logins login and $logouts logout lines, 4 each expected"
+kill -TERM "$pid"
+wait "$pid" || fail "memstored exited with status $? on SIGTERM"
+pid=""
+grep -q "LUN 0 of $target closed, flushed: deliveries: " "$log" || fail "no LUN-closed line"
+grep -q "connection dropped" "$log" && fail "a session every tool logged out of counted as dropped"
+
 # The conformance suites run in full in conformance_test.sh.
 echo "ok"

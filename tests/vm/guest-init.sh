@@ -67,9 +67,9 @@ step tcmu-runner
 cp "$share/handler_memstore.so" /usr/lib/x86_64-linux-gnu/tcmu-runner/
 mkdir -p /run/dbus /run/memstore
 mount -t tmpfs -o size=6g tmpfs /run/memstore
-dbus-uuidgen --ensure
-dbus-daemon --system --fork
-tcmu-runner >/var/log/tcmu-runner.stdout 2>&1 &
+# The bus and tcmu-runner as the container starts them: its entrypoint
+# (docker/tcmu/entrypoint.sh), run here outside a container.
+sh "$share/entrypoint.sh" >/var/log/tcmu-runner.stdout 2>&1 &
 for _ in $(seq 1 120); do
   dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
     org.freedesktop.DBus.NameHasOwner string:org.kernel.TCMUService1 2>/dev/null |
