@@ -102,6 +102,10 @@ if [ -f "$img" ] && [ "$(readlink -f /var/lib/memstore)" = /var/lib/private/mems
 else
   bad state-dir "$(ls -la /var/lib/memstore/ /var/lib/private/ 2>&1 | tr '\n' ' ')"
 fi
+# The sandbox (SystemCallFilter=@system-service) lets the file store use io_uring.
+line=$(journalctl -u memstored -o cat | grep "LUN 0 of $iqn opened" | tail -1)
+grep -q "backing $img, .*storage I/O io_uring" <<<"$line" && ok lun-opened-io-uring "$line" ||
+  bad lun-opened-io-uring "$line"
 sock=/run/memstored/control.sock
 if out=$(memsctl admin luns 2>&1) && grep -q "$iqn" <<<"$out"; then
   ok control-socket "$sock: $(oneline "$out" 3)"
