@@ -43,4 +43,6 @@ install(FILES etc/memstored.toml DESTINATION "${CMAKE_INSTALL_FULL_SYSCONFDIR}/m
         COMPONENT runtime)
 install(FILES examples/memstored.toml examples/g2-variant.toml
         DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples" COMPONENT runtime)
+# Debian policy §12.5: every package carries its copyright file.
+install(FILES packaging/copyright DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT runtime)
 # The man pages' rules are in man/CMakeLists.txt.
