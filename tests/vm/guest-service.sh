@@ -185,10 +185,13 @@ if out=$(systemctl stop memstored 2>&1); then
   result=$(systemctl show -p Result --value memstored)
   status=$(systemctl show -p ExecMainStatus --value memstored)
   code=$(systemctl show -p ExecMainCode --value memstored)  # 1: exited (not killed)
-  if [ "$result" = success ] && [ "$status" = 0 ] && [ "$code" = 1 ]; then
-    ok systemctl-stop "Result=$result ExecMainStatus=$status: $(journalctl -u memstored -o cat | grep -E 'shutting down|deliveries' | tr '\n' ' ')"
+  # The daemon's own word that it flushed the image (fdatasync) on SIGTERM.
+  closed=$(journalctl -u memstored -o cat | grep "LUN 0 of $iqn closed" | tail -1)
+  if [ "$result" = success ] && [ "$status" = 0 ] && [ "$code" = 1 ] &&
+     grep -q "closed, flushed" <<<"$closed"; then
+    ok systemctl-stop "Result=$result ExecMainStatus=$status; $closed"
   else
-    bad systemctl-stop "Result=$result ExecMainCode=$code ExecMainStatus=$status"
+    bad systemctl-stop "Result=$result ExecMainCode=$code ExecMainStatus=$status; $closed"
   fi
 else
   bad systemctl-stop "$out"
