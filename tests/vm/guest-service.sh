@@ -113,6 +113,10 @@ else
   bad control-socket "$out"
 fi
 timing_before=$(memsctl admin luns --json 2>/dev/null)
+# systemd's own rating of the unit's sandbox: SAFE or OK, not MEDIUM,
+# EXPOSED or UNSAFE.
+level=$(systemd-analyze security --no-pager memstored.service 2>&1 | sed -n 's/.*Overall exposure level for memstored.service: //p')
+grep -qE '^[0-9.]+ (SAFE|OK)' <<<"$level" && ok sandbox-exposure "$level" || bad sandbox-exposure "$level"
 
 # --- open-iscsi ---------------------------------------------------------------
 if out=$(iscsiadm -m node -T "$iqn" -p 127.0.0.1:3260 --login 2>&1); then
