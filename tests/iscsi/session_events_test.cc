@@ -83,34 +83,17 @@ TEST_F(SessionTest, RefusedLoginsAndDiscoveryLogNoEvent) {
   EXPECT_TRUE(events.empty());
 
   restart();
-  LoginRequestPdu req;
-  req.transit = true;
-  req.csg = LoginStage::kOperationalNegotiation;
-  req.nsg = LoginStage::kFullFeaturePhase;
-  req.itt = 0x100;
-  req.cmd_sn = cmd_sn;
-  const auto text =
-      serialize_text({{"InitiatorName", kInitiatorName}, {"SessionType", "Discovery"}});
-  req.data_segment_length = static_cast<std::uint32_t>(text.size());
-  send(req, text);
-  EXPECT_EQ(take().as<LoginResponsePdu>().status_class, 0);
+  EXPECT_EQ(login_with_only({{"InitiatorName", kInitiatorName}, {"SessionType", "Discovery"}})
+                .status_class,
+            0);
   end_session();
   EXPECT_TRUE(events.empty());
 }
 
 TEST_F(SessionTest, AnInitiatorNameCannotForgeALine) {
   const std::string forged = std::string(kInitiatorName) + "\nlogin: initiator iqn.fake";
-  LoginRequestPdu req;
-  req.transit = true;
-  req.csg = LoginStage::kOperationalNegotiation;
-  req.nsg = LoginStage::kFullFeaturePhase;
-  req.isid = {0x80, 0, 0, 1, 0, 0};
-  req.itt = 0x100;
-  req.cmd_sn = cmd_sn;
-  const auto text = serialize_text(
+  login_with_only(
       {{"InitiatorName", forged}, {"TargetName", kTargetName}, {"SessionType", "Normal"}});
-  req.data_segment_length = static_cast<std::uint32_t>(text.size());
-  send(req, text);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].find('\n'), std::string::npos);
   EXPECT_NE(events[0].find(std::string(kInitiatorName) + "\\x0alogin: initiator iqn.fake isid"),

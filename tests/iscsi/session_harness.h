@@ -134,6 +134,10 @@ class SessionTest : public ::testing::Test {
     keys.insert(keys.begin(), {{"InitiatorName", kInitiatorName},
                                {"TargetName", kTargetName},
                                {"SessionType", "Normal"}});
+    return login_with_only(keys);
+  }
+  // The same with exactly these keys (another session type, another name).
+  LoginResponsePdu login_with_only(const std::vector<TextPair>& keys) {
     LoginRequestPdu req;
     req.transit = true;
     req.csg = LoginStage::kOperationalNegotiation;

@@ -18,17 +18,7 @@ set -uo pipefail
 share=/mnt/memstore
 source "$share/vm.env"  # IQN, SIZE, HOST_DONE_TIMEOUT, PASSTHROUGH, LINUX_INITIATOR, LI_*
 
-pass=0
-fail=0
-step() { echo "MEMSTORE-VM: STEP $*"; }
-ok() {
-  echo "MEMSTORE-VM: PASS $*"
-  pass=$((pass + 1))
-}
-bad() {
-  echo "MEMSTORE-VM: FAIL $*"
-  fail=$((fail + 1))
-}
+source "$share/guest-markers.sh"  # step, ok, bad; pass and fail
 check() {  # check NAME COMMAND...: PASS when the command succeeds
   local name=$1
   shift

@@ -12,24 +12,14 @@
 #   daemon with status 0 and the data is in the image file afterwards;
 #   `man memstored` and `memstored --version` work.
 #
-# Markers on the console, as guest-init.sh prints them:
-#   MEMSTORE-VM: PASS name [detail] / FAIL name [detail]
+# Markers on the console: those of guest-markers.sh, then
 #   MEMSTORE-VM: DONE pass=N fail=M
 set -uo pipefail
 share=/mnt/memstore
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export SYSTEMD_PAGER= SYSTEMD_COLORS=0
 
-pass=0
-fail=0
-ok() {
-  echo "MEMSTORE-VM: PASS $*"
-  pass=$((pass + 1))
-}
-bad() {
-  echo "MEMSTORE-VM: FAIL $*"
-  fail=$((fail + 1))
-}
+source "$share/guest-markers.sh"  # ok, bad; pass and fail
 oneline() { tail -"${2:-5}" <<<"$1" | tr '\n' ' '; }
 finish() {
   echo "MEMSTORE-VM: journal of memstored:"
