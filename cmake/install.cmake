@@ -43,4 +43,13 @@ install(FILES etc/memstored.toml DESTINATION "${CMAKE_INSTALL_FULL_SYSCONFDIR}/m
         COMPONENT runtime)
 install(FILES examples/memstored.toml examples/g2-variant.toml
         DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples" COMPONENT runtime)
+# Debian policy §12.5 and §12.7: every package carries its copyright file
+# and its changelog, the latter gzip -9n (reproducible, as the man pages).
+install(FILES packaging/copyright DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT runtime)
+# (configure_file: an edited changelog reruns the configuration, and this.)
+configure_file(packaging/changelog "${PROJECT_BINARY_DIR}/packaging/changelog" COPYONLY)
+execute_process(COMMAND gzip -9nkf "${PROJECT_BINARY_DIR}/packaging/changelog"
+                COMMAND_ERROR_IS_FATAL ANY)
+install(FILES "${PROJECT_BINARY_DIR}/packaging/changelog.gz" DESTINATION "${CMAKE_INSTALL_DOCDIR}"
+        COMPONENT runtime)
 # The man pages' rules are in man/CMakeLists.txt.

@@ -4,13 +4,15 @@
 set(CPACK_PACKAGE_NAME "memstore")
 set(CPACK_PACKAGE_VENDOR "memstore")
 set(CPACK_PACKAGE_CONTACT "memstore maintainers <memstore@localhost>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-    "iSCSI target emulating a MEMS-based storage device, with simulator and host tools")
+# Debian's limits (lintian): a synopsis under 80 characters, description
+# lines under 80 (CPack indents each line of the description).
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "iSCSI target emulating a MEMS-based storage device, and tools")
 set(CPACK_PACKAGE_DESCRIPTION
-    "memstored serves an emulated MEMStore (a MEMS-based storage device) as an iSCSI target, \
-every READ and WRITE completing at the time the device model predicts. The package also has \
-memsim (the offline simulator), memsctl (the host tool), the thesis' applications, the \
-tcmu-runner handler, the host library and the systemd unit.")
+    "memstored serves an emulated MEMStore (a MEMS-based storage device) as an
+iSCSI target, every READ and WRITE completing at the time the device model
+predicts. The package also has memsim (the offline simulator), memsctl (the
+host tool), the thesis' applications, the tcmu-runner handler, the host
+library and the systemd unit.")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGING_INSTALL_PREFIX "${CMAKE_INSTALL_PREFIX}")
 set(CPACK_GENERATOR "DEB")

@@ -148,6 +148,7 @@ int main(int argc, char** argv) {
   limits.session.max_text_bytes = config.limits.max_text_bytes;
   server.set_limits(limits);
   server.set_warn([](const std::string& message) { spdlog::warn("{}", message); });
+  server.set_event_log([](const std::string& line) { spdlog::info("{}", line); });
   server.set_security_log(daemon::make_security_log(
       config.security_log_rate, [](const std::string& line) { spdlog::warn("{}", line); }));
   if (config.discovery_chap) server.set_discovery_chap(chap_of(*config.discovery_chap));
@@ -166,6 +167,7 @@ int main(int argc, char** argv) {
   const auto batch_budget =
       std::make_shared<scsi::MemoryBudget>(std::size_t{config.limits.batch_result_megabytes} << 20);
   std::vector<iscsi::LunDriver*> drivers;
+  std::vector<std::string> lun_names;  // beside drivers, for the log
   std::vector<control::ControlLun> control_luns;
   std::size_t next_loop = 0;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
@@ -210,6 +212,7 @@ int main(int argc, char** argv) {
       driver->set_spin(std::chrono::microseconds(config.spin_us));
       driver->set_compensation(std::chrono::microseconds(config.transport_compensation_us));
       drivers.push_back(driver.get());
+      lun_names.push_back("LUN " + std::to_string(spec.id) + " of " + t.name);
       control_luns.push_back({t.name, spec.id, spec.params.name, spec.backing, driver.get()});
       if (completions.is_open()) {
         driver->on_delivery([&completions, &completions_mutex, ti,
@@ -223,7 +226,8 @@ int main(int argc, char** argv) {
         });
       }
       spdlog::info(
-          "LUN {} of {}: {} ({} blocks), backing {}, timing {}, scheduler {}, storage I/O {}",
+          "LUN {} of {} opened: {} ({} blocks), backing {}, timing {}, scheduler {}, "
+          "storage I/O {}",
           spec.id, t.name, spec.params.name, driver->lun().blocks(), spec.backing,
           scsi::timing_mode_name(spec.timing.mode), spec.scheduler,
           driver->lun().store_async() != nullptr ? "io_uring" : "synchronous");
@@ -356,14 +360,17 @@ int main(int argc, char** argv) {
   run_loop(io);
   for (std::thread& w : workers) w.join();
   int status = 0;
-  for (iscsi::LunDriver* d : drivers) {
-    if (const auto e = d->lun().flush()) {
-      spdlog::error("flush failed: {}", e->message);
+  for (std::size_t i = 0; i < drivers.size(); ++i) {
+    iscsi::LunDriver* d = drivers[i];
+    const auto e = d->lun().flush();
+    if (e) {
+      spdlog::error("{}: flush failed: {}", lun_names[i], e->message);
       status = 1;
     }
     const iscsi::Lateness& l = d->lateness();
-    spdlog::info("deliveries: {}, late by mean {:.1f} us, max {:.1f} us", l.count,
-                 l.mean_ns() / 1e3, static_cast<double>(l.max_ns) / 1e3);
+    spdlog::info("{} closed{}: deliveries: {}, late by mean {:.1f} us, max {:.1f} us", lun_names[i],
+                 e ? " unflushed" : ", flushed", l.count, l.mean_ns() / 1e3,
+                 static_cast<double>(l.max_ns) / 1e3);
   }
   completions.close();
   if (forced) {

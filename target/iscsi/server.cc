@@ -96,7 +96,8 @@ struct Server::Impl {
     const std::lock_guard lock(sessions_mutex);
     sessions.erase(nexus);
   }
-  SecurityLog security_log;  // refused logins (set_security_log)
+  SecurityLog security_log;     // refused logins (set_security_log)
+  Session::EventLog event_log;  // set_event_log
 
   const TargetContext* find(std::size_t loop, std::string_view name) const {
     for (const TargetContext& c : contexts.at(loop)) {
@@ -156,6 +157,7 @@ struct Server::Impl {
                 std::move(sink), limits.session,
                 [this, self](const SessionIdentity& id) { return admit(id, *self); });
             session->set_audit(peer, security_log);
+            session->set_event_log(event_log);
             return session;
           },
           limits.connection, open_connections, [this, nexus] { leave(nexus); });
@@ -187,6 +189,10 @@ void Server::set_limits(const ServerLimits& limits) {
 
 void Server::set_warn(std::function<void(const std::string&)> warn) {
   impl_->warn = std::move(warn);
+}
+
+void Server::set_event_log(std::function<void(const std::string&)> log) {
+  impl_->event_log = std::move(log);
 }
 
 void Server::set_security_log(SecurityLog log) {

@@ -67,6 +67,10 @@ class Server {
   // a session reinstated); called on any loop, rate-limited by the caller's
   // choice of what to report: each is said once per episode.
   void set_warn(std::function<void(const std::string&)> warn);
+  // Where the sessions' events go (Session::set_event_log: logins, logouts,
+  // dropped connections, task management), from every loop's thread: the log
+  // must be thread-safe. Set before start().
+  void set_event_log(std::function<void(const std::string&)> log);
   // Where refused logins are reported (security_event.h), from every
   // loop's thread: the log must be thread-safe. Set before start().
   void set_security_log(SecurityLog log);

@@ -22,6 +22,13 @@ Session::Session(TargetLookup lookup, LoginConfig discovery, std::uint64_t nexus
       admit_(std::move(admit)) {}
 
 Session::~Session() {
+  // The connection is gone. Without a logout first, the initiator lost it:
+  // a ping it left unanswered (connection.cc closes then), or the network,
+  // the initiator, a reinstating login or the daemon's shutdown closed it.
+  if (full_feature_ && !logged_out_) {
+    log_event("connection dropped", ping_ttt_ != kReservedTag ? "no answer to the NOP-In ping"
+                                                              : "closed without a logout");
+  }
   // Results of commands still in the model must not call back into us.
   if (target_ != nullptr) {
     for (const auto& [id, port] : target_->luns) port->forget(nexus_);

@@ -95,6 +95,13 @@ class Session {
   // Where refused logins are reported, and the connection's peer address
   // ("address:port") they name (security_event.h). Set before the first PDU.
   void set_audit(std::string peer, SecurityLog log);
+  // Where the session's events go for the operator's log, one line each: a
+  // login into the full feature phase, a logout, a connection that ended
+  // without one, a task management function. Each line names the initiator,
+  // its ISID, its address (set_audit) and the target. Called on the
+  // session's thread; set before the first PDU. Discovery sessions log none.
+  using EventLog = std::function<void(const std::string& line)>;
+  void set_event_log(EventLog log) { event_log_ = std::move(log); }
 
  private:
   struct Task;
@@ -103,6 +110,8 @@ class Session {
                    bool transit, std::uint8_t nsg);
   // Answers with a failure status, reports it (set_audit) and ends the connection.
   void refuse_login(const LoginRequestPdu& req, LoginStatus status, std::string_view reason);
+  // One line to the event log (set_event_log): WHAT, who, and DETAIL.
+  void log_event(std::string_view what, std::string_view detail = {}) const;
   void on_command(const ScsiCommandPdu& pdu, std::span<const std::uint8_t> ahs,
                   std::span<const std::uint8_t> data);
   void start_task(Task& task);
@@ -139,6 +148,8 @@ class Session {
   // For the security log (session_login.cc): who logs in, from where, to what.
   std::string peer_, login_initiator_, login_target_;
   SecurityLog security_log_;
+  EventLog event_log_;
+  std::string isid_;                // hex, for the event log
   std::vector<std::uint8_t> text_;  // continued text request
 
   SessionLimits limits_;

@@ -7,6 +7,54 @@
 #include "target/iscsi/text_keys.h"
 
 namespace memstore::iscsi {
+namespace {
+
+// For the event log: the names RFC 7143 §11.5.1 and §11.6.1 give them.
+const char* tmf_name(TmfFunction f) {
+  switch (f) {
+    case TmfFunction::kAbortTask:
+      return "ABORT TASK";
+    case TmfFunction::kAbortTaskSet:
+      return "ABORT TASK SET";
+    case TmfFunction::kClearAca:
+      return "CLEAR ACA";
+    case TmfFunction::kClearTaskSet:
+      return "CLEAR TASK SET";
+    case TmfFunction::kLogicalUnitReset:
+      return "LOGICAL UNIT RESET";
+    case TmfFunction::kTargetWarmReset:
+      return "TARGET WARM RESET";
+    case TmfFunction::kTargetColdReset:
+      return "TARGET COLD RESET";
+    case TmfFunction::kTaskReassign:
+      return "TASK REASSIGN";
+  }
+  return "unknown function";
+}
+
+const char* tmf_response_name(TmfResponse r) {
+  switch (r) {
+    case TmfResponse::kComplete:
+      return "function complete";
+    case TmfResponse::kTaskDoesNotExist:
+      return "task does not exist";
+    case TmfResponse::kLunDoesNotExist:
+      return "LUN does not exist";
+    case TmfResponse::kTaskStillAllegiant:
+      return "task still allegiant";
+    case TmfResponse::kReassignmentNotSupported:
+      return "task allegiance reassignment not supported";
+    case TmfResponse::kNotSupported:
+      return "function not supported";
+    case TmfResponse::kAuthorizationFailed:
+      return "function authorization failed";
+    case TmfResponse::kRejected:
+      return "function rejected";
+  }
+  return "unknown response";
+}
+
+}  // namespace
 
 bool Session::ping() {
   if (!full_feature_ || logged_out_) return true;
@@ -129,6 +177,12 @@ void Session::on_task_mgmt(const TaskMgmtRequestPdu& pdu) {
   }
   r.sn = next_status();
   send(encode(TargetPdu{r}));
+  log_event("task management", std::string(tmf_name(pdu.function)) +
+                                   (pdu.function == TmfFunction::kAbortTask
+                                        ? " of task " + std::to_string(pdu.referenced_task_tag)
+                                        : "") +
+                                   (lun ? " LUN " + std::to_string(*lun) : " (no LUN)") + ": " +
+                                   tmf_response_name(r.response));
   if (pdu.function == TmfFunction::kTargetColdReset) sink_.close();  // RFC 7143 §11.5.1
 }
 
@@ -144,6 +198,9 @@ void Session::on_logout(const LogoutRequestPdu& pdu) {
   r.sn = next_status();
   send(encode(TargetPdu{r}));
   logged_out_ = true;
+  log_event("logout", pdu.reason == LogoutReason::kCloseSession      ? "session closed"
+                      : pdu.reason == LogoutReason::kCloseConnection ? "connection closed"
+                                                                     : "recovery refused");
   sink_.close();
 }
 

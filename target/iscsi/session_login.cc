@@ -4,6 +4,7 @@
 
 #include "target/iscsi/session.h"
 #include "target/iscsi/text_keys.h"
+#include "target/scsi/log_sink.h"
 
 namespace memstore::iscsi {
 namespace {
@@ -18,6 +19,17 @@ constexpr LoginStatus kOutOfResources{0x03, 0x02};
 void Session::set_audit(std::string peer, SecurityLog log) {
   peer_ = std::move(peer);
   security_log_ = std::move(log);
+}
+
+void Session::log_event(std::string_view what, std::string_view detail) const {
+  if (!event_log_ || discovery_session_) return;
+  std::string line{what};
+  line += ": initiator " + scsi::loggable(login_initiator_) + " isid 0x" + isid_ + " from " +
+          peer_ + ", target " +
+          (target_ != nullptr ? target_->name : scsi::loggable(login_target_)) + ", session " +
+          std::to_string(tsih_);
+  if (!detail.empty()) (line += ": ") += detail;
+  event_log_(line);
 }
 
 void Session::refuse_login(const LoginRequestPdu& req, LoginStatus status,
@@ -93,12 +105,12 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       }
       config = target_->login;
       // The initiator port this session is, for persistent reservations.
-      std::string port = find("InitiatorName") + ",i,0x";
       static constexpr char kHex[] = "0123456789abcdef";
       for (const std::uint8_t b : req.isid) {
-        port += kHex[b >> 4];
-        port += kHex[b & 0x0F];
+        isid_ += kHex[b >> 4];
+        isid_ += kHex[b & 0x0F];
       }
+      const std::string port = find("InitiatorName") + ",i,0x" + isid_;
       for (const auto& [id, lun] : target_->luns) lun->describe_nexus(nexus_, port);
     }
     negotiation_ = std::make_unique<Negotiation>(std::move(config));
@@ -135,6 +147,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
   if (entering) {
     params_ = negotiation_->params();
     full_feature_ = true;
+    log_event("login");
   }
 }
 

@@ -26,8 +26,10 @@ expect_file() {
 for p in memsctl memsim memstore-scan memstore-capsule; do expect_file "$bindir/$p"; done
 expect_file "$sbindir/memstored"
 for page in man8/memstored.8 man8/memsctl.8 man1/memsim.1 man5/memstored.toml.5; do
-  expect_file "$mandir/$page"
+  expect_file "$mandir/$page.gz"
 done
+expect_file "$docdir/copyright"
+expect_file "$docdir/changelog.gz"
 expect_file "$unitdir/memstored.service"
 expect_file "$sysconfdir/memstore/memstored.toml"
 expect_file "$docdir/examples/memstored.toml"

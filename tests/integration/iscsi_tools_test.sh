@@ -25,5 +25,25 @@ out=$(iscsi-readcapacity16 "$lun") || fail "iscsi-readcapacity16"
 grep -q "RETURNED LOGICAL BLOCK ADDRESS:6749999" <<<"$out" || fail "capacity: $out"
 grep -q "LOGICAL BLOCK LENGTH IN BYTES:512" <<<"$out" || fail "block size: $out"
 
+# The operator's log (docs/memstored.md, "Logging"): the LUN opened; one
+# login line per session, naming the initiator and the target; a logout line
+# for each tool that logs out (iscsi-inq twice, iscsi-readcapacity16), and a
+# dropped connection for iscsi-ls, whose LUN listing closes its session
+# without one; after SIGTERM the LUN closed and flushed. Discovery sessions
+# log nothing.
+target=iqn.2026-11.org.memstore:g2
+who="initiator iqn.2007-10.com.github:sahlberg:libiscsi:iscsi-[a-z0-9]* isid 0x[0-9a-f]\{12\} from 127.0.0.1:[0-9]*, target $target, session [0-9]*"
+grep -q "LUN 0 of $target opened: g2 (6750000 blocks), backing memory" "$log" || fail "no LUN-opened line"
+logins=$(grep -c "login: $who$" "$log" || true)
+logouts=$(grep -c "logout: $who: session closed$" "$log" || true)
+drops=$(grep "connection dropped: $who: closed without a logout$" "$log" || true)
+[ "$logins" = 4 ] && [ "$logouts" = 3 ] && [ "$(grep -c . <<<"$drops")" = 1 ] &&
+  grep -q "libiscsi:iscsi-ls " <<<"$drops" ||
+  fail "$logins login and $logouts logout lines (4 and 3 expected), dropped: $drops"
+kill -TERM "$pid"
+wait "$pid" || fail "memstored exited with status $? on SIGTERM"
+pid=""
+grep -q "LUN 0 of $target closed, flushed: deliveries: " "$log" || fail "no LUN-closed line"
+
 # The conformance suites run in full in conformance_test.sh.
 echo "ok"

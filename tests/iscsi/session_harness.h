@@ -107,7 +107,10 @@ class SessionTest : public ::testing::Test {
       refusals.push_back({e.kind, e.status, std::string(e.initiator), std::string(e.peer),
                           std::string(e.target), std::string(e.reason)});
     });
+    session_->set_event_log([this](const std::string& line) { events.push_back(line); });
   }
+  // The session goes, as when its connection closes.
+  void end_session() { session_.reset(); }
 
   // A refused login as the session reported it (set_audit).
   struct Refusal {
@@ -131,6 +134,10 @@ class SessionTest : public ::testing::Test {
     keys.insert(keys.begin(), {{"InitiatorName", kInitiatorName},
                                {"TargetName", kTargetName},
                                {"SessionType", "Normal"}});
+    return login_with_only(keys);
+  }
+  // The same with exactly these keys (another session type, another name).
+  LoginResponsePdu login_with_only(const std::vector<TextPair>& keys) {
     LoginRequestPdu req;
     req.transit = true;
     req.csg = LoginStage::kOperationalNegotiation;
@@ -194,6 +201,7 @@ class SessionTest : public ::testing::Test {
   ImmediatePort port;
   std::vector<Sent> sent;
   std::vector<Refusal> refusals;
+  std::vector<std::string> events;  // the event log's lines (set_event_log)
   bool closed = false;
   std::uint32_t cmd_sn = 1;
   std::uint32_t itt = 0;

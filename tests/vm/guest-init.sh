@@ -18,17 +18,7 @@ set -uo pipefail
 share=/mnt/memstore
 source "$share/vm.env"  # IQN, SIZE, HOST_DONE_TIMEOUT, PASSTHROUGH, LINUX_INITIATOR, LI_*
 
-pass=0
-fail=0
-step() { echo "MEMSTORE-VM: STEP $*"; }
-ok() {
-  echo "MEMSTORE-VM: PASS $*"
-  pass=$((pass + 1))
-}
-bad() {
-  echo "MEMSTORE-VM: FAIL $*"
-  fail=$((fail + 1))
-}
+source "$share/guest-markers.sh"  # step, ok, bad; pass and fail
 check() {  # check NAME COMMAND...: PASS when the command succeeds
   local name=$1
   shift
@@ -67,9 +57,9 @@ step tcmu-runner
 cp "$share/handler_memstore.so" /usr/lib/x86_64-linux-gnu/tcmu-runner/
 mkdir -p /run/dbus /run/memstore
 mount -t tmpfs -o size=6g tmpfs /run/memstore
-dbus-uuidgen --ensure
-dbus-daemon --system --fork
-tcmu-runner >/var/log/tcmu-runner.stdout 2>&1 &
+# The bus and tcmu-runner as the container starts them: its entrypoint
+# (docker/tcmu/entrypoint.sh), run here outside a container.
+sh "$share/entrypoint.sh" >/var/log/tcmu-runner.stdout 2>&1 &
 for _ in $(seq 1 120); do
   dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
     org.freedesktop.DBus.NameHasOwner string:org.kernel.TCMUService1 2>/dev/null |
