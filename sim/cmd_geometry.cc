@@ -16,9 +16,10 @@ namespace memstore::sim {
 namespace {
 
 std::optional<model::DeviceParams> params_or_report(const DeviceOptions& o) {
-  if (model::is_comparison_disk(o.device)) {
+  if (model::is_comparison_disk(o.device) || model::is_zoned_disk(o.device)) {
     std::cerr << "memsim: --device: '" << o.device
-              << "' is a comparison disk; geometry, params, equiv and seek need a MEMStore:";
+              << "' is a comparison disk or a zoned disk; geometry, params, equiv and seek need a "
+                 "MEMStore:";
     for (const std::string& name : model::preset_names()) std::cerr << " " << name;
     std::cerr << "\n";
     return std::nullopt;
