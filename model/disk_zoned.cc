@@ -195,8 +195,11 @@ Breakdown ZonedDisk::read(const Request& r, Ns now) {
   const Ns overhead = after_read ? o.read_miss_after_read_ns : o.read_miss_after_write_ns;
   const MediaPass p = media_pass(r.lbn, r.blocks, Op::kRead, t0 + overhead, head_);
   head_ = p.head;
-  // The blocks cross the host interface once they are all in the buffer.
-  const Ns done = p.end_ns + bus;
+  // The blocks cross the host interface as the media delivers them: from the end of the
+  // first sector on, at the interface's pace, and never before the media has the last.
+  const Ns first_block_ns = t0 + overhead + p.seek_ns + p.latency_ns +
+                            std::llround(revolution_ns_ / layout_.sectors_per_track(p.head.cylinder));
+  const Ns done = std::max(p.end_ns + params_.bus_ns_per_block, first_block_ns + bus);
   b.seek_x_ns = p.seek_ns;
   b.seek_y_ns = p.latency_ns;
   b.seek_ns = t0 - now + overhead + p.seek_ns + p.latency_ns;
@@ -235,24 +238,24 @@ Breakdown ZonedDisk::write(const Request& r, Ns now) {
     if (cache_.enabled()) cache_.invalidate(r.lbn, end, -1);
     return b;
   }
-  // Write-back. A write that appends to dirty data still going to the media joins it;
-  // any other waits until that data is on the media (one write segment).
-  const bool appending = media_free_ns_ > now && r.lbn == dirty_end_;
-  const Ns accepted = appending ? now : std::max(now, media_free_ns_);
-  const Ns in_buffer = accepted + overhead + bus;
-  const MediaPass p =
-      media_pass(r.lbn, r.blocks, Op::kWrite, std::max(in_buffer, media_free_ns_), head_);
+  // Write-back, one write segment: a write waits until the previous write's data is on
+  // the media. (DiskSim lets a sequential write join dirty data only before mechanical
+  // activity for that data has begun, and here it begins at once.) The arm starts moving
+  // after the overhead while the data comes in over the interface; the sectors are written
+  // once the data is there.
+  const Ns accepted = std::max(now, media_free_ns_);
+  const Ns moving = accepted + overhead;
+  const Ns in_buffer = moving + bus;
+  MediaPass p = media_pass(r.lbn, r.blocks, Op::kWrite, moving, head_);
+  if (moving + p.seek_ns + p.settle_ns + p.latency_ns < in_buffer) {
+    const DiskAddress there = layout_.locate(r.lbn);
+    p = media_pass(r.lbn, r.blocks, Op::kWrite, in_buffer, {there.cylinder, there.surface});
+  }
   head_ = p.head;
   media_free_ns_ = p.end_ns;
-  dirty_end_ = end;
   // The written blocks stay readable in a segment of their own.
-  int seg = appending ? cache_.containing(r.lbn - 1) : -1;
-  if (seg < 0) {
-    seg = cache_.claim(now);
-    cache_.fill(seg, r.lbn, end, now);
-  } else {
-    cache_.fill(seg, cache_.segment(static_cast<std::size_t>(seg)).first, end, now);
-  }
+  const int seg = cache_.claim(now);
+  cache_.fill(seg, r.lbn, end, now);
   cache_.invalidate(r.lbn, end, seg);
   b.seek_ns = accepted - now + overhead;
   b.transfer_ns = bus;

@@ -17,8 +17,8 @@
 // Controller and cache, after DiskSim's Atlas 10K disk specification:
 // - every command pays its overhead first (read hit, read miss, write; each
 //   after a read or after a write);
-// - a read miss reads the media, then sends its blocks over the host
-//   interface (bus_ns_per_block each). The media then reads ahead in the
+// - a read miss reads the media and sends its blocks over the host interface
+//   (bus_ns_per_block each) from the end of the first sector on. The media then reads ahead in the
 //   background, into the same segment: to the end of the track after the
 //   request's last block or, once the segment holds an earlier track (a
 //   sequential stream), to the end of the track after that ("Buffer continuous
@@ -26,9 +26,9 @@
 //   is; a read of blocks the read-ahead has fetched, or will fetch before it
 //   stops, is a hit and costs no mechanical time.
 // - with write-back, a write completes once its blocks are across the
-//   interface; its media write follows at once. A read, or a write that does
-//   not append to the dirty data, waits until the dirty data is on the media
-//   ("Fast write level = 2").
+//   interface; its media write starts at once (the arm moves while the data
+//   comes in). Any later command waits until that data is on the media ("Fast
+//   write level = 2" with "Maximum number of write segments = 1").
 //
 // Breakdown, so reports stay comparable with a MEMStore: seek_ns is all the
 // time before the first sector moves (overhead, waiting for a media write,
@@ -121,7 +121,6 @@ class ZonedDisk final : public Mechanism {
   HeadState head_;
   Prefetch prefetch_;
   Ns media_free_ns_ = 0;  // end of the pending media write (write-back)
-  Lbn dirty_end_ = -1;    // block after the last one written back
   Op last_op_ = Op::kRead;
 };
 
