@@ -55,21 +55,26 @@ MediaPass ZonedDisk::media_pass(Lbn lbn, std::int32_t blocks, Op op, Ns start,
     const std::int32_t span = b.sector - a.sector + 1;  // slipped sectors pass too
     Ns latency = wait_for_ns(t, sector_start_ns(a.cylinder, a.surface, a.sector));
     const Ns transfer = std::llround(span * sector_ns);
+    double first_done = static_cast<double>(latency) + sector_ns;
     if (params_.zero_latency && span > 1 && latency > 0) {
       // The head is `past` into the first sector's revolution. Strictly after the first
       // sector's start and before the last one's, it is inside the access: it reads from
       // the next sector boundary on and comes round for the rest (DiskSim's
-      // "addtolatency"): boundary wait + one revolution in all.
+      // "addtolatency"): boundary wait + one revolution in all. The first block is among
+      // the last it reads.
       const double past = revolution_ns_ - static_cast<double>(latency);
       if (past < (span - 1) * sector_ns) {
-        const double boundary = std::ceil(past / sector_ns) * sector_ns - past;
+        const double skipped = std::ceil(past / sector_ns);
+        const double boundary = skipped * sector_ns - past;
         latency = std::llround(boundary + revolution_ns_) - transfer;
+        first_done = boundary + revolution_ns_ - (skipped - 1) * sector_ns;
       }
     }
     if (first) {
       p.seek_ns = move;
       p.settle_ns = settle;
       p.latency_ns = latency;
+      p.first_block_done_ns = t + std::llround(first_done);
     } else {
       p.switch_ns += move + settle + latency;
     }
@@ -197,9 +202,7 @@ Breakdown ZonedDisk::read(const Request& r, Ns now) {
   head_ = p.head;
   // The blocks cross the host interface as the media delivers them: from the end of the
   // first sector on, at the interface's pace, and never before the media has the last.
-  const Ns first_block_ns = t0 + overhead + p.seek_ns + p.latency_ns +
-                            std::llround(revolution_ns_ / layout_.sectors_per_track(p.head.cylinder));
-  const Ns done = std::max(p.end_ns + params_.bus_ns_per_block, first_block_ns + bus);
+  const Ns done = std::max(p.end_ns + params_.bus_ns_per_block, p.first_block_done_ns + bus);
   b.seek_x_ns = p.seek_ns;
   b.seek_y_ns = p.latency_ns;
   b.seek_ns = t0 - now + overhead + p.seek_ns + p.latency_ns;
@@ -238,21 +241,28 @@ Breakdown ZonedDisk::write(const Request& r, Ns now) {
     if (cache_.enabled()) cache_.invalidate(r.lbn, end, -1);
     return b;
   }
-  // Write-back, one write segment: a write waits until the previous write's data is on
-  // the media. (DiskSim lets a sequential write join dirty data only before mechanical
-  // activity for that data has begun, and here it begins at once.) The arm starts moving
-  // after the overhead while the data comes in over the interface; the sectors are written
-  // once the data is there.
-  const Ns accepted = std::max(now, media_free_ns_);
-  const Ns moving = accepted + overhead;
-  const Ns in_buffer = moving + bus;
+  // Write-back, one write segment. A write that continues the dirty data still going to
+  // the media is taken at once and written after it ("Combine seq writes = 1": DiskSim's
+  // "append hit"); any other waits until that data is on the media. The arm starts moving
+  // after the overhead while the data comes in over the interface; a sector is written once
+  // its data is there, so the write ends no sooner than a sector after the last block is in.
+  const bool appending = media_free_ns_ > now && r.lbn == dirty_end_;
+  const Ns accepted = appending ? now : std::max(now, media_free_ns_);
+  const Ns moving = std::max(accepted + overhead, media_free_ns_);
+  const Ns in_buffer = accepted + overhead + bus;
   MediaPass p = media_pass(r.lbn, r.blocks, Op::kWrite, moving, head_);
-  if (moving + p.seek_ns + p.settle_ns + p.latency_ns < in_buffer) {
+  if (moving + p.seek_ns + p.settle_ns + p.latency_ns <
+      in_buffer - bus + params_.bus_ns_per_block) {
+    // The first block's data is not in when its sector comes by: next time round.
     const DiskAddress there = layout_.locate(r.lbn);
-    p = media_pass(r.lbn, r.blocks, Op::kWrite, in_buffer, {there.cylinder, there.surface});
+    p = media_pass(r.lbn, r.blocks, Op::kWrite, in_buffer - bus + params_.bus_ns_per_block,
+                   {there.cylinder, there.surface});
   }
   head_ = p.head;
-  media_free_ns_ = p.end_ns;
+  media_free_ns_ = std::max<Ns>(
+      p.end_ns,
+      in_buffer + std::llround(revolution_ns_ / layout_.sectors_per_track(p.head.cylinder)));
+  dirty_end_ = end;
   // The written blocks stay readable in a segment of their own.
   const int seg = cache_.claim(now);
   cache_.fill(seg, r.lbn, end, now);

@@ -55,11 +55,12 @@ struct HeadState {
 
 // One media access of consecutive LBNs.
 struct MediaPass {
-  Ns seek_ns = 0;      // first arm movement (seek or head switch)
-  Ns settle_ns = 0;    // its write settle
-  Ns latency_ns = 0;   // first rotational latency
-  Ns switch_ns = 0;    // later tracks: switches and latencies
-  Ns transfer_ns = 0;  // sectors under the head
+  Ns seek_ns = 0;              // first arm movement (seek or head switch)
+  Ns settle_ns = 0;            // its write settle
+  Ns latency_ns = 0;           // first rotational latency
+  Ns switch_ns = 0;            // later tracks: switches and latencies
+  Ns transfer_ns = 0;          // sectors under the head
+  Ns first_block_done_ns = 0;  // when the first block is in (zero-latency may read it last)
   Ns end_ns = 0;
   HeadState head;
 };
@@ -121,6 +122,7 @@ class ZonedDisk final : public Mechanism {
   HeadState head_;
   Prefetch prefetch_;
   Ns media_free_ns_ = 0;  // end of the pending media write (write-back)
+  Lbn dirty_end_ = -1;    // block after the last one written back
   Op last_op_ = Op::kRead;
 };
 
