@@ -247,9 +247,9 @@ Breakdown ZonedDisk::write(const Request& r, Ns now) {
   // until that data is on the media; so does a sequential write that had to queue behind
   // a command still in progress, as in DiskSim, which settles whether a write appends when
   // the write reaches the drive (docs/disk-models.md: without this, sequential writes came
-  // out 21% faster than DiskSim's). The arm starts moving
-  // after the overhead while the data comes in over the interface; a sector is written once
-  // its data is there, so the write ends no sooner than a sector after the last block is in.
+  // out 21% faster than DiskSim's). The arm starts moving after the overhead while the
+  // data comes in over the interface; a sector is written once its data is there, so the
+  // write ends no sooner than a sector after the last block is in.
   const bool appending = media_free_ns_ > now && r.lbn == dirty_end_ && now == r.arrival_ns;
   const Ns accepted = appending ? now : std::max(now, media_free_ns_);
   const Ns moving = std::max(accepted + overhead, media_free_ns_);
