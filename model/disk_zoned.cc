@@ -37,6 +37,17 @@ Ns ZonedDisk::wait_for_ns(Ns t, Ns slot_start_ns) const {
   return std::llround(wait);
 }
 
+ZonedDisk::TrackStep ZonedDisk::track_step(Lbn lbn, Lbn end, HeadState head) const {
+  TrackStep step;
+  step.last = std::min(layout_.track_last_lbn(lbn), end - 1);
+  step.from = layout_.locate(lbn);
+  step.to = layout_.locate(step.last);
+  // Seek and head switch overlap: the longer decides.
+  const Ns arm = seek_ns(std::abs(step.from.cylinder - head.cylinder));
+  step.move_ns = std::max(arm, step.from.surface != head.surface ? params_.head_switch_ns : Ns{0});
+  return step;
+}
+
 MediaPass ZonedDisk::media_pass(Lbn lbn, std::int32_t blocks, Op op, Ns start,
                                 HeadState head) const {
   MediaPass p;
@@ -44,11 +55,11 @@ MediaPass ZonedDisk::media_pass(Lbn lbn, std::int32_t blocks, Op op, Ns start,
   bool first = true;
   const Lbn end = lbn + blocks;
   for (Lbn l = lbn; l < end;) {
-    const Lbn last = std::min(layout_.track_last_lbn(l), end - 1);
-    const DiskAddress a = layout_.locate(l);
-    const DiskAddress b = layout_.locate(last);
-    const Ns arm = seek_ns(std::abs(a.cylinder - head.cylinder));
-    const Ns move = std::max(arm, a.surface != head.surface ? params_.head_switch_ns : Ns{0});
+    const TrackStep step = track_step(l, end, head);
+    const Lbn last = step.last;
+    const DiskAddress& a = step.from;
+    const DiskAddress& b = step.to;
+    const Ns move = step.move_ns;
     const Ns settle = move > 0 && op == Op::kWrite ? params_.write_settle_ns : 0;
     t += move + settle;
     const double sector_ns = revolution_ns_ / layout_.sectors_per_track(a.cylinder);
@@ -93,11 +104,11 @@ Lbn ZonedDisk::read_progress(Lbn from, Lbn limit, Ns start, HeadState head, Ns u
                              HeadState& at) const {
   Ns t = start;
   for (Lbn l = from; l < limit;) {
-    const Lbn last = std::min(layout_.track_last_lbn(l), limit - 1);
-    const DiskAddress a = layout_.locate(l);
-    const DiskAddress b = layout_.locate(last);
-    const Ns arm = seek_ns(std::abs(a.cylinder - head.cylinder));
-    const Ns move = std::max(arm, a.surface != head.surface ? params_.head_switch_ns : Ns{0});
+    const TrackStep step = track_step(l, limit, head);
+    const Lbn last = step.last;
+    const DiskAddress& a = step.from;
+    const DiskAddress& b = step.to;
+    const Ns move = step.move_ns;
     const Ns begin =
         t + move + wait_for_ns(t + move, sector_start_ns(a.cylinder, a.surface, a.sector));
     const double sector_ns = revolution_ns_ / layout_.sectors_per_track(a.cylinder);

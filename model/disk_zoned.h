@@ -104,6 +104,14 @@ class ZonedDisk final : public Mechanism {
     HeadState head;
     Lbn limit = 0;  // first block it will not read
   };
+  // The part of [lbn, end) on lbn's track, and the arm movement to it from `head`.
+  struct TrackStep {
+    Lbn last = 0;
+    DiskAddress from;
+    DiskAddress to;
+    Ns move_ns = 0;
+  };
+  TrackStep track_step(Lbn lbn, Lbn end, HeadState head) const;
   // Where a read-ahead after `last_block` stops (see the header).
   Lbn read_ahead_limit(Lbn last_block, Lbn segment_first) const;
   // Brings the read-ahead's segment up to `t`; with stop, ends it there and
