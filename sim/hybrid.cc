@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/disk_zoned.h"
+
 namespace memstore::sim {
 namespace {
 
@@ -27,7 +29,10 @@ class HybridRun {
   HybridStats run(const RequestSource& next) {
     std::optional<Request> arrival = next();
     auto on_mems = [this](const Completion& c) { part_done(c); };
-    auto on_disk = [this](const Completion& c) { part_done(c); };
+    auto on_disk = [this](const Completion& c) {
+      disk_free_at_ = std::max(disk_free_at_, c.done_ns);
+      part_done(c);
+    };
     for (;;) {
       // Every step handles the earliest instant anything happens at, so each service
       // starts at the step's instant and every follow-up lies at or after it.
@@ -160,20 +165,44 @@ class HybridRun {
         break;
       }
       case Action::kWriteLive: {
-        // The segment is in memory now: its blocks not overwritten since go to the disk.
-        const std::vector<Extent> runs = buffer_.live_runs(e.segment);
-        if (runs.empty()) {
+        // The segment is in memory: its live blocks go to the disk one run at a time, each
+        // only when the disk is idle, so that foreground reads never queue behind more than
+        // one cleaning write.
+        if (!runs_taken_) {
+          runs_ = buffer_.live_runs(e.segment);
+          next_run_ = 0;
+          runs_taken_ = true;
+        }
+        if (next_run_ == runs_.size()) {
+          runs_taken_ = false;
           free_and_go_on(e.segment, e.at);
           break;
         }
+        if (const Ns idle = disk_idle_at(e.at); idle > e.at) {
+          schedule(idle, Action::kWriteLive, e.segment);
+          break;
+        }
+        const Extent r = runs_[next_run_++];
         const std::uint64_t parent = new_parent({Kind::kCleanWrite, e.at, false, 0, 0, e.segment});
-        for (const Extent& r : runs) submit(disk_, parent, e.at, r.lbn, r.blocks, Op::kWrite);
+        submit(disk_, parent, e.at, r.lbn, r.blocks, Op::kWrite);
         break;
       }
       case Action::kFreeSegment:
         free_and_go_on(e.segment, e.at);
         break;
     }
+  }
+
+  // When the disk is next idle, as far as is known at `t`: no request waiting, none in
+  // service, and no write-back still going to its media. While requests wait, the answer
+  // is unknown until the next of them has started: ask again then.
+  Ns disk_idle_at(Ns t) const {
+    if (disk_->pending() > 0) return std::max(t + 1, disk_->next_start_ns());
+    Ns idle = std::max(t, disk_free_at_);
+    if (const auto* zoned = dynamic_cast<const model::ZonedDisk*>(&disk_->mechanism(0))) {
+      idle = std::max(idle, zoned->media_busy_until_ns());
+    }
+    return idle;
   }
 
   void part_done(const Completion& c) {
@@ -201,7 +230,7 @@ class HybridRun {
         schedule(done.done_ns, Action::kWriteLive, done.segment);
         break;
       case Kind::kCleanWrite:
-        schedule(done.done_ns, Action::kFreeSegment, done.segment);
+        schedule(done.done_ns, Action::kWriteLive, done.segment);
         break;
     }
   }
@@ -212,6 +241,11 @@ class HybridRun {
   WriteBuffer buffer_;
   HybridStats stats_;
   bool cleaning_ = false;
+  // The segment being written to the disk: its live runs, and the next one to write.
+  std::vector<Extent> runs_;
+  std::size_t next_run_ = 0;
+  bool runs_taken_ = false;
+  Ns disk_free_at_ = 0;
   std::uint64_t next_id_ = 0;
   std::uint64_t next_parent_ = 0;
   std::uint64_t seq_ = 0;

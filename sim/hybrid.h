@@ -6,8 +6,10 @@
 // segment it opens); a read whose blocks are all in the log is served from the MEMStore, any
 // other read from the disk. The cleaner, whenever the used segments pass the high water mark,
 // reads the oldest segment from the MEMStore, then writes its live blocks to the disk, then
-// frees it, one segment at a time, until the low water mark. Its requests queue with the
-// foreground ones (FCFS on each device).
+// frees it, one segment at a time, until the low water mark. It writes to the disk in the
+// background: one run of blocks at a time, and only when the disk is idle (nothing queued,
+// nothing in service, no write-back in flight). Its MEMStore reads queue with the foreground
+// requests (FCFS).
 #pragma once
 
 #include <cstdint>
