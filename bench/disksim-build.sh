@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/disksim-build.sh: sourced by bench/disksim-compare and bench/disksim-atlas10k. Builds
 # DiskSim 4.0 outside the repository (see disksim-compare's header for the environment) and
 # leaves its tree in $ds_dir/disksim-4.0. The caller sets ds_dir, ds_src, ds_ref, patch_src,
