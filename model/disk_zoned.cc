@@ -104,26 +104,24 @@ Lbn ZonedDisk::read_progress(Lbn from, Lbn limit, Ns start, HeadState head, Ns u
                              HeadState& at) const {
   Ns t = start;
   for (Lbn l = from; l < limit;) {
-    const TrackStep step = track_step(l, limit, head);
-    const Lbn last = step.last;
-    const DiskAddress& a = step.from;
-    const DiskAddress& b = step.to;
-    const Ns move = step.move_ns;
+    const TrackStep s = track_step(l, limit, head);
+    const Ns on_track = t + s.move_ns;
     const Ns begin =
-        t + move + wait_for_ns(t + move, sector_start_ns(a.cylinder, a.surface, a.sector));
-    const double sector_ns = revolution_ns_ / layout_.sectors_per_track(a.cylinder);
-    const Ns finish = begin + std::llround((b.sector - a.sector + 1) * sector_ns);
+        on_track +
+        wait_for_ns(on_track, sector_start_ns(s.from.cylinder, s.from.surface, s.from.sector));
+    const double sector_ns = revolution_ns_ / layout_.sectors_per_track(s.from.cylinder);
+    const Ns finish = begin + std::llround((s.to.sector - s.from.sector + 1) * sector_ns);
     if (finish > until) {
       // Stopped on this track (or on its way to it): the blocks whose sectors are done.
-      at = t + move <= until ? HeadState{a.cylinder, a.surface} : head;
+      at = on_track <= until ? HeadState{s.from.cylinder, s.from.surface} : head;
       if (until <= begin) return l;
       const auto done =
           static_cast<Lbn>(std::floor(static_cast<double>(until - begin) / sector_ns));
-      return std::min(l + done, last + 1);
+      return std::min(l + done, s.last + 1);
     }
     t = finish;
-    head = {b.cylinder, b.surface};
-    l = last + 1;
+    head = {s.to.cylinder, s.to.surface};
+    l = s.last + 1;
   }
   at = head;
   return limit;
