@@ -55,6 +55,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/disk_address.h"
 #include "model/mechanism.h"
 #include "model/params.h"
 
@@ -78,13 +79,6 @@ struct UberdiskParams {
 
 // Empty when `params` describe a disk (keys named as the struct fields).
 std::vector<ParamError> validate(const UberdiskParams& params);
-
-struct DiskAddress {
-  std::int32_t cylinder = 0;
-  std::int32_t surface = 0;
-  std::int32_t sector = 0;
-  friend bool operator==(const DiskAddress&, const DiskAddress&) = default;
-};
 
 class Uberdisk final : public Mechanism {
  public:

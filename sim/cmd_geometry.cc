@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/device_factory.h"
+#include "model/disk_layout.h"
 #include "model/geometry.h"
 #include "model/mems_mechanism.h"
 #include "model/params_toml.h"
@@ -16,9 +17,10 @@ namespace memstore::sim {
 namespace {
 
 std::optional<model::DeviceParams> params_or_report(const DeviceOptions& o) {
-  if (model::is_comparison_disk(o.device)) {
+  if (model::is_comparison_disk(o.device) || model::is_zoned_disk(o.device)) {
     std::cerr << "memsim: --device: '" << o.device
-              << "' is a comparison disk; geometry, params, equiv and seek need a MEMStore:";
+              << "' is a comparison disk or a zoned disk; geometry, params, equiv and seek need a "
+                 "MEMStore:";
     for (const std::string& name : model::preset_names()) std::cerr << " " << name;
     std::cerr << "\n";
     return std::nullopt;
@@ -36,9 +38,67 @@ bool lbn_in_range(const char* option, std::int64_t lbn, const model::Geometry& g
   return false;
 }
 
+// A zoned disk's parameters as JSON: what bench/disksim-atlas10k reads to place requests on
+// cylinders, and what a mode page 03h/04h or VPD B1h writer needs.
+nlohmann::ordered_json disk_params_json(const model::ZonedDiskParams& p) {
+  nlohmann::ordered_json zones = nlohmann::json::array();
+  for (const model::DiskZone& z : p.zones) {
+    zones.push_back({{"first_cylinder", z.first_cylinder},
+                     {"last_cylinder", z.last_cylinder},
+                     {"sectors_per_track", z.sectors_per_track},
+                     {"track_skew_sectors", z.track_skew_sectors},
+                     {"cylinder_skew_sectors", z.cylinder_skew_sectors},
+                     {"spare_sectors", z.spare_sectors},
+                     {"slips", z.slips}});
+  }
+  nlohmann::ordered_json seek = nlohmann::json::array();
+  for (const model::SeekPoint& s : p.seek_curve) seek.push_back({s.distance_cylinders, s.time_ns});
+  const model::DiskOverheads& o = p.overheads;
+  return {{"name", p.name},
+          {"rotation_rpm", p.rotation_rpm},
+          {"surfaces", p.surfaces},
+          {"cylinders", p.cylinders},
+          {"block_bytes", p.block_bytes},
+          {"blocks", model::ZonedLayout(p).blocks()},
+          {"head_switch_ns", p.head_switch_ns},
+          {"write_settle_ns", p.write_settle_ns},
+          {"zero_latency", p.zero_latency},
+          {"bus_ns_per_block", p.bus_ns_per_block},
+          {"overheads_ns",
+           {{"read_hit_after_read", o.read_hit_after_read_ns},
+            {"read_hit_after_write", o.read_hit_after_write_ns},
+            {"read_miss_after_read", o.read_miss_after_read_ns},
+            {"read_miss_after_write", o.read_miss_after_write_ns},
+            {"write_after_read", o.write_after_read_ns},
+            {"write_after_write", o.write_after_write_ns}}},
+          {"cache",
+           {{"segments", p.cache.segments},
+            {"segment_blocks", p.cache.segment_blocks},
+            {"write_back", p.cache.write_back}}},
+          {"zones", zones},
+          {"seek_curve_ns", seek}};
+}
+
+int disk_params(const ParamsArgs& a) {
+  std::optional<model::ZonedDiskParams> p = model::disk_preset(a.device.device);
+  for (const std::string& kv : a.device.set) {
+    if (std::optional<model::ParamError> e = model::apply_disk_override(*p, kv)) {
+      std::cerr << "memsim: --set " << kv << ": " << e->message << "\n";
+      return 2;
+    }
+  }
+  if (a.format != OutputFormat::kJson) {
+    std::cerr << "memsim: params: a zoned disk's parameters print as JSON only (add --json)\n";
+    return 2;
+  }
+  std::cout << disk_params_json(*p).dump(2) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int cmd_params(const ParamsArgs& a) {
+  if (model::is_zoned_disk(a.device.device)) return disk_params(a);
   const auto p = params_or_report(a.device);
   if (!p) return 2;
   std::cout << (a.format == OutputFormat::kJson ? model::params_to_json(*p)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/device_options.h"
+#include "sim/write_buffer.h"
 
 namespace memstore::sim {
 
@@ -68,6 +69,23 @@ struct RunArgs {
   OutputFormat format = OutputFormat::kText;
 };
 int cmd_run(const RunArgs& a);
+
+// Wang and Brandt's write buffer (sim/hybrid.h): the disk alone, the disk behind the MEMS
+// write buffer, and the MEMStore alone, on a write-heavy Random workload at each speedup
+// (inter-arrival divided by it). CSV (default) or JSON.
+struct WbufferArgs {
+  std::string disk = "atlas10k";
+  std::string mems = "g2";
+  std::int64_t requests = 20000;
+  double interarrival_ms = 40.0;  // at speedup 1
+  double mean_size_kb = 4.0;
+  double read_fraction = 0.3;  // write-heavy
+  std::uint64_t seed = 1;
+  std::vector<double> speedups = {1, 2, 4, 8, 16};
+  WriteBufferParams buffer;
+  OutputFormat format = OutputFormat::kCsv;
+};
+int cmd_wbuffer(const WbufferArgs& a);
 
 // The 5 x 5 subregion map of positioning and service time (thesis Fig. 6.7).
 struct SubregionsArgs {

@@ -71,6 +71,24 @@ std::unique_ptr<model::Device> build_device(const DeviceOptions& o, std::string&
     }
     return model::make_disk_device(o.device, o.scheduler, o.scheduler_options);
   }
+  if (std::optional<model::ZonedDiskParams> z = model::disk_preset(o.device)) {
+    if (!o.config.empty()) {
+      error = "--config: the zoned disk '" + o.device + "' takes --set key=value only";
+      return nullptr;
+    }
+    for (const std::string& kv : o.set) {
+      if (std::optional<model::ParamError> e = model::apply_disk_override(*z, kv)) {
+        error = "--set " + kv + ": " + e->message;
+        return nullptr;
+      }
+    }
+    const std::vector<model::ParamError> errors = model::validate(*z);
+    if (!errors.empty()) {
+      error = "--set: " + errors.front().key + " " + errors.front().message;
+      return nullptr;
+    }
+    return model::make_zoned_disk_device(*z, o.scheduler, o.scheduler_options);
+  }
   std::optional<model::DeviceParams> p = resolve_params(o, error);
   if (!p) {
     if (!model::preset(o.device)) {

@@ -176,6 +176,33 @@ int main(int argc, char** argv) {
   add_format(w, sweep.format, true);
   w->callback([&] { status = memstore::sim::cmd_sweep(sweep); });
 
+  memstore::sim::WbufferArgs wbuffer;
+  auto* wb = app.add_subcommand(
+      "wbuffer",
+      "Disk alone, disk behind a MEMS write buffer, MEMStore alone, replayed 1x..16x (CSV/JSON)");
+  wb->add_option("--disk", wbuffer.disk, "Disk (default atlas10k)");
+  wb->add_option("--mems", wbuffer.mems, "MEMStore holding the log (default g2)");
+  wb->add_option("--requests", wbuffer.requests, "Requests per run")->check(number_check(false));
+  wb->add_option("--interarrival-ms", wbuffer.interarrival_ms,
+                 "Mean exponential inter-arrival at speedup 1 (ms, default 40)");
+  wb->add_option("--mean-size-kb", wbuffer.mean_size_kb, "Mean exponential request size (KB)");
+  wb->add_option("--read-fraction", wbuffer.read_fraction, "Fraction of reads (default 0.3)")
+      ->check(CLI::Range(0.0, 1.0));
+  wb->add_option("--seed", wbuffer.seed, "Random seed");
+  wb->add_option("--speedups", wbuffer.speedups, "Speedups, comma-separated (default 1,2,4,8,16)")
+      ->delimiter(',');
+  wb->add_option("--segments", wbuffer.buffer.segments,
+                 "Log size in 128 KB segments (default 256: 32 MB)")
+      ->check(number_check(false));
+  wb->add_option("--high-water", wbuffer.buffer.high_water,
+                 "Start cleaning above this share of segments used (default 0.8)");
+  wb->add_option("--low-water", wbuffer.buffer.low_water,
+                 "Stop cleaning at this share (default 0.5)");
+  wb->add_flag_callback(
+      "--json", [&] { wbuffer.format = memstore::sim::OutputFormat::kJson; },
+      "JSON instead of CSV");
+  wb->callback([&] { status = memstore::sim::cmd_wbuffer(wbuffer); });
+
   memstore::sim::MergeArgs merge;
   auto* m = app.add_subcommand(
       "merge", "Join the outputs of `sweep --shard I/N` (every I) into the unsharded CSV");
