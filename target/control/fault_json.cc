@@ -81,6 +81,9 @@ json fault_to_json(const scsi::FaultRule& r) {
     case FaultAction::kUnitAttention:
       j["ua"] = std::string(scsi::fault_attention_name(r.attention));
       break;
+    case FaultAction::kTimeout:
+      if (r.reject_abort) j["abort"] = "reject";
+      break;
     case FaultAction::kFailedTip:
       j["tip"] = r.tip;
       j["sled"] = r.sled;

@@ -47,19 +47,21 @@ void Engine::on_result(scsi::ScsiResult r) {
   follow_timing();  // the MODE SELECT that changed it completes at once
   const auto it = pending_.find(std::make_pair(r.nexus, r.tag));
   if (it == pending_.end()) return;  // the nexus is gone
-  if (r.withheld) {
+  if (r.withheld && !r.reject_abort) {
     // An injected timeout: the initiator never hears back, and its task
     // stays open until it aborts it (the transport's task management).
     pending_pool_.erase(pending_, it);
     return;
   }
+  // A withheld result whose abort is to be refused goes to the transport at
+  // once: it sends nothing, but marks the task (Session::complete).
   Due d;
   d.done = std::move(it->second.done);
   d.arrival_ns = it->second.arrival_ns;
   pending_pool_.erase(pending_, it);
   const bool off = timing_off();
   d.due = off ? std::numeric_limits<WallNs>::min() : wall_at(r.complete_ns);
-  d.timed = !off;
+  d.timed = !off && !r.withheld;  // nothing is delivered to be late
   d.result = std::move(r);
   due_.push(std::move(d));
 }

@@ -132,6 +132,13 @@ void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {
   auto it = tasks_.find(itt);
   // An aborted task's result: dropped (its ITT may name a new task by now).
   if (it == tasks_.end() || it->second->tag != tag) return;
+  if (result.withheld) {
+    // An injected timeout whose abort is refused (docs/faults.md): no
+    // response, and the task stays open until a reset ends it.
+    it->second->refuse_abort = true;
+    if (it->second->port != nullptr) it->second->port->recycle(std::move(result.data_in));
+    return;
+  }
   const ScsiCommandPdu cmd = it->second->cmd;
   LunPort* const port = it->second->port;
   task_pool_.erase(tasks_, it);

@@ -144,7 +144,14 @@ void Session::on_task_mgmt(const TaskMgmtRequestPdu& pdu) {
   const auto lun = decode_lun(pdu.lun);
   switch (pdu.function) {
     case TmfFunction::kAbortTask: {
-      const bool found = tasks_.contains(pdu.referenced_task_tag);
+      const auto task = tasks_.find(pdu.referenced_task_tag);
+      if (task != tasks_.end() && task->second->refuse_abort) {
+        // RFC 7143 §11.6.1: "Function rejected". The task goes on, and
+        // only a LOGICAL UNIT RESET or a larger reset ends it.
+        r.response = TmfResponse::kRejected;
+        break;
+      }
+      const bool found = task != tasks_.end();
       abort_where([&](const Task& t) { return t.cmd.itt == pdu.referenced_task_tag; });
       r.response = found ? TmfResponse::kComplete : TmfResponse::kTaskDoesNotExist;
       break;

@@ -44,6 +44,8 @@ struct Session::Task {
     return nullptr;
   }
   bool submitted = false;
+  // An injected timeout with `abort = "reject"`: ABORT TASK is refused.
+  bool refuse_abort = false;
 
   // For a recycled task: everything back to its initial state, buffers kept.
   void reset() {
@@ -62,6 +64,7 @@ struct Session::Task {
     unsolicited_data_sn = 0;
     r2t_data_sn.clear();
     submitted = false;
+    refuse_abort = false;
   }
 };
 

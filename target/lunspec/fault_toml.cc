@@ -26,7 +26,7 @@ const std::vector<ActionKeys>& action_keys() {
       {FaultAction::kMediumError, {}, 0},
       {FaultAction::kSense, {"sense"}, 1},
       {FaultAction::kDelay, {"delay_ms"}, 1},
-      {FaultAction::kTimeout, {}, 0},
+      {FaultAction::kTimeout, {"abort"}, 0},
       {FaultAction::kBusy, {}, 0},
       {FaultAction::kTaskSetFull, {}, 0},
       {FaultAction::kReservationConflict, {}, 0},
@@ -198,6 +198,18 @@ bool parse_action_keys(Reader& r, FaultRule& rule, const model::Geometry& g, boo
       std::optional<double> ms;
       if (!r.number("delay_ms", ms, 0.001, 3'600'000)) return false;
       rule.delay_ns = static_cast<std::uint64_t>(std::llround(*ms * 1e6));
+      return true;
+    }
+    case FaultAction::kTimeout: {
+      const toml::node* n = r.t.get("abort");
+      if (n == nullptr) return true;
+      const auto s = n->value_exact<std::string>();
+      if (!s || (*s != "complete" && *s != "reject")) {
+        return r.fail("abort",
+                      "must be \"complete\" (ABORT TASK ends the command, the default) or "
+                      "\"reject\" (it is refused, so the initiator escalates to a reset)");
+      }
+      rule.reject_abort = *s == "reject";
       return true;
     }
     case FaultAction::kUnitAttention: {

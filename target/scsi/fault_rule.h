@@ -68,6 +68,9 @@ struct FaultRule {
   FaultAction action = FaultAction::kMediumError;
   SenseCode sense{SenseKey::kMediumError, 0x11, 0x00};  // kSense
   std::uint64_t delay_ns = 0;                           // kDelay
+  // kTimeout: an ABORT TASK for the withheld command is answered FUNCTION
+  // REJECTED, so the initiator escalates (Linux: to a LUN reset).
+  bool reject_abort = false;
   FaultAttention attention = FaultAttention::kPowerOn;  // kUnitAttention
   std::int32_t tip = 0;                                 // kFailedTip: a virtual tip, 0..N-1
   // kFailedTip: the tip's blocks are served from a spare tip instead of

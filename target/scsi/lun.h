@@ -109,6 +109,9 @@ struct ScsiResult {
   // An injected timeout (FaultAction::kTimeout): the transport never
   // delivers the result, so the initiator times out and aborts the task.
   bool withheld = false;
+  // With `withheld`: the transport refuses ABORT TASK for the command
+  // (FaultRule::reject_abort), so only a reset ends it.
+  bool reject_abort = false;
   // An injected transport fault (FaultAction::kDropConnection): the
   // transport closes the connection the command came on instead of
   // answering it.

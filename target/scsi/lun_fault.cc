@@ -131,6 +131,7 @@ bool Lun::inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult&
       return false;  // submit() adds rule.delay_ns to the completion
     case FaultAction::kTimeout:
       result.withheld = true;
+      result.reject_abort = rule.reject_abort;
       return false;
     case FaultAction::kDropConnection:
       result.drop_connection = true;

@@ -100,5 +100,54 @@ TEST_F(TaskManagementTest, TargetWarmResetAbortsEveryWaitingTask) {
   expect_nothing_but_the_ping();
 }
 
+// A timeout rule with `abort = "reject"` (docs/faults.md): the withheld
+// READ's ABORT TASK is refused, as from a device that cannot abort it; the
+// LOGICAL UNIT RESET the initiator escalates to ends it, and the LUN serves
+// the next READ.
+TEST(TaskManagementFaultTest, RefusedAbortLeavesTheTaskToALunReset) {
+  auto lun = testing::memory_lun();
+  scsi::FaultRule rule;
+  rule.op = scsi::FaultOp::kRead;
+  rule.once = true;
+  rule.action = scsi::FaultAction::kTimeout;
+  rule.reject_abort = true;
+  lun->add_fault(rule);
+  testing::LoopbackTarget target;
+  ASSERT_EQ(target.start(std::move(lun)), "");
+  testing::RawInitiator c(target.port());
+  ASSERT_TRUE(c.login(false));
+  std::uint32_t sn = 1;
+  c.send(c.read16(1, sn++, 0, 4096));
+  std::this_thread::sleep_for(milliseconds(200));  // the LUN has decided by now
+  auto tmf_answer = [&](std::uint32_t itt) {
+    const auto r = c.receive();
+    const auto* t = r ? std::get_if<TaskMgmtResponsePdu>(&r->first) : nullptr;
+    EXPECT_NE(t, nullptr);
+    EXPECT_EQ(t ? t->itt : 0, itt);
+    return t ? t->response : TmfResponse::kNotSupported;
+  };
+  c.send(testing::RawInitiator::tmf(TmfFunction::kAbortTask, 0x10, sn, 1));
+  EXPECT_EQ(tmf_answer(0x10), TmfResponse::kRejected);
+  c.send(testing::RawInitiator::tmf(TmfFunction::kLogicalUnitReset, 0x11, sn));
+  EXPECT_EQ(tmf_answer(0x11), TmfResponse::kComplete);
+  // The first command after the reset may report its unit attention
+  // (SAM-5); a READ after that is served.
+  for (std::uint32_t itt = 2; itt <= 3; ++itt) {
+    c.send(c.read16(itt, sn++, 0, 4096));
+    const auto r = c.receive();
+    ASSERT_TRUE(r.has_value());
+    if (const auto* data = std::get_if<DataInPdu>(&r->first)) {
+      EXPECT_EQ(data->itt, itt);
+      target.stop();
+      return;
+    }
+    const auto* resp = std::get_if<ScsiResponsePdu>(&r->first);
+    ASSERT_NE(resp, nullptr);
+    EXPECT_EQ(resp->itt, itt);
+  }
+  ADD_FAILURE() << "no READ after the reset was served";
+  target.stop();
+}
+
 }  // namespace
 }  // namespace memstore::iscsi

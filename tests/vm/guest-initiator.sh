@@ -289,6 +289,24 @@ li_faults() {
   else
     bad li_timeout "the read failed: $(dmesg | tail -6 | tr '\n' ' ')"
   fi
+  # c) the same, but the abort is refused (abort = "reject"): the error
+  #    handler escalates to a device reset (LOGICAL UNIT RESET), which ends
+  #    the withheld command, and the retry after it succeeds.
+  dmesg -C
+  li_fault 6 "{\"op\": \"read\", \"lba\": [$((slow + 8)), $((slow + 8))], \"once\": true, \"action\": \"timeout\", \"abort\": \"reject\"}" ||
+    { bad li_timeout_reset "the host never added the rule"; return; }
+  t0=$(date +%s%N)
+  if dd if="$li_dev" of=/dev/null bs=4096 skip=$(((slow + 8) / 8)) count=1 iflag=direct status=none; then
+    t1=$(date +%s%N)
+    out="the read took $(((t1 - t0) / 1000000)) ms"
+    if dmesg | grep -q "Sending BDR"; then
+      ok li_timeout_reset "$out; $(dmesg | grep -m1 "Sending BDR" | sed 's/^\[[^]]*\] //')"
+    else
+      bad li_timeout_reset "$out, no device reset: $(dmesg | tail -8 | tr '\n' ' ')"
+    fi
+  else
+    bad li_timeout_reset "the read failed: $(dmesg | tail -6 | tr '\n' ' ')"
+  fi
   if dd if="$li_dev" of=/dev/null bs=1M count=4 iflag=direct status=none; then ok li_after_faults; else
     bad li_after_faults "$(dmesg | tail -4 | tr '\n' ' ')"
   fi
