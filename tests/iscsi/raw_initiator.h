@@ -29,6 +29,20 @@ inline std::unique_ptr<scsi::Lun> memory_lun(scsi::Timing timing = {scsi::Timing
   return scsi::testing::make_lun(std::move(config));
 }
 
+// An in-memory LUN (timing off) whose READs meet one fault rule, fired
+// once (docs/faults.md).
+inline std::unique_ptr<scsi::Lun> memory_lun_with_read_fault(scsi::FaultAction action,
+                                                             bool reject_abort = false) {
+  scsi::FaultRule rule;
+  rule.op = scsi::FaultOp::kRead;
+  rule.once = true;
+  rule.action = action;
+  rule.reject_abort = reject_abort;
+  auto lun = memory_lun();
+  lun->add_fault(rule);
+  return lun;
+}
+
 // A raw initiator: whole PDUs out, whole PDUs in, digests when asked.
 struct RawInitiator {
   // Sessions of one initiator port (the same ISID) replace each other

@@ -237,14 +237,9 @@ TEST(TwoLoopServer, SessionsOnEitherLoopReachALunOnTheOther) {
 // goes out with a wrong data digest, which the initiator must detect; the
 // rule fired once, so the same READ on a new connection is intact.
 TEST(ServerFaultTest, CorruptDigestSpoilsTheResponsesDataDigest) {
-  auto lun = testing::memory_lun();
-  scsi::FaultRule rule;
-  rule.op = scsi::FaultOp::kRead;
-  rule.once = true;
-  rule.action = scsi::FaultAction::kCorruptDigest;
-  lun->add_fault(rule);
   testing::LoopbackTarget target;
-  ASSERT_EQ(target.start(std::move(lun)), "");
+  ASSERT_EQ(target.start(testing::memory_lun_with_read_fault(scsi::FaultAction::kCorruptDigest)),
+            "");
   {
     testing::RawInitiator c(target.port());
     ASSERT_TRUE(c.login(true));

@@ -105,15 +105,10 @@ TEST_F(TaskManagementTest, TargetWarmResetAbortsEveryWaitingTask) {
 // LOGICAL UNIT RESET the initiator escalates to ends it, and the LUN serves
 // the next READ.
 TEST(TaskManagementFaultTest, RefusedAbortLeavesTheTaskToALunReset) {
-  auto lun = testing::memory_lun();
-  scsi::FaultRule rule;
-  rule.op = scsi::FaultOp::kRead;
-  rule.once = true;
-  rule.action = scsi::FaultAction::kTimeout;
-  rule.reject_abort = true;
-  lun->add_fault(rule);
   testing::LoopbackTarget target;
-  ASSERT_EQ(target.start(std::move(lun)), "");
+  ASSERT_EQ(target.start(testing::memory_lun_with_read_fault(scsi::FaultAction::kTimeout,
+                                                             /*reject_abort=*/true)),
+            "");
   testing::RawInitiator c(target.port());
   ASSERT_TRUE(c.login(false));
   std::uint32_t sn = 1;

@@ -435,8 +435,11 @@ li_multipath() {
   rm -f "$share/li-path2-down"
   # The session logs in again by itself; the path is then put back as
   # multipathd's checker would.
+  # Logged in is not enough: the kernel unblocks the session's disks just
+  # after, and a disk still in transport-offline refuses to open.
   for i in $(seq 1 60); do
-    li_session_up "$ip2" && break
+    li_session_up "$ip2" && [ "$(cat "/sys/block/${p2#/dev/}/device/state" 2>/dev/null)" = running ] &&
+      break
     sleep 1
   done
   dmsetup message li_mp 0 reinstate_path "$p2" >/dev/null 2>&1
