@@ -123,7 +123,7 @@ TEST_F(LunRuntimeTest, AnAddedLunIsReportedAndServes) {
   EXPECT_EQ(ua.ascq, 0x0E);
   EXPECT_EQ(command(3, 0, read16(0, 8), 4096).status, kGood);
   // REPORT LUNS, from either LUN: 0 and 2.
-  for (const std::uint16_t lun : {0, 2}) {
+  for (const std::uint16_t lun : {std::uint16_t{0}, std::uint16_t{2}}) {
     const Answer list = command(4 + lun, lun, report_luns(), 256);
     ASSERT_EQ(list.status, kGood);
     ASSERT_EQ(list.data.size(), 8U + 16U);
