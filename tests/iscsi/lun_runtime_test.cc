@@ -11,11 +11,13 @@
 #include <optional>
 
 #include "tests/iscsi/loopback_target.h"
+#include "tests/scsi/cdb_builders.h"
 
 namespace memstore::iscsi {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using scsi::testing::read16;
 using std::chrono::milliseconds;
 
 struct Answer {
@@ -81,13 +83,6 @@ class LunRuntimeTest : public ::testing::Test {
                  std::uint32_t in) {
     send(itt, lun, std::move(cdb), in);
     return receive(itt);
-  }
-  static std::vector<std::uint8_t> read16(std::uint64_t lba, std::uint32_t blocks) {
-    std::vector<std::uint8_t> cdb(16, 0);
-    cdb[0] = 0x88;
-    for (int i = 0; i < 8; ++i) cdb[2 + i] = static_cast<std::uint8_t>(lba >> (56 - 8 * i));
-    for (int i = 0; i < 4; ++i) cdb[10 + i] = static_cast<std::uint8_t>(blocks >> (24 - 8 * i));
-    return cdb;
   }
   static std::vector<std::uint8_t> report_luns() {
     return {0xA0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};  // ALLOCATION LENGTH 256
