@@ -47,9 +47,7 @@ void Lun::reset_faults(std::uint64_t seed, std::span<const FaultRule> rules) {
 
 void Lun::faults_changed() {
   std::vector<modepages::FailedTip> tips = faults_.failed_tips();
-  const auto page =
-      modepages::decode_geometry_page(mode_.find(modepages::kGeometryPageCode, 0)->current);
-  if (page && page->failed_tips == tips) return;
+  if (mode_.failed_tips() == tips) return;
   mode_.set_failed_tips(std::move(tips));
   for (const std::uint64_t nexus : nexuses_) {
     attentions_.establish(port_of(nexus), Reason::kModeParametersChanged);
