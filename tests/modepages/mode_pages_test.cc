@@ -241,9 +241,9 @@ TEST(ControlPage, PowerStrategiesInByteSix) {
     EXPECT_EQ(b[6], byte6);
     EXPECT_EQ(std::get<ControlPage>(decode_control_page(b)), c);
   }
-  for (const std::uint8_t reserved : {0x04, 0x80, 0xFF}) {
+  for (const int reserved : {0x04, 0x80, 0xFF}) {
     Bytes b = encode(ControlPage{});
-    b[6] = reserved;
+    b[6] = static_cast<std::uint8_t>(reserved);
     const FieldError e = std::get<FieldError>(decode_control_page(b, 100));
     EXPECT_EQ(e.kind, FieldError::Kind::kInvalidFieldInParamList);
     EXPECT_EQ(e.byte, 106);
