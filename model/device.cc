@@ -57,6 +57,7 @@ void Device::start_one(Server& s, Ns at, const Sink& sink) {
     s.incoming.pop_front();
   }
   const Request local = s.scheduler->pick(*s.mechanism, at);
+  if (merge_requests_ && local.batch == nullptr && start_merged(s, local, at, sink)) return;
   Completion c;
   c.request = local;
   c.request.lbn = local.lbn + s.first_lbn;
@@ -65,6 +66,36 @@ void Device::start_one(Server& s, Ns at, const Sink& sink) {
   c.done_ns = at + c.breakdown.service_ns();
   s.free_at = c.done_ns;
   finish(c.request, c, sink);
+}
+
+bool Device::start_merged(Server& s, const Request& first, Ns at, const Sink& sink) {
+  // Second paper §5.2.2: queued requests that begin where the access ends,
+  // with the same operation, join it. The media steps still hold at most p
+  // blocks each, so no more than active_tips tips are ever active; a row two
+  // requests share is read once, with both requests' tips on.
+  parts_.clear();
+  parts_.push_back(first);
+  while (auto next =
+             s.scheduler->take_continuing(parts_.back().lbn + parts_.back().blocks, first.op)) {
+    parts_.push_back(*next);
+  }
+  if (parts_.size() == 1) return false;
+  merged_requests_ += static_cast<std::int64_t>(parts_.size()) - 1;
+  parts_done_.assign(parts_.size(), 0);
+  const Breakdown b = s.mechanism->service_merged(parts_, at, parts_done_);
+  s.free_at = at + b.service_ns();
+  // The first request carries the access's breakdown; the others joined it
+  // and add no positioning or media time of their own.
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    Completion c;
+    c.request = parts_[i];
+    c.request.lbn = parts_[i].lbn + s.first_lbn;
+    c.start_ns = at;
+    c.done_ns = at + parts_done_[i];
+    if (i == 0) c.breakdown = b;
+    finish(c.request, c, sink);
+  }
+  return true;
 }
 
 void Device::finish(const Request& part, const Completion& c, const Sink& sink) {
@@ -149,6 +180,10 @@ bool Device::replace_schedulers(std::string_view name, const SchedulerOptions& o
 
 void Device::set_idle_timeout_ns(Ns timeout) {
   for (Server& s : servers_) s.mechanism->set_idle_timeout_ns(timeout);
+}
+
+void Device::set_subsector(bool on) {
+  for (Server& s : servers_) s.mechanism->set_subsector(on);
 }
 
 EnergyReport Device::energy(Ns until) const {

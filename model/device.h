@@ -13,12 +13,12 @@
 #pragma once
 
 #include <cstdint>
-#include "model/fifo.h"
 #include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
 
+#include "model/fifo.h"
 #include "model/mechanism.h"
 #include "model/scheduler.h"
 
@@ -59,6 +59,15 @@ class Device {
   bool replace_schedulers(std::string_view name, const SchedulerOptions& options);
   // Every mechanism's idle timeout (-1 never, 0 aggressive spin-down).
   void set_idle_timeout_ns(Ns timeout);
+  // The second paper's other two power strategies (§5.2.2, §5.2.3), from now
+  // on: request merging (the device joins queued requests that continue the
+  // one it starts into one media access) and subsector accesses (each
+  // mechanism activates only the tip sectors a request needs).
+  void set_merge_requests(bool on) { merge_requests_ = on; }
+  bool merge_requests() const { return merge_requests_; }
+  void set_subsector(bool on);
+  // Requests that joined another's media access so far.
+  std::int64_t merged_requests() const { return merged_requests_; }
 
   // Summed over mechanisms, until `until` (>= every completion so far).
   EnergyReport energy(Ns until) const;
@@ -78,12 +87,19 @@ class Device {
   };
 
   void start_one(Server& s, Ns at, const Sink& sink);
+  // Starts `first` and every queued request that continues it as one access;
+  // false, with nothing started, when no queued request continues it.
+  bool start_merged(Server& s, const Request& first, Ns at, const Sink& sink);
   void finish(const Request& original, const Completion& part, const Sink& sink);
 
   std::vector<Server> servers_;
   std::int64_t blocks_ = 0;
   Ns last_arrival_ = 0;
   std::vector<std::pair<std::uint64_t, Split>> splits_;  // few, short-lived
+  bool merge_requests_ = false;
+  std::int64_t merged_requests_ = 0;
+  std::vector<Request> parts_;  // scratch for merged accesses
+  std::vector<Ns> parts_done_;
 };
 
 }  // namespace memstore::model

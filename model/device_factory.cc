@@ -49,7 +49,9 @@ std::unique_ptr<Device> make_mems_device(const DeviceParams& params, std::string
     schedulers.push_back(std::move(s));
     mechanisms.push_back(std::make_unique<MemsMechanism>(params));
   }
-  return std::make_unique<Device>(std::move(mechanisms), std::move(schedulers));
+  auto device = std::make_unique<Device>(std::move(mechanisms), std::move(schedulers));
+  device->set_merge_requests(params.power.merge_requests);
+  return device;
 }
 
 std::unique_ptr<Device> make_disk_device(std::string_view name, std::string_view scheduler,

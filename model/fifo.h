@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace memstore::model {
@@ -25,6 +26,19 @@ class Fifo {
       items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
       head_ = 0;
     }
+  }
+  // Removes and returns the first element (from the front) that `pred`
+  // accepts, or nullopt; the others keep their order.
+  template <typename Pred>
+  std::optional<T> take_first_if(Pred pred) {
+    for (std::size_t i = head_; i < items_.size(); ++i) {
+      if (!pred(items_[i])) continue;
+      T v = items_[i];
+      items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
+      if (head_ == items_.size()) clear();
+      return v;
+    }
+    return std::nullopt;
   }
   void clear() {
     items_.clear();

@@ -116,12 +116,29 @@ class Mechanism {
   // advances the state and returns where the time went.
   virtual Breakdown service(const Request& r, Ns now) = 0;
 
+  // Request merging (second paper §5.2.2): serves `parts` as one media
+  // access and sets done_ns[i] to when part i's last block has been
+  // transferred, in ns after `now`. REQUIRES: at least one part; each part
+  // begins where the one before it ends; one operation; no batches. This
+  // version serves the union with service() and completes every part at its end.
+  virtual Breakdown service_merged(std::span<const Request> parts, Ns now, std::span<Ns> done_ns) {
+    Request whole = parts.front();
+    whole.blocks = static_cast<std::int32_t>(parts.back().lbn + parts.back().blocks - whole.lbn);
+    whole.tail_bytes = parts.back().tail_bytes;
+    const Breakdown b = service(whole, now);
+    for (Ns& d : done_ns) d = b.service_ns();
+    return b;
+  }
+
   virtual MediaPoint point_of(Lbn lbn) const = 0;
   virtual MediaPoint current_point() const = 0;
 
   // Changes the idle timeout (the Power Condition mode page's standby timer)
   // from now on. Mechanisms without a power model ignore it.
   virtual void set_idle_timeout_ns(Ns /*timeout*/) {}
+  // Turns subsector accesses (second paper §5.2.3) on or off from now on.
+  // Mechanisms without tips ignore it.
+  virtual void set_subsector(bool /*on*/) {}
 
   // Time and energy by power state from time 0 until `until`, which must not
   // be before the end of the last service. Mechanisms without a power model

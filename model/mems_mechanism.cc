@@ -176,7 +176,8 @@ void MemsMechanism::begin_service(Ns now, Breakdown& b) {
   }
 }
 
-void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b) {
+void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b,
+                              std::vector<Ns>* step_done) {
   bool first = b.media_steps == 0;
   std::int32_t prev_x = -1;
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -184,7 +185,11 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b) {
     Positioning pos = position_for(sled_, s.x, s.y, s.preferred_dir);
     // Reading this row against the direction the data continues in can only
     // pay off if the rows after it still chain; check when greedy went against it.
-    if (i + 1 < steps.size() && pos.dir != s.preferred_dir) pos = look_ahead(pos, s, steps[i + 1]);
+    // A merged part's last step is chosen as if the part were served alone,
+    // so merging never delays it (second paper §5.2.2).
+    if (i + 1 < steps.size() && pos.dir != s.preferred_dir && s.parts_ending == 0) {
+      pos = look_ahead(pos, s, steps[i + 1]);
+    }
     if (min_turnaround_cylinder_switch_ && !first && std::abs(s.x - prev_x) == 1) {
       // Thesis §3.1: tips deflect to the next cylinder, so only the Y
       // turnaround remains.
@@ -203,7 +208,9 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b) {
     ++b.media_steps;
     const Ns row_end = to_ns(row_s_ * b.media_steps);
     const Ns row_ns = row_end - to_ns(row_s_ * (b.media_steps - 1));
-    power_.add(PowerState::kAccess, row_ns, s.blocks * params_.tips_per_block);
+    power_.add(PowerState::kAccess, row_ns, s.tips);
+    if (step_done != nullptr)
+      step_done->push_back(b.startup_ns + b.seek_ns + b.switch_ns + row_end);
     sled_ = {x_bits_of(s.x), access_end_y(s.y, pos.dir), pos.dir};
     prev_x = s.x;
     first = false;
@@ -213,16 +220,22 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b) {
 
 Breakdown MemsMechanism::service(const Request& r, Ns now) {
   if (r.batch != nullptr) return service_batch(*r.batch, now).breakdown;
-  Breakdown b;
-  begin_service(now, b);
-  // Cut the request into media steps: the rest of each row of p blocks; when
-  // a row ends a track inside a cylinder, the next track's first row lies at
-  // the same (x, y) (track reversal) and shares the step while tips remain.
+  Ns done = 0;
+  return serve_run(std::span<const Request>(&r, 1), now, std::span<Ns>(&done, 1));
+}
+
+Breakdown MemsMechanism::service_merged(std::span<const Request> parts, Ns now,
+                                        std::span<Ns> done_ns) {
+  return serve_run(parts, now, done_ns);
+}
+
+void MemsMechanism::cut_steps(Lbn first, Lbn end) {
+  // The rest of each row of p blocks; when a row ends a track inside a
+  // cylinder, the next track's first row lies at the same (x, y) (track
+  // reversal) and shares the step while tips remain.
   const Geometry& g = geometry_;
-  const Lbn end = r.lbn + r.blocks;
-  std::vector<Step>& steps = steps_;  // reused: no allocation per request
-  steps.clear();
-  Lbn l = r.lbn;
+  steps_.clear();  // reused: no allocation per request
+  Lbn l = first;
   while (l < end) {
     const PhysicalAddress a = g.to_physical(l);
     const std::int64_t track = g.track_of(l);
@@ -231,12 +244,54 @@ Breakdown MemsMechanism::service(const Request& r, Ns now) {
     if (next < end && g.starts_track(next) && !g.starts_cylinder(next)) {
       next = std::min(end, next + (g.p() - (row_end - l)));
     }
-    steps.push_back(
-        {a.x, a.y, static_cast<std::int32_t>(next - l), Geometry::track_runs_up(track) ? +1 : -1});
+    const auto blocks = static_cast<std::int32_t>(next - l);
+    steps_.push_back({a.x, a.y, blocks, Geometry::track_runs_up(track) ? +1 : -1,
+                      blocks * params_.tips_per_block});
     l = next;
   }
-  run_steps(steps, b);
+}
+
+std::int32_t MemsMechanism::tips_for_tail(std::int32_t tail_bytes) const {
+  // A block's bytes are striped evenly over its tips (64 tip sectors of 8
+  // data bytes for G2's 512-byte block, second paper §5.2.3).
+  const std::int32_t per_tip = std::max(1, params_.block_bytes / params_.tips_per_block);
+  return std::min(params_.tips_per_block, (tail_bytes + per_tip - 1) / per_tip);
+}
+
+Breakdown MemsMechanism::serve_run(std::span<const Request> parts, Ns now, std::span<Ns> done_ns) {
+  Breakdown b;
+  begin_service(now, b);
+  const Lbn first = parts.front().lbn;
+  cut_steps(first, parts.back().lbn + parts.back().blocks);
+  // Mark the step holding each part's last block: it ends that part, and
+  // with subsector accesses it activates only the tip sectors of the bytes
+  // the part needs of that block.
+  const bool subsector = params_.power.subsector;
+  if (parts.size() > 1 || (subsector && parts.front().tail_bytes != 0)) {
+    std::size_t step = 0;
+    Lbn step_end = first + steps_[0].blocks;
+    for (const Request& part : parts) {
+      const Lbn last = part.lbn + part.blocks - 1;
+      while (last >= step_end) step_end += steps_[++step].blocks;
+      ++steps_[step].parts_ending;
+      if (subsector && part.tail_bytes != 0 && part.tail_bytes < params_.block_bytes) {
+        steps_[step].tips -= params_.tips_per_block - tips_for_tail(part.tail_bytes);
+      }
+    }
+  }
+  const bool merged = parts.size() > 1;
+  step_done_.clear();
+  run_steps(steps_, b, merged ? &step_done_ : nullptr);
   last_done_ns_ = now + b.service_ns();
+  if (!merged) {
+    done_ns[0] = b.service_ns();
+    return b;
+  }
+  // Each part is done when the step holding its last block ends.
+  std::size_t i = 0;
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    for (std::int32_t j = 0; j < steps_[k].parts_ending; ++j) done_ns[i++] = step_done_[k];
+  }
   return b;
 }
 
@@ -256,7 +311,8 @@ BatchOutcome MemsMechanism::service_batch(std::span<const BatchExtent> extents, 
       }
     }
     const MediaStep& m = pending[best];
-    const Step s{m.x, m.y, static_cast<std::int32_t>(m.lbns.size()), +1};
+    const auto blocks = static_cast<std::int32_t>(m.lbns.size());
+    const Step s{m.x, m.y, blocks, +1, blocks * params_.tips_per_block};
     run_steps(std::span<const Step>(&s, 1), out.breakdown);
     out.steps.push_back(std::move(pending[best]));
     pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(best));

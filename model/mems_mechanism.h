@@ -67,10 +67,12 @@ class MemsMechanism final : public Mechanism {
                                           Ns now) const override;
   Ns positioning_target_ns(const Request& r, const PositioningTarget& t, Ns now) const override;
   Breakdown service(const Request& r, Ns now) override;
+  Breakdown service_merged(std::span<const Request> parts, Ns now, std::span<Ns> done_ns) override;
   MediaPoint point_of(Lbn lbn) const override;
   MediaPoint current_point() const override;
   EnergyReport energy(Ns until) const override;
   void set_idle_timeout_ns(Ns timeout) override;
+  void set_subsector(bool on) override { params_.power.subsector = on; }
 
   // Serves a batch as one media access (thesis §6.3.5): its blocks grouped
   // into parallel steps by plan_batch, the steps visited nearest-first.
@@ -135,11 +137,24 @@ class MemsMechanism final : public Mechanism {
   // and arriving at `start` and `end`: from the table when it has the pair.
   double y_base_s(std::int32_t y0_bits, std::int32_t y1_bits, double x0_m, double x1_m,
                   double start, double end) const;
+  // One parallel row access: `tips` of the row's blocks' tips active.
+  // `parts_ending`: how many merged parts have their last block in it; the
+  // choice of direction there must not look past it (a part would wait on
+  // the next).
   struct Step {
-    std::int32_t x, y, blocks, preferred_dir;
+    std::int32_t x, y, blocks, preferred_dir, tips;
+    std::int32_t parts_ending = 0;
   };
-  // Runs media steps from the current state; accumulates into `b`.
-  void run_steps(std::span<const Step> steps, Breakdown& b);
+  // Runs media steps from the current state; accumulates into `b`. With
+  // `step_done`, appends when each step ends (ns after the service began).
+  void run_steps(std::span<const Step> steps, Breakdown& b, std::vector<Ns>* step_done = nullptr);
+  // Serves `parts` (one request, or merged ones) as one run of media steps.
+  Breakdown serve_run(std::span<const Request> parts, Ns now, std::span<Ns> done_ns);
+  // Cuts [first, end) into steps (service()'s rows and track reversals).
+  void cut_steps(Lbn first, Lbn end);
+  // The tips a block needs of which the request wants only `tail_bytes`
+  // (subsector accesses, second paper §5.2.3).
+  std::int32_t tips_for_tail(std::int32_t tail_bytes) const;
   void begin_service(Ns now, Breakdown& b);
   Positioning look_ahead(const Positioning& greedy, const Step& s, const Step& next) const;
   SledState rest_state() const { return rest_; }
@@ -166,6 +181,7 @@ class MemsMechanism final : public Mechanism {
   Ns last_done_ns_ = 0;
   PowerMeter power_;
   std::vector<Step> steps_;
+  std::vector<Ns> step_done_;  // scratch for merged services
 };
 
 }  // namespace memstore::model

@@ -32,6 +32,15 @@ struct PowerParams {
   // Tips kept active while IDLE to read servo information (second paper §3.1:
   // "using a few tips"). 0 charges IDLE as sled motion alone, as DiskSim does.
   std::int32_t idle_tips = 0;
+  // Request merging (second paper §5.2.2): queued requests that continue the
+  // one being started (same operation, next LBN) join its media access, so a
+  // row shared by two requests is read once with more tips active, never
+  // more than active_tips at a time.
+  bool merge_requests = false;
+  // Subsector accesses (second paper §5.2.3): of a block a request needs only
+  // in part (Request::tail_bytes), only the tip sectors holding those bytes
+  // are activated. Saves ACCESS energy; cannot shorten a service.
+  bool subsector = false;
 };
 
 struct DeviceParams {

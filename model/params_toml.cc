@@ -19,9 +19,10 @@ using BoolField = bool DeviceParams::*;
 using PIntField = std::int32_t PowerParams::*;
 using PLongField = std::int64_t PowerParams::*;
 using PRealField = double PowerParams::*;
+using PBoolField = bool PowerParams::*;
 struct CylinderSwitchField {};
 using Field = std::variant<IntField, LongField, RealField, BoolField, PIntField, PLongField,
-                           PRealField, CylinderSwitchField>;
+                           PRealField, PBoolField, CylinderSwitchField>;
 
 struct Key {
   const char* name;  // dotted for the [power] table
@@ -58,6 +59,8 @@ const Key kKeys[] = {
     {"power.startup_j", &PowerParams::startup_j},
     {"power.idle_timeout_ns", &PowerParams::idle_timeout_ns},
     {"power.idle_tips", &PowerParams::idle_tips},
+    {"power.merge_requests", &PowerParams::merge_requests},
+    {"power.subsector", &PowerParams::subsector},
 };
 
 const Key* find_key(std::string_view name) {
@@ -123,6 +126,12 @@ std::string assign(DeviceParams& p, const Key& key, const toml::node& n) {
       p.power.*f = *v;
       return "";
     }
+    std::string operator()(PBoolField f) const {
+      auto v = n.value_exact<bool>();
+      if (!v) return "must be true or false";
+      p.power.*f = *v;
+      return "";
+    }
     std::string operator()(CylinderSwitchField) const {
       auto v = n.value_exact<std::string>();
       if (v && *v == "seek") {
@@ -150,7 +159,7 @@ std::string value_text(const DeviceParams& p, const Field& field) {
         } else {
           const auto v = [&] {
             if constexpr (std::is_same_v<F, PIntField> || std::is_same_v<F, PLongField> ||
-                          std::is_same_v<F, PRealField>) {
+                          std::is_same_v<F, PRealField> || std::is_same_v<F, PBoolField>) {
               return p.power.*f;
             } else {
               return p.*f;

@@ -21,6 +21,11 @@ struct Request {
   Lbn lbn = 0;
   std::int32_t blocks = 1;
   Op op = Op::kRead;
+  // Bytes of the last block the request needs, from the block's start; 0 =
+  // the whole block. Hosts that address bytes (file-system metadata, the
+  // second paper's traces) ask for less than a block; with subsector
+  // accesses only the tip sectors of those bytes are activated (§5.2.3).
+  std::uint16_t tail_bytes = 0;
   // A batch (thesis §6.3.5): served as one media access; `lbn` is its first
   // block (it places the request for schedulers) and `blocks` is 1. Owned by
   // the submitter until the request completes; all extents on one sled.

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,7 +49,17 @@ class Scheduler {
   // Removes every pending request and returns them in arrival order (to hand
   // them to another scheduler).
   virtual std::vector<Request> drain() = 0;
+  // Request merging (second paper §5.2.2): removes and returns the earliest
+  // arrival among the pending requests that continue_at(lbn, op), or nullopt.
+  virtual std::optional<Request> take_continuing(Lbn lbn, Op op) = 0;
 };
+
+// Whether `r` can join a media access that ends before `lbn`: it begins
+// there, does the same operation, and is not a batch (a batch plans its own
+// access, thesis §6.3.5).
+inline bool continues_at(const Request& r, Lbn lbn, Op op) {
+  return r.lbn == lbn && r.op == op && r.batch == nullptr;
+}
 
 // nullptr for an unknown name.
 std::unique_ptr<Scheduler> make_scheduler(std::string_view name,

@@ -34,6 +34,14 @@ Request LbnOrderedQueue::take(std::map<Key, Request>::iterator it) {
   return r;
 }
 
+std::optional<Request> LbnOrderedQueue::take_continuing(Lbn lbn, Op op) {
+  // Equal LBNs lie in arrival order.
+  for (auto it = q_.lower_bound({lbn, 0}); it != q_.end() && it->first.first == lbn; ++it) {
+    if (continues_at(it->second, lbn, op)) return take(it);
+  }
+  return std::nullopt;
+}
+
 Request ClookScheduler::pick(const Mechanism&, Ns) {
   auto it = q_.lower_bound({last_end_, 0});
   if (it == q_.end()) it = q_.begin();

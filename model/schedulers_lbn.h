@@ -3,11 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include "model/fifo.h"
 #include <map>
 #include <set>
 #include <utility>
 
+#include "model/fifo.h"
 #include "model/scheduler.h"
 
 namespace memstore::model {
@@ -19,6 +19,9 @@ class FcfsScheduler final : public Scheduler {
   std::size_t size() const override { return queue_.size(); }
   Request pick(const Mechanism&, Ns) override;
   std::vector<Request> drain() override;
+  std::optional<Request> take_continuing(Lbn lbn, Op op) override {
+    return queue_.take_first_if([&](const Request& r) { return continues_at(r, lbn, op); });
+  }
 
  private:
   Fifo<Request> queue_;
@@ -31,6 +34,8 @@ class LbnOrderedQueue {
   void add(const Request& r) { q_.emplace(Key{r.lbn, seq_++}, r); }
   std::size_t size() const { return q_.size(); }
   std::vector<Request> drain_in_arrival_order();
+  // Scheduler::take_continuing; the head moves to the end of what it takes.
+  std::optional<Request> take_continuing(Lbn lbn, Op op);
 
  protected:
   std::map<Key, Request> q_;
@@ -47,6 +52,9 @@ class ClookScheduler final : public Scheduler, LbnOrderedQueue {
   std::size_t size() const override { return LbnOrderedQueue::size(); }
   Request pick(const Mechanism&, Ns) override;
   std::vector<Request> drain() override { return drain_in_arrival_order(); }
+  std::optional<Request> take_continuing(Lbn lbn, Op op) override {
+    return LbnOrderedQueue::take_continuing(lbn, op);
+  }
 };
 
 // SSTF_LBN: the request whose LBN is closest to the last one's end; ties go
@@ -58,6 +66,9 @@ class SstfScheduler final : public Scheduler, LbnOrderedQueue {
   std::size_t size() const override { return LbnOrderedQueue::size(); }
   Request pick(const Mechanism&, Ns) override;
   std::vector<Request> drain() override { return drain_in_arrival_order(); }
+  std::optional<Request> take_continuing(Lbn lbn, Op op) override {
+    return LbnOrderedQueue::take_continuing(lbn, op);
+  }
 };
 
 }  // namespace memstore::model

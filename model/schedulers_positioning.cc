@@ -19,6 +19,26 @@ Request PendingList::take(std::size_t index) {
   return r;
 }
 
+std::optional<Request> PendingList::take_continuing(Lbn lbn, Op op) {
+  for (std::size_t i = 0; i < items_.size(); ++i) {  // kept in arrival order
+    if (continues_at(items_[i].request, lbn, op)) return take(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<Request> PositionedQueue::take_continuing(Lbn lbn, Op op) {
+  // Removal swaps items, so the earliest arrival is the least sequence number.
+  std::size_t best = items_.size();
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    if (continues_at(items_[i].request, lbn, op) &&
+        (best == items_.size() || items_[i].seq < items_[best].seq)) {
+      best = i;
+    }
+  }
+  if (best == items_.size()) return std::nullopt;
+  return take(best);
+}
+
 std::vector<Request> PositionedQueue::drain_in_arrival_order() {
   std::sort(items_.begin(), items_.end(),
             [](const Item& a, const Item& b) { return a.seq < b.seq; });

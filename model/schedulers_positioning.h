@@ -20,6 +20,7 @@ class PendingList {
   void add(const Request& r) { items_.push_back({r, seq_++}); }
   std::size_t size() const { return items_.size(); }
   std::vector<Request> drain_in_arrival_order();
+  std::optional<Request> take_continuing(Lbn lbn, Op op);  // Scheduler::take_continuing
 
  protected:
   struct Item {
@@ -53,6 +54,7 @@ class PositionedQueue {
   void add(const Request& r) { items_.push_back({r, seq_++, {}, false}); }
   std::size_t size() const { return items_.size(); }
   std::vector<Request> drain_in_arrival_order();
+  std::optional<Request> take_continuing(Lbn lbn, Op op);  // Scheduler::take_continuing
 
  protected:
   struct Item {
@@ -100,6 +102,9 @@ class SptfScheduler final : public Scheduler, PositionedQueue {
   std::size_t size() const override { return PositionedQueue::size(); }
   Request pick(const Mechanism& m, Ns now) override;
   std::vector<Request> drain() override { return drain_in_arrival_order(); }
+  std::optional<Request> take_continuing(Lbn lbn, Op op) override {
+    return PositionedQueue::take_continuing(lbn, op);
+  }
 
  private:
   double age_weight_;
@@ -114,6 +119,9 @@ class SdfScheduler final : public Scheduler, PendingList {
   std::size_t size() const override { return PendingList::size(); }
   Request pick(const Mechanism& m, Ns now) override;
   std::vector<Request> drain() override { return drain_in_arrival_order(); }
+  std::optional<Request> take_continuing(Lbn lbn, Op op) override {
+    return PendingList::take_continuing(lbn, op);
+  }
 };
 
 // ZSPTF: the media is cut into zones (a grid of cells, two zones per cell, one
@@ -130,6 +138,9 @@ class ZsptfScheduler final : public Scheduler, PositionedQueue {
   std::size_t size() const override { return PositionedQueue::size(); }
   Request pick(const Mechanism& m, Ns now) override;
   std::vector<Request> drain() override { return drain_in_arrival_order(); }
+  std::optional<Request> take_continuing(Lbn lbn, Op op) override {
+    return PositionedQueue::take_continuing(lbn, op);
+  }
 
   // Grid coarsening level for a queue of `pending` requests (0 = finest).
   int level_for(std::size_t pending) const;

@@ -235,11 +235,19 @@ std::optional<std::string> scheduler_name(std::uint8_t index) {
   return std::move(names[index]);
 }
 
+namespace {
+// Page 22h byte 6 (docs/vendor-interface.md).
+constexpr std::uint8_t kMergeBit = 0x01;
+constexpr std::uint8_t kSubsectorBit = 0x02;
+}  // namespace
+
 Bytes encode(const ControlPage& page) {
   Bytes out = page_frame(kControlVendorPageCode, kControlVendorPageSize);
   put_be(out, 2, 2, kVendorPageVersion);
   out[4] = page.scheduler;
   out[5] = static_cast<std::uint8_t>(page.timing);
+  out[6] = static_cast<std::uint8_t>((page.merge_requests ? kMergeBit : 0) |
+                                     (page.subsector ? kSubsectorBit : 0));
   put_be(out, 8, 4, page.scale_milli);
   return out;
 }
@@ -260,6 +268,11 @@ std::variant<ControlPage, FieldError> decode_control_page(std::span<const std::u
     return bad_field(off(5), -1, "unknown timing mode");
   }
   page.timing = static_cast<TimingMode>(b[5]);
+  if ((b[6] & ~(kMergeBit | kSubsectorBit)) != 0) {
+    return bad_field(off(6), -1, "reserved power strategy bits set");
+  }
+  page.merge_requests = (b[6] & kMergeBit) != 0;
+  page.subsector = (b[6] & kSubsectorBit) != 0;
   page.scale_milli = get_be32(b, 8);
   if (page.scale_milli < kMinScaleMilli || page.scale_milli > kMaxScaleMilli) {
     return bad_field(off(8), -1, "scale factor outside 1 to 1000000 (x 1000)");
@@ -271,6 +284,7 @@ Bytes control_page_changeable() {
   Bytes mask = page_frame(kControlVendorPageCode, kControlVendorPageSize);
   mask[4] = 0xFF;
   mask[5] = 0xFF;
+  mask[6] = kMergeBit | kSubsectorBit;
   put_be(mask, 8, 4, 0xFFFF'FFFF);
   return mask;
 }

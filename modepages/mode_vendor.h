@@ -123,6 +123,10 @@ struct ControlPage {
   // Scaled mode delivers at (scale_milli / 1000) x the modeled time.
   // kMinScaleMilli to kMaxScaleMilli.
   std::uint32_t scale_milli = 1000;
+  // Byte 6, once reserved: the second paper's power strategies (§5.2.2,
+  // §5.2.3), model::PowerParams::merge_requests (bit 0) and subsector (bit 1).
+  bool merge_requests = false;
+  bool subsector = false;
   friend bool operator==(const ControlPage&, const ControlPage&) = default;
 };
 
@@ -136,7 +140,7 @@ Bytes encode(const ControlPage& page);
 // for this version is a kParamListLengthError at `at`.
 std::variant<ControlPage, FieldError> decode_control_page(std::span<const std::uint8_t> page,
                                                           std::uint16_t at = 0);
-// Scheduler, timing mode and scale factor.
+// Scheduler, timing mode, the power strategy bits and scale factor.
 Bytes control_page_changeable();
 
 }  // namespace memstore::modepages

@@ -7,14 +7,43 @@
 #include "model/device.h"
 #include "sim/commands.h"
 #include "sim/random_run.h"
+#include "sim/shaped_workload.h"
 #include "sim/simulate.h"
 #include "sim/trace.h"
 #include "sim/workload.h"
 
 namespace memstore::sim {
 
+namespace {
+
+// `memsim run --workload user|server|mobile`: one of the power paper's
+// trace shapes (sim/shaped_workload.h) at --scale.
+int run_shaped(const RunArgs& a, const WorkloadShape& shape) {
+  auto device = device_or_report(a.device);
+  if (!device) return 2;
+  std::string error;
+  const std::optional<model::DeviceParams> params = resolve_params(a.device, error);
+  ShapedWorkloadSpec spec;
+  spec.shape = shape;
+  spec.requests = a.requests;
+  spec.scale = a.scale;
+  spec.seed = a.seed;
+  spec.capacity_blocks = device->blocks();
+  spec.block_bytes = params ? params->block_bytes : 512;  // comparison disks: 512-byte sectors
+  if (const auto errors = validate(spec); !errors.empty()) {
+    for (const std::string& e : errors) std::cerr << "memsim: " << e << "\n";
+    return 2;
+  }
+  ShapedWorkload w(spec);
+  const RunStats stats = simulate(*device, [&w] { return w.next(); });
+  return print_run(stats, {a.device.device, a.device.scheduler, a.workload}, a.format);
+}
+
+}  // namespace
+
 int cmd_run(const RunArgs& a) {
   if (a.workload == "files" || !a.layout.empty()) return run_files(a);
+  if (const auto shape = workload_shape(a.workload)) return run_shaped(a, *shape);
   if (!check_workload(a.workload)) return 2;
   RandomWorkloadSpec spec;
   spec.requests = a.requests;

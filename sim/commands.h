@@ -66,9 +66,30 @@ struct RunArgs {
   // --workload files (sim/file_workload.h): the layout and the popularity's mean rank.
   std::string layout;
   double popularity_mean = 1.0 / 25;
+  // --workload user|server|mobile (sim/shaped_workload.h): every gap divided by this.
+  double scale = 1.0;
   OutputFormat format = OutputFormat::kText;
 };
 int cmd_run(const RunArgs& a);
+
+// The power paper's studies (second paper §5.2, Fig. 11) on the workloads of
+// sim/shaped_workload.h: energy and response time against the idle timeout,
+// and with request merging and subsector accesses as the workloads are
+// replayed faster. CSV (default) or JSON, one row per run.
+struct PowerArgs {
+  DeviceOptions device;
+  std::vector<std::string> shapes = {"user", "server", "mobile"};
+  std::int64_t requests = 20000;
+  std::uint64_t seed = 1;
+  // Idle timeouts of the timeout study, in ms; -1 = never spin down.
+  std::vector<double> timeouts_ms = {-1, 1000, 100, 10, 1, 0.1, 0};
+  // Scales of the strategies study, and the idle timeout it runs at (ms;
+  // 0 = aggressive spin-down, the paper's first strategy).
+  std::vector<double> scales = {1, 2, 4, 8, 16};
+  double strategies_timeout_ms = 0;
+  OutputFormat format = OutputFormat::kCsv;
+};
+int cmd_power(const PowerArgs& a);
 
 // Wang and Brandt's write buffer (sim/hybrid.h): the disk alone, the disk behind the MEMS
 // write buffer, and the MEMStore alone, on a write-heavy Random workload at each speedup

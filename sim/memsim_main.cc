@@ -108,8 +108,10 @@ int main(int argc, char** argv) {
   memstore::sim::RunArgs run;
   auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");
   add_device_options(r, run.device, true);
-  auto* workload_opt = r->add_option("--workload", run.workload,
-                                     "Workload: random, or files (the thesis' layout workload)");
+  auto* workload_opt =
+      r->add_option("--workload", run.workload,
+                    "Workload: random, files (the thesis' layout workload), or user, "
+                    "server, mobile (shaped like the power paper's traces)");
   r->add_option("--requests", run.requests, "Number of requests")->check(number_check(false));
   r->add_option("--interarrival-ms", run.interarrival_ms, "Mean exponential inter-arrival (ms)");
   r->add_option("--mean-size-kb", run.mean_size_kb, "Mean exponential request size (KB)");
@@ -121,6 +123,9 @@ int main(int argc, char** argv) {
   r->add_option("--layout", run.layout,
                 "Layout of the files workload: random, organ-pipe, subregioned (bipartite), "
                 "columnar; implies --workload files");
+  r->add_option("--scale", run.scale,
+                "user, server, mobile: divide every gap by K (the traces replayed faster)")
+      ->check(number_check(false));
   r->add_option("--popularity-mean", run.popularity_mean,
                 "Files workload: mean popularity rank, as a fraction of the files (default 0.04)")
       ->check(number_check(false));
@@ -202,6 +207,30 @@ int main(int argc, char** argv) {
       "--json", [&] { wbuffer.format = memstore::sim::OutputFormat::kJson; },
       "JSON instead of CSV");
   wb->callback([&] { status = memstore::sim::cmd_wbuffer(wbuffer); });
+
+  memstore::sim::PowerArgs power;
+  auto* pw = app.add_subcommand(
+      "power",
+      "Energy and response against the idle timeout, request merging and subsector accesses "
+      "(the power paper's §5.2) on workloads shaped like its traces (CSV or JSON)");
+  add_device_options(pw, power.device, true);
+  pw->add_option("--shapes", power.shapes, "Workload shapes: user, server, mobile (default all)")
+      ->delimiter(',');
+  pw->add_option("--requests", power.requests, "Requests per run (default 20000)")
+      ->check(number_check(false));
+  pw->add_option("--seed", power.seed, "Random seed");
+  pw->add_option(
+        "--timeouts-ms", power.timeouts_ms,
+        "Idle timeouts of the timeout study, ms; -1 = never (default -1,1000,100,10,1,0.1,0)")
+      ->delimiter(',');
+  pw->add_option("--scales", power.scales,
+                 "Replay speeds of the strategies study (default 1,2,4,8,16)")
+      ->delimiter(',');
+  pw->add_option("--strategies-timeout-ms", power.strategies_timeout_ms,
+                 "Idle timeout of the strategies study, ms (default 0: aggressive spin-down)");
+  pw->add_flag_callback(
+      "--json", [&] { power.format = memstore::sim::OutputFormat::kJson; }, "JSON instead of CSV");
+  pw->callback([&] { status = memstore::sim::cmd_power(power); });
 
   memstore::sim::MergeArgs merge;
   auto* m = app.add_subcommand(

@@ -32,7 +32,8 @@ int print_run(const RunStats& s, const RunLabel& label, OutputFormat f) {
 bool check_workload(const std::string& w) {
   if (w == "random") return true;
   std::cerr << "memsim: --workload: unknown workload '" << w
-            << "'; use 'random', 'files' (`run` only) or `memsim replay` for traces\n";
+            << "'; use 'random', 'files', 'user', 'server', 'mobile' (`run` only) or `memsim "
+               "replay` for traces\n";
   return false;
 }
 

@@ -77,6 +77,11 @@ std::string format_text(const RunStats& s, const RunLabel& label) {
   std::snprintf(line, sizeof line, "  total %.4f  (%lld startups)\n", s.energy.total_j(),
                 static_cast<long long>(s.energy.startups));
   os << line;
+  if (s.merged > 0) {
+    std::snprintf(line, sizeof line, "%lld requests joined another's media access (merging)\n",
+                  static_cast<long long>(s.merged));
+    os << line;
+  }
   return os.str();
 }
 
@@ -99,6 +104,7 @@ nlohmann::ordered_json to_json(const RunStats& s, const RunLabel& label) {
   e["total"] = s.energy.total_j();
   j["energy_j"] = e;
   j["startups"] = s.energy.startups;
+  j["merged_requests"] = s.merged;
   return j;
 }
 

@@ -36,6 +36,9 @@ struct RunStats {
   model::Ns first_arrival_ns = -1;
   model::Ns last_done_ns = 0;
   model::EnergyReport energy;  // filled by the caller at the end of the run
+  // Requests that joined another's media access (request merging, second
+  // paper §5.2.2); filled by the caller with the energy.
+  std::int64_t merged = 0;
 
   void add(const model::Completion& c);
   const Summary& operator[](Metric m) const { return metrics[static_cast<int>(m)]; }

@@ -18,6 +18,7 @@ RunStats simulate(model::Device& device, const RequestSource& next,
   }
   device.drain(sink);
   stats.energy = device.energy(stats.last_done_ns);
+  stats.merged = device.merged_requests();
   return stats;
 }
 

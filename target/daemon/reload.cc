@@ -19,11 +19,16 @@ const LunSpec* find_lun(const TargetSpec& t, std::uint16_t id) {
   return nullptr;
 }
 
-modepages::ControlPage page_of(const LunSpec& l) {
+// The page 22h that LUN `l`'s configuration gives. Its power strategies come
+// from `set` and device_config, which only a restart applies (lun_fixed), so
+// they are the running LUN's.
+modepages::ControlPage page_of(const LunSpec& l, const LunSpec& running) {
   modepages::ControlPage p;
   p.scheduler = modepages::scheduler_index(l.scheduler).value_or(0);
   p.timing = l.timing.mode;
   p.scale_milli = static_cast<std::uint32_t>(l.timing.scale * 1000 + 0.5);
+  p.merge_requests = running.params.power.merge_requests;
+  p.subsector = running.params.power.subsector;
   return p;
 }
 
@@ -84,7 +89,7 @@ ReloadPlan plan_reload(const Config& running, const Config& next) {
       }
       lun_fixed(*rl, nl, lw, plan.not_applied);
       LunReload change{nt.name, nl.id, std::nullopt, false, {}, nl.fault_seed};
-      if (!(page_of(*rl) == page_of(nl))) change.control = page_of(nl);
+      if (!(page_of(*rl, *rl) == page_of(nl, *rl))) change.control = page_of(nl, *rl);
       if (rl->faults != nl.faults || rl->fault_seed != nl.fault_seed) {
         change.faults_changed = true;
         change.faults = nl.faults;

@@ -90,6 +90,8 @@ modepages::ModeOptions Lun::mode_options(const LunConfig& config, const BackingS
   o.control.scheduler = modepages::scheduler_index(config.scheduler).value_or(0);
   o.control.timing = config.timing.mode;
   o.control.scale_milli = static_cast<std::uint32_t>(config.timing.scale * 1000 + 0.5);
+  o.control.merge_requests = config.device.power.merge_requests;
+  o.control.subsector = config.device.power.subsector;
   return o;
 }
 

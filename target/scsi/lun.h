@@ -192,6 +192,8 @@ class Lun {
   const LunConfig& config() const { return config_; }
   const Timing& timing() const { return config_.timing; }
   model::EnergyReport energy(Ns until) const { return device_->energy(until); }
+  // Whether the model merges queued requests now (page 22h, power.merge_requests).
+  bool merging_requests() const { return device_->merge_requests(); }
   // The transport delivered a completion `late_ns` after its modeled time
   // (log page 31h, delivery lateness).
   void record_delivery(std::uint64_t late_ns) { stats_.on_delivery(late_ns); }

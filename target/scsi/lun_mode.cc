@@ -22,6 +22,14 @@ std::string hex2(std::uint8_t b) {
 }
 
 // 2500 -> "2.5", 1000000 -> "1000".
+// Page 22h's power strategies for the log, named only when on.
+std::string strategies_text(const modepages::ControlPage& page) {
+  std::string s;
+  if (page.merge_requests) s += ", request merging";
+  if (page.subsector) s += ", subsector accesses";
+  return s;
+}
+
 std::string scale_text(std::uint32_t milli) {
   std::string s = std::to_string(milli / 1000);
   if (const std::uint32_t frac = milli % 1000; frac != 0) {
@@ -93,7 +101,7 @@ Outcome Lun::mode_select(const CommandContext& c) {
     log_(LogLevel::kInfo, log_name_ + ": control page 22h set by " + who(port, c.nexus) +
                               ": scheduler " + config_.scheduler + ", timing " +
                               timing_mode_name(now.timing) + ", scale " +
-                              scale_text(now.scale_milli));
+                              scale_text(now.scale_milli) + strategies_text(now));
   }
   if (const std::int64_t idle = mode_.idle_timeout_ns(); idle != idle_before) {
     log_(LogLevel::kInfo,
@@ -117,7 +125,7 @@ std::optional<std::string> Lun::set_control(const modepages::ControlPage& page) 
   if (log_) {
     log_(LogLevel::kInfo, log_name_ + ": control page 22h set by the control socket: scheduler " +
                               config_.scheduler + ", timing " + timing_mode_name(page.timing) +
-                              ", scale " + scale_text(page.scale_milli));
+                              ", scale " + scale_text(page.scale_milli) + strategies_text(page));
   }
   return std::nullopt;
 }
@@ -131,6 +139,15 @@ void Lun::apply_control_page() {
   const modepages::ControlPage page = mode_.control();
   config_.timing.mode = page.timing;
   config_.timing.scale = page.scale_milli / 1000.0;
+  // Page 22h byte 6: the power strategies (second paper §5.2.2, §5.2.3).
+  if (page.merge_requests != config_.device.power.merge_requests) {
+    config_.device.power.merge_requests = page.merge_requests;
+    device_->set_merge_requests(page.merge_requests);
+  }
+  if (page.subsector != config_.device.power.subsector) {
+    config_.device.power.subsector = page.subsector;
+    device_->set_subsector(page.subsector);
+  }
   const std::optional<std::string> name = modepages::scheduler_name(page.scheduler);
   if (name && *name != config_.scheduler) {
     config_.scheduler = *name;

@@ -66,7 +66,9 @@ TEST(MemsimParams, JsonHasEveryKey) {
   EXPECT_EQ(j["cylinder_switch"], "seek");
   EXPECT_EQ(j["power"]["idle_timeout_ns"], 100000000);
   EXPECT_EQ(j.size(), 22u);  // 21 keys and the power table
-  EXPECT_EQ(j["power"].size(), 7u);
+  EXPECT_EQ(j["power"]["merge_requests"], false);
+  EXPECT_EQ(j["power"]["subsector"], false);
+  EXPECT_EQ(j["power"].size(), 9u);
 }
 
 TEST(MemsimParams, ComparisonDiskIsRejected) {

@@ -195,6 +195,7 @@ TEST(ExampleConfig, TheRealParserAcceptsIt) {
   // device_config and set both reached the model's parameters.
   EXPECT_EQ(t.luns[0].params.active_tips, 1280);
   EXPECT_EQ(t.luns[0].params.power.idle_timeout_ns, 1'000'000'000);
+  EXPECT_TRUE(t.luns[0].params.power.merge_requests);
   EXPECT_EQ(t.luns[1].backing, "memory");
 }
 

@@ -47,6 +47,23 @@ TEST(Reload, TimingAndFaultsChangeLive) {
   EXPECT_TRUE(p.not_applied.empty());
 }
 
+// The power strategies come from `set`, which only a restart applies: a
+// reload changing the scheduler keeps the running LUN's strategies in the
+// page it applies, and one changing `set` alone applies nothing live.
+TEST(Reload, PowerStrategiesChangeOnlyAtARestart) {
+  const std::string merging = kBase + "set = [\"power.merge_requests = true\"]\n";
+  const ReloadPlan p = plan_reload(parsed(merging), parsed(merging + "scheduler = \"sptf\"\n"));
+  ASSERT_EQ(p.luns.size(), 1U);
+  ASSERT_TRUE(p.luns[0].control);
+  EXPECT_TRUE(p.luns[0].control->merge_requests);
+  EXPECT_FALSE(p.luns[0].control->subsector);
+  const ReloadPlan q = plan_reload(parsed(kBase), parsed(merging));
+  EXPECT_TRUE(q.luns.empty());
+  EXPECT_THAT(q.not_applied,
+              ElementsAre("target 'iqn.2026-11.org.memstore:r' LUN 0: set: changed; restart to "
+                          "apply"));
+}
+
 TEST(Reload, WhatNeedsARestartIsNamed) {
   const ReloadPlan p = plan_reload(
       parsed(kBase), parsed("[daemon]\nthreads = 3\n[limits]\nmax_connections = 10\n"

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "model/geometry.h"
@@ -227,7 +228,26 @@ TEST(ControlPage, BytesAndRoundTrip) {
   EXPECT_EQ(std::get<ControlPage>(decode_control_page(b)), c);
   EXPECT_THAT(control_page_changeable(),
               ElementsAreArray<std::uint8_t>(
-                  {0x22, 14, 0, 0, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0}));
+                  {0x22, 14, 0, 0, 0xFF, 0xFF, 0x03, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0}));
+}
+
+// Byte 6: bit 0 request merging, bit 1 subsector accesses (power paper §5.2);
+// the other bits are reserved.
+TEST(ControlPage, PowerStrategiesInByteSix) {
+  for (const auto& [merge, subsector, byte6] :
+       {std::tuple{true, false, 0x01}, {false, true, 0x02}, {true, true, 0x03}}) {
+    const ControlPage c{.merge_requests = merge, .subsector = subsector};
+    const Bytes b = encode(c);
+    EXPECT_EQ(b[6], byte6);
+    EXPECT_EQ(std::get<ControlPage>(decode_control_page(b)), c);
+  }
+  for (const int reserved : {0x04, 0x80, 0xFF}) {
+    Bytes b = encode(ControlPage{});
+    b[6] = static_cast<std::uint8_t>(reserved);
+    const FieldError e = std::get<FieldError>(decode_control_page(b, 100));
+    EXPECT_EQ(e.kind, FieldError::Kind::kInvalidFieldInParamList);
+    EXPECT_EQ(e.byte, 106);
+  }
 }
 
 TEST(ControlPage, SchedulerIndexFollowsTheModelsTable) {

@@ -189,6 +189,34 @@ TEST_F(LunControl, ControlInitiatorNamesCompareWithoutCase) {
                                  "fcfs, timing scaled, scale 4"));
 }
 
+// Byte 6: the power paper's request merging and subsector accesses (§5.2.2,
+// §5.2.3), changeable like the rest of the page; its other bits are reserved.
+TEST_F(LunControl, ControlPageTurnsThePowerStrategiesOnAndOff) {
+  std::vector<std::string> lines;
+  lun->set_log([&](LogLevel, std::string_view l) { lines.emplace_back(l); }, "LUN 0");
+  EXPECT_FALSE(lun->merging_requests());
+  ASSERT_EQ(select_control([](std::vector<std::uint8_t>& page) { page[6] = 0x03; }).status,
+            Status::kGood);
+  EXPECT_TRUE(lun->config().device.power.merge_requests);
+  EXPECT_TRUE(lun->config().device.power.subsector);
+  EXPECT_TRUE(lun->merging_requests());
+  EXPECT_TRUE(lun->control().merge_requests);
+  EXPECT_TRUE(lun->control().subsector);
+  EXPECT_THAT(lines,
+              ElementsAre(::testing::EndsWith("scale 1, request merging, subsector accesses")));
+  ASSERT_EQ(select_control([](std::vector<std::uint8_t>& page) { page[6] = 0x02; }).status,
+            Status::kGood);
+  EXPECT_FALSE(lun->merging_requests());
+  EXPECT_TRUE(lun->config().device.power.subsector);
+  // Media commands still work with subsector accesses on.
+  EXPECT_EQ(run({0x28, 0, 0, 0, 0x10, 0, 0, 0, 8}).status, Status::kGood);
+  const ScsiResult r = select_control([](std::vector<std::uint8_t>& page) { page[6] = 0x04; });
+  ASSERT_EQ(r.status, Status::kCheckCondition);
+  EXPECT_THAT(kcq(r), ElementsAre(5, 0x26, 0));
+  EXPECT_THAT(field(r), ElementsAre(0, 2, 4 + 6));  // outside the changeable mask
+  EXPECT_TRUE(lun->config().device.power.subsector);
+}
+
 TEST_F(LunControl, ScaleOutsideItsBoundsIsAnInvalidField) {
   for (const std::uint32_t milli : {0u, 1'000'001u, 0xFFFF'FFFFu}) {
     const ScsiResult r = select_control([&](std::vector<std::uint8_t>& page) {

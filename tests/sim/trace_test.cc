@@ -86,9 +86,9 @@ TEST(TraceFormatName, ParsesKnownNames) {
 
 TEST(DiskSimLine, WritesWholeNanosecondsAndReadsBackTheSameRequest) {
   std::vector<model::Request> written(3);
-  written[0] = {0, 0, 0, 1, model::Op::kRead, nullptr};
-  written[1] = {1, 1'062'419, 3'013'587, 4, model::Op::kWrite, nullptr};
-  written[2] = {2, 123'456'789'012'345, 999'999, 70, model::Op::kRead, nullptr};
+  written[0] = {0, 0, 0, 1, model::Op::kRead};
+  written[1] = {1, 1'062'419, 3'013'587, 4, model::Op::kWrite};
+  written[2] = {2, 123'456'789'012'345, 999'999, 70, model::Op::kRead};
   EXPECT_EQ(disksim_line(written[0]), "0.000000 0 0 1 1\n");
   EXPECT_EQ(disksim_line(written[1]), "1.062419 0 3013587 4 0\n");
   EXPECT_EQ(disksim_line(written[2]), "123456789.012345 0 999999 70 1\n");
