@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
       driver->set_compensation(std::chrono::microseconds(config.transport_compensation_us));
       drivers.push_back(driver.get());
       lun_names.push_back("LUN " + std::to_string(spec.id) + " of " + t.name);
-      control_luns.push_back({t.name, spec.id, spec.params.name, spec.backing, driver.get()});
+      control_luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, driver.get()});
       if (completions.is_open()) {
         driver->on_delivery([&completions, &completions_mutex, ti,
                              id = spec.id](const iscsi::Delivery& d) {
@@ -228,7 +228,7 @@ int main(int argc, char** argv) {
       spdlog::info(
           "LUN {} of {} opened: {} ({} blocks), backing {}, timing {}, scheduler {}, "
           "storage I/O {}",
-          spec.id, t.name, spec.params.name, driver->lun().blocks(), spec.backing,
+          spec.id, t.name, spec.model_name(), driver->lun().blocks(), spec.backing,
           scsi::timing_mode_name(spec.timing.mode), spec.scheduler,
           driver->lun().store_async() != nullptr ? "io_uring" : "synchronous");
       setup.luns[spec.id] = std::move(driver);
