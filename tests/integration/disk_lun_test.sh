@@ -30,11 +30,11 @@ disk=$portal/$target/1
 grep -q "LUN 1 of $target opened: atlas10k (17966953 blocks), backing memory" "$log" ||
   fail "no LUN-opened line for the disk"
 
-# VPD B1h (SBC-3 §6.6.2): MEDIUM ROTATION RATE.
-out=$(iscsi-inq -e 1 -c 0xb1 "$disk") || fail "iscsi-inq B1h, disk"
-grep -qi "rotation rate:10025" <<<"$out" || fail "disk B1h: $out"
-out=$(iscsi-inq -e 1 -c 0xb1 "$mems") || fail "iscsi-inq B1h, MEMStore"
-grep -qi "rotation rate:0$" <<<"$out" || fail "MEMStore B1h: $out"
+# VPD B1h (SBC-3 §6.6.2): MEDIUM ROTATION RATE. iscsi-inq reads -c in decimal (177 = B1h).
+out=$(iscsi-inq -e 1 -c 177 "$disk") || fail "iscsi-inq B1h, disk"
+grep -q "Medium Rotation Rate:10025RPM" <<<"$out" || fail "disk B1h: $out"
+out=$(iscsi-inq -e 1 -c 177 "$mems") || fail "iscsi-inq B1h, MEMStore"
+grep -q "Medium Rotation Rate:0RPM" <<<"$out" || fail "MEMStore B1h: $out"
 
 # Capacity: the preset's 17,966,953 blocks of 512 bytes.
 out=$(iscsi-readcapacity16 "$disk") || fail "iscsi-readcapacity16"
