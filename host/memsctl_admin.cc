@@ -86,14 +86,23 @@ int cmd_admin(const AdminArgs& a) {
   if (a.id) request["id"] = *a.id;
   if (a.mode) request["mode"] = *a.mode;
   if (a.scale) request["scale"] = *a.scale;
-  if (a.rule) {
-    const json rule = json::parse(*a.rule, nullptr, false);
-    if (rule.is_discarded() || !rule.is_object()) {
-      std::cerr << "memsctl: --rule: must be a JSON object, e.g. "
-                   "'{\"op\": \"read\", \"lba\": [1000, 1007], \"action\": \"medium-error\"}'\n";
+  // The option, its request key, and an example for the error.
+  const struct {
+    const std::optional<std::string>& text;
+    const char* key;
+    const char* example;
+  } objects[] = {
+      {a.rule, "rule", R"('{"op": "read", "lba": [1000, 1007], "action": "medium-error"}')"},
+      {a.config, "config", R"('{"id": 1, "backing": "memory", "timing": "off"}')"},
+  };
+  for (const auto& o : objects) {
+    if (!o.text) continue;
+    const json object = json::parse(*o.text, nullptr, false);
+    if (object.is_discarded() || !object.is_object()) {
+      std::cerr << "memsctl: --" << o.key << ": must be a JSON object, e.g. " << o.example << "\n";
       return kExitUsage;
     }
-    request["rule"] = rule;
+    request[o.key] = object;
   }
   std::string error;
   const int fd = connect_to(a.socket, error);

@@ -95,9 +95,11 @@ int run(int argc, char** argv) {
   memstore::memsctl::AdminArgs admin;
   admin.socket = memstore::memsctl::default_control_socket();
   auto* a = app.add_subcommand(
-      "admin", "memstored's control socket: statistics, fault rules and timing of each LUN");
+      "admin",
+      "memstored's control socket: LUNs added and removed, statistics, fault rules and timing");
   a->add_option("command", admin.command,
-                "luns, stats, faults, fault-add, fault-remove, fault-clear or timing")
+                "luns, lun-add, lun-remove, stats, faults, fault-add, fault-remove, fault-clear "
+                "or timing")
       ->required();
   a->add_option(
       "--socket", admin.socket,
@@ -106,6 +108,8 @@ int run(int argc, char** argv) {
   a->add_option("--lun", admin.lun, "LUN number");
   a->add_option("--rule", admin.rule,
                 "fault-add: the rule as a JSON object of [[target.lun.fault]]'s keys");
+  a->add_option("--config", admin.config,
+                "lun-add: the new LUN as a JSON object of [[target.lun]]'s keys (id required)");
   a->add_option("--id", admin.id, "fault-remove: the rule's id, as `faults` lists it");
   a->add_option("--mode", admin.mode, "timing: realtime, scaled or off");
   a->add_option("--scale", admin.scale, "timing: completions at SCALE x the modeled time");

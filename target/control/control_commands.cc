@@ -138,7 +138,7 @@ const LunCommand kLunCommands[] = {
 };
 
 std::string command_names() {
-  std::string s = "luns";
+  std::string s = "luns, lun-add, lun-remove";
   for (const LunCommand& c : kLunCommands) s += std::string(", ") + c.name;
   return s;
 }
@@ -152,24 +152,31 @@ json failure(const std::string& error) {
 ControlCommands::ControlCommands(std::vector<ControlLun> luns, Dispatch dispatch)
     : luns_(std::move(luns)), dispatch_(std::move(dispatch)) {}
 
-const ControlLun* ControlCommands::find(const json& request, std::string& error) const {
-  std::string target;
+std::optional<std::string> ControlCommands::target_of(const json& request,
+                                                      std::string& error) const {
   if (request.contains("target")) {
     if (!request["target"].is_string()) {
       error = "target: must be a target name";
-      return nullptr;
+      return std::nullopt;
     }
-    target = request["target"].get<std::string>();
-  } else {
-    // Without a target: the only one there is.
-    for (const ControlLun& l : luns_) {
-      if (!target.empty() && l.target != target) {
-        error = "target: the daemon serves several targets; name one (`luns` lists them)";
-        return nullptr;
-      }
-      target = l.target;
-    }
+    return request["target"].get<std::string>();
   }
+  std::string target;
+  for (const ControlLun& l : luns_) {
+    if (!target.empty() && l.target != target) {
+      error = "target: the daemon serves several targets; name one (`luns` lists them)";
+      return std::nullopt;
+    }
+    target = l.target;
+  }
+  if (target.empty()) error = "target: is missing; name the target (no LUN is left to tell)";
+  return target.empty() ? std::nullopt : std::optional(target);
+}
+
+const ControlLun* ControlCommands::find(const json& request, std::string& error) const {
+  const std::optional<std::string> named = target_of(request, error);
+  if (!named) return nullptr;
+  const std::string& target = *named;
   if (!request.contains("lun") || !request["lun"].is_number_unsigned()) {
     error = "lun: must be a LUN number (`luns` lists them)";
     return nullptr;
@@ -182,7 +189,40 @@ const ControlLun* ControlCommands::find(const json& request, std::string& error)
   return nullptr;
 }
 
-void ControlCommands::handle(const std::string& line, const Reply& reply) const {
+json ControlCommands::lun_add(const json& request) {
+  if (!admin_.add) return failure("cmd: this daemon does not add LUNs at run time");
+  std::string error;
+  const std::optional<std::string> target = target_of(request, error);
+  if (!target) return failure(error);
+  if (!request.contains("config") || !request["config"].is_object()) {
+    return failure(
+        "config: is missing; give the LUN as an object of the keys of [[target.lun]], e.g. "
+        "{\"id\": 1, \"backing\": \"memory\"} (docs/memstored.md)");
+  }
+  const std::optional<toml::table> spec = json_to_toml(request["config"], error);
+  if (!spec) return failure("config: " + error);
+  auto added = admin_.add(*target, *spec);
+  if (const auto* e = std::get_if<std::string>(&added)) return failure(*e);
+  const ControlLun& l = luns_.emplace_back(std::get<ControlLun>(std::move(added)));
+  return ok({{"target", l.target}, {"lun", l.id}, {"device", l.device}, {"backing", l.backing}});
+}
+
+json ControlCommands::lun_remove(const json& request) {
+  if (!admin_.remove) return failure("cmd: this daemon does not remove LUNs at run time");
+  std::string error;
+  const ControlLun* found = find(request, error);
+  if (found == nullptr) return failure(error);
+  const ControlLun lun = *found;
+  const auto index = found - luns_.data();
+  luns_.erase(luns_.begin() + index);
+  if (const std::string e = admin_.remove(lun); !e.empty()) {
+    luns_.insert(luns_.begin() + index, lun);
+    return failure(e);
+  }
+  return ok({{"target", lun.target}, {"lun", lun.id}});
+}
+
+void ControlCommands::handle(const std::string& line, const Reply& reply) {
   const json request = json::parse(line, nullptr, false);
   if (request.is_discarded() || !request.is_object()) {
     return reply(failure("a request is one JSON object per line, e.g. {\"cmd\": \"luns\"}"));
@@ -199,6 +239,8 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) const 
     }
     return reply(ok({{"luns", list}}));
   }
+  if (cmd == "lun-add") return reply(lun_add(request));
+  if (cmd == "lun-remove") return reply(lun_remove(request));
   for (const LunCommand& c : kLunCommands) {
     if (cmd != c.name) continue;
     std::string error;

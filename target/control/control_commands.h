@@ -1,18 +1,21 @@
 // The control socket's commands (docs/memstored.md, "Control socket"): one
 // JSON object per request line, one per reply line. A table of commands,
-// each either about the daemon (luns) or about one LUN (stats, faults,
-// fault-add, fault-remove, fault-clear, timing); a LUN's commands run on
-// the LUN's own thread, where its model lives, through the dispatch the
-// caller gives (the server posts to the LUN's io_context; tests call it
-// directly). No Asio here.
+// each either about the daemon (luns, lun-add, lun-remove) or about one
+// LUN (stats, faults, fault-add, fault-remove, fault-clear, timing); a
+// LUN's commands run on the LUN's own thread, where its model lives,
+// through the dispatch the caller gives (the server posts to the LUN's
+// io_context; tests call it directly). The list of LUNs here is the
+// daemon's: lun-add and lun-remove change it. No Asio here.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "target/control/fault_json.h"
 #include "target/iscsi/lun_driver.h"
 
 namespace memstore::control {
@@ -37,15 +40,35 @@ class ControlCommands {
 
   ControlCommands(std::vector<ControlLun> luns, Dispatch dispatch);
 
+  // What lun-add and lun-remove do, given by the daemon. add: opens the LUN
+  // that `spec` (the keys of [[target.lun]]) describes and gives it to the
+  // target's sessions; its entry, or an error naming the key and the fix.
+  // remove: takes `lun` (already out of the list) away from the sessions
+  // and retires it; an error, or "". Without them both commands are refused.
+  struct LunAdmin {
+    std::function<std::variant<ControlLun, std::string>(const std::string& target,
+                                                        const toml::table& spec)>
+        add;
+    std::function<std::string(const ControlLun& lun)> remove;
+  };
+  void set_lun_admin(LunAdmin admin) { admin_ = std::move(admin); }
+  // The daemon's LUNs now, in the order they were added.
+  const std::vector<ControlLun>& luns() const { return luns_; }
+
   // One request line; `reply` gets {"ok": true, ...} or {"ok": false,
   // "error": "..."} (an error names the key at fault and the fix).
-  void handle(const std::string& line, const Reply& reply) const;
+  void handle(const std::string& line, const Reply& reply);
 
  private:
+  // The request's target: named, or the only one there is.
+  std::optional<std::string> target_of(const json& request, std::string& error) const;
   const ControlLun* find(const json& request, std::string& error) const;
+  json lun_add(const json& request);
+  json lun_remove(const json& request);
 
   std::vector<ControlLun> luns_;
   Dispatch dispatch_;
+  LunAdmin admin_;
 };
 
 // Replies.

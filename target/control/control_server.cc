@@ -9,6 +9,8 @@
 #include <boost/asio/write.hpp>
 #include <cerrno>
 #include <cstring>
+#include <set>
+#include <string>
 
 namespace memstore::control {
 
@@ -17,7 +19,7 @@ using boost::asio::local::stream_protocol;
 // One connected client: reads a line, answers it, reads the next.
 class ControlServer::Client : public std::enable_shared_from_this<Client> {
  public:
-  Client(stream_protocol::socket socket, const ControlCommands& commands, const Log& log)
+  Client(stream_protocol::socket socket, ControlCommands& commands, const Log& log)
       : socket_(std::move(socket)), commands_(commands), log_(log), input_(kMaxLine + 1) {}
 
   void read() {
@@ -54,9 +56,9 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     if (!log_ || !reply.value("ok", false)) return;
     const json request = json::parse(line, nullptr, false);
     const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
-    if (cmd != "fault-add" && cmd != "fault-remove" && cmd != "fault-clear" && cmd != "timing") {
-      return;
-    }
+    static const std::set<std::string> kChanges = {"fault-add", "fault-remove", "fault-clear",
+                                                   "timing",    "lun-add",      "lun-remove"};
+    if (!kChanges.contains(cmd)) return;
     std::string shown = line.substr(0, 300);
     while (!shown.empty() && (shown.back() == '\n' || shown.back() == '\r')) shown.pop_back();
     log_("control socket: " + shown + " -> " +
@@ -75,7 +77,7 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
   }
 
   stream_protocol::socket socket_;
-  const ControlCommands& commands_;
+  ControlCommands& commands_;
   const Log& log_;
   boost::asio::streambuf input_;
   std::string output_;

@@ -33,7 +33,7 @@ class ControlServer {
   // Stops accepting, closes every client and removes the socket file.
   void stop();
   // The commands it serves (the metrics endpoint asks them too).
-  const ControlCommands& commands() const { return commands_; }
+  ControlCommands& commands() { return commands_; }
   // Where each change made through the socket (fault-add, fault-remove,
   // fault-clear, timing) is reported once it is done, for the daemon's log.
   using Log = std::function<void(const std::string&)>;

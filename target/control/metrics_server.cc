@@ -136,18 +136,20 @@ class MetricsServer::Client : public std::enable_shared_from_this<Client> {
   }
 
   // Every LUN's `stats`, each answered on its own loop, then the response.
+  // The LUNs as they are now: one removed meanwhile answers an error, and
+  // its lines are left out.
   void gather() {
-    const std::vector<ControlLun>& luns = server_.luns_;
-    stats_.assign(luns.size(), json());
-    left_ = luns.size();
-    if (left_ == 0) return respond("200 OK", metrics_text(luns, stats_, server_.connections_()));
-    for (std::size_t i = 0; i < luns.size(); ++i) {
-      const json request = {{"cmd", "stats"}, {"target", luns[i].target}, {"lun", luns[i].id}};
+    luns_ = server_.commands_.luns();
+    stats_.assign(luns_.size(), json());
+    left_ = luns_.size();
+    if (left_ == 0) return respond("200 OK", metrics_text(luns_, stats_, server_.connections_()));
+    for (std::size_t i = 0; i < luns_.size(); ++i) {
+      const json request = {{"cmd", "stats"}, {"target", luns_[i].target}, {"lun", luns_[i].id}};
       server_.commands_.handle(request.dump(), [self = shared_from_this(), i](json reply) {
         self->stats_[i] = std::move(reply);
         if (--self->left_ == 0) {
-          self->respond("200 OK", metrics_text(self->server_.luns_, self->stats_,
-                                               self->server_.connections_()));
+          self->respond("200 OK",
+                        metrics_text(self->luns_, self->stats_, self->server_.connections_()));
         }
       });
     }
@@ -166,17 +168,15 @@ class MetricsServer::Client : public std::enable_shared_from_this<Client> {
   MetricsServer& server_;
   boost::asio::streambuf input_;
   boost::asio::steady_timer timer_;
+  std::vector<ControlLun> luns_;
   std::vector<json> stats_;
   std::size_t left_ = 0;
   std::string output_;
 };
 
-MetricsServer::MetricsServer(boost::asio::io_context& io, const ControlCommands& commands,
-                             std::vector<ControlLun> luns, std::function<std::size_t()> connections)
-    : commands_(commands),
-      luns_(std::move(luns)),
-      connections_(std::move(connections)),
-      acceptor_(io) {}
+MetricsServer::MetricsServer(boost::asio::io_context& io, ControlCommands& commands,
+                             std::function<std::size_t()> connections)
+    : commands_(commands), connections_(std::move(connections)), acceptor_(io) {}
 
 MetricsServer::~MetricsServer() {
   stop();

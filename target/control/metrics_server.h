@@ -29,10 +29,11 @@ class MetricsServer {
   static constexpr std::size_t kMaxRequest = 8 * 1024;
   static constexpr std::chrono::seconds kTimeout{5};
 
-  // `commands` answers the `stats` requests (on each LUN's loop);
-  // `connections` counts the daemon's iSCSI connections (on `io`).
-  MetricsServer(boost::asio::io_context& io, const ControlCommands& commands,
-                std::vector<ControlLun> luns, std::function<std::size_t()> connections);
+  // `commands` lists the LUNs and answers the `stats` requests (on each
+  // LUN's loop); `connections` counts the daemon's iSCSI connections (on
+  // `io`).
+  MetricsServer(boost::asio::io_context& io, ControlCommands& commands,
+                std::function<std::size_t()> connections);
   ~MetricsServer();
   MetricsServer(const MetricsServer&) = delete;
   MetricsServer& operator=(const MetricsServer&) = delete;
@@ -47,8 +48,7 @@ class MetricsServer {
   class Client;
   void accept();
 
-  const ControlCommands& commands_;
-  std::vector<ControlLun> luns_;
+  ControlCommands& commands_;
   std::function<std::size_t()> connections_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::vector<std::weak_ptr<Client>> clients_;

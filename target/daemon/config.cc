@@ -12,6 +12,7 @@
 #include "model/params_toml.h"
 #include "model/scheduler.h"
 #include "modepages/vpd_pages.h"
+#include "target/daemon/config_lun.h"
 #include "target/iscsi/chap.h"
 #include "target/lunspec/fault_toml.h"
 #include "target/lunspec/lun_device.h"
@@ -419,27 +420,6 @@ std::variant<Config, std::string> finish(Config config, const std::string& sourc
 
 }  // namespace
 
-std::optional<Portal> parse_portal(std::string_view text) {
-  std::string_view host, port;
-  if (!text.empty() && text.front() == '[') {
-    const auto close = text.find(']');
-    if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ':')
-      return std::nullopt;
-    host = text.substr(1, close - 1);
-    port = text.substr(close + 2);
-  } else {
-    const auto colon = text.rfind(':');
-    if (colon == std::string_view::npos) return std::nullopt;
-    host = text.substr(0, colon);
-    port = text.substr(colon + 1);
-  }
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-  if (host.empty() || ec != std::errc() || end != port.data() + port.size() || value > 65535)
-    return std::nullopt;
-  return Portal{std::string(host), static_cast<std::uint16_t>(value)};
-}
-
 std::variant<Config, std::string> parse_config(std::string_view text, const std::string& source) {
   Config config;
   Ctx ctx{source, {}};
@@ -609,6 +589,21 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
   config.control_initiators.insert(config.control_initiators.end(), cli.control_initiators.begin(),
                                    cli.control_initiators.end());
   return finish(std::move(config), "command line");
+}
+
+std::variant<LunSpec, std::string> parse_lun_table(
+    const toml::table& t, const std::string& where, const std::string& state_dir,
+    const std::string& target_name, const std::vector<std::string>& control_initiators) {
+  // No file and no lines: the error is the key and the fix alone.
+  const std::string source = "lun-add";
+  Ctx ctx{source, {}};
+  if (!t.contains("id")) return where + "id: is missing; give the new LUN's number (0 to 16383)";
+  LunSpec lun;
+  if (!parse_lun(ctx, t, where, state_dir, target_name, lun)) {
+    return ctx.error.substr(ctx.error.find(": ") + 2);  // after "lun-add:LINE"
+  }
+  lun.control.initiators = control_initiators;  // as finish() gives every LUN
+  return lun;
 }
 
 }  // namespace memstore::daemon

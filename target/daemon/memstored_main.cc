@@ -29,6 +29,7 @@
 #include "target/daemon/config.h"
 #include "target/daemon/journal_log.h"
 #include "target/daemon/memstored_flags.h"
+#include "target/daemon/memstored_luns.h"
 #include "target/daemon/memstored_reload.h"
 #include "target/daemon/portal_check.h"
 #include "target/daemon/security_log.h"
@@ -166,10 +167,14 @@ int main(int argc, char** argv) {
       std::make_shared<scsi::MemoryBudget>(std::size_t{config.limits.buffer_megabytes} << 20);
   const auto batch_budget =
       std::make_shared<scsi::MemoryBudget>(std::size_t{config.limits.batch_result_megabytes} << 20);
-  std::vector<iscsi::LunDriver*> drivers;
-  std::vector<std::string> lun_names;  // beside drivers, for the log
+  memstored::LunContext lun_context;
+  lun_context.config = &running;
+  lun_context.buffer_budget = buffer_budget;
+  lun_context.batch_budget = batch_budget;
+  lun_context.completions = &completions;
+  lun_context.completions_mutex = &completions_mutex;
+  lun_context.loops = loop_ptrs;
   std::vector<control::ControlLun> control_luns;
-  std::size_t next_loop = 0;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
     const daemon::TargetSpec& t = config.targets[ti];
     iscsi::TargetSetup setup;
@@ -183,55 +188,14 @@ int main(int argc, char** argv) {
       const daemon::LunSpec& spec = t.luns[li];
       const std::string where =
           "target[" + std::to_string(ti) + "].lun[" + std::to_string(li) + "].";
-      if (spec.backing != "memory" && config.state_dir == "var" &&
-          spec.backing.rfind("var/", 0) == 0) {
-        std::error_code ec;
-        std::filesystem::create_directories("var", ec);  // the default state directory
-      }
-      daemon::LunSpec shared = spec;  // with the daemon-wide budgets
-      shared.buffer_budget = buffer_budget;
-      shared.batch_budget = batch_budget;
-      auto lun = lunspec::open_lun(shared, t.name, where);
-      if (auto* err = std::get_if<std::string>(&lun)) {
+      auto driver = memstored::open_driver(lun_context, spec, ti, t.name, lun_ids, where);
+      if (auto* err = std::get_if<std::string>(&driver)) {
         std::cerr << "memstored: " << *err << "\n";
         return 1;
       }
-      std::get<std::unique_ptr<scsi::Lun>>(lun)->set_target_luns(lun_ids);
-      std::get<std::unique_ptr<scsi::Lun>>(lun)->set_log(
-          [](scsi::LogLevel level, std::string_view line) {
-            spdlog::log(level == scsi::LogLevel::kError     ? spdlog::level::err
-                        : level == scsi::LogLevel::kWarning ? spdlog::level::warn
-                                                            : spdlog::level::info,
-                        "{}", line);
-          },
-          "LUN " + std::to_string(spec.id) + " of " + t.name);
-      // Each LUN's model and delivery stay on one loop (one thread).
-      boost::asio::io_context& lun_loop = *loops[next_loop++ % loops.size()];
-      auto driver = std::make_unique<iscsi::LunDriver>(
-          lun_loop, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
-      driver->set_spin(std::chrono::microseconds(config.spin_us));
-      driver->set_compensation(std::chrono::microseconds(config.transport_compensation_us));
-      drivers.push_back(driver.get());
-      lun_names.push_back("LUN " + std::to_string(spec.id) + " of " + t.name);
-      control_luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, driver.get()});
-      if (completions.is_open()) {
-        driver->on_delivery([&completions, &completions_mutex, ti,
-                             id = spec.id](const iscsi::Delivery& d) {
-          const std::lock_guard lock(completions_mutex);
-          // The session's tag is the ITT in its low 32 bits (and a
-          // generation an abort raises above them): the log gives the ITT.
-          fmt::print(completions, "{},{},{},{},{},{},{},{},{},{}\n", ti, id, d.nexus,
-                     d.tag & 0xFFFFFFFFU, d.arrival_ns, d.complete_ns, d.complete_ns - d.arrival_ns,
-                     d.due_ns, d.delivered_ns, d.delivered_ns - d.due_ns);
-        });
-      }
-      spdlog::info(
-          "LUN {} of {} opened: {} ({} blocks), backing {}, timing {}, scheduler {}, "
-          "storage I/O {}",
-          spec.id, t.name, spec.model_name(), driver->lun().blocks(), spec.backing,
-          scsi::timing_mode_name(spec.timing.mode), spec.scheduler,
-          driver->lun().store_async() != nullptr ? "io_uring" : "synchronous");
-      setup.luns[spec.id] = std::move(driver);
+      auto& d = std::get<std::unique_ptr<iscsi::LunDriver>>(driver);
+      control_luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get()});
+      setup.luns[spec.id] = std::move(d);
     }
     server.add_target(std::move(setup));
   }
@@ -248,12 +212,13 @@ int main(int argc, char** argv) {
     }
   }
   spdlog::info("{} event-loop thread{}", threads, threads == 1 ? "" : "s");
-  std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*> lun_index;
-  for (const control::ControlLun& l : control_luns) lun_index[{l.target, l.id}] = l.driver;
-  control::ControlServer control_server(io, control_luns);
+  // The daemon's LUNs from here on: the control socket's list, which
+  // lun-add and lun-remove change.
+  control::ControlServer control_server(io, std::move(control_luns));
   control_server.set_log([](const std::string& line) { spdlog::info("{}", line); });
-  control::MetricsServer metrics_server(io, control_server.commands(), std::move(control_luns),
-                                        [&server] { return server.connections(); });
+  control::ControlCommands& commands = control_server.commands();
+  commands.set_lun_admin(memstored::lun_admin(lun_context, server, commands));
+  control::MetricsServer metrics_server(io, commands, [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
     const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()
     if (const std::string err = metrics_server.start(at.host, at.port); !err.empty()) {
@@ -285,8 +250,8 @@ int main(int argc, char** argv) {
       // No session is left to receive a result: the results still queued in
       // the models are dropped, and every loop returns once its storage
       // operations are done.
-      for (iscsi::LunDriver* d : drivers) {
-        boost::asio::post(d->context(), [d] { d->stop_timing(); });
+      for (const control::ControlLun& l : commands.luns()) {
+        boost::asio::post(l.driver->context(), [d = l.driver] { d->stop_timing(); });
       }
       guards.clear();
       return;
@@ -327,6 +292,8 @@ int main(int argc, char** argv) {
   std::function<void()> on_hup = [&] {
     hup.async_wait([&](const boost::system::error_code& ec, int) {
       if (ec) return;
+      std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*> lun_index;
+      for (const control::ControlLun& l : commands.luns()) lun_index[{l.target, l.id}] = l.driver;
       memstored::reload(cli, running, lun_index);
       on_hup();
     });
@@ -360,15 +327,16 @@ int main(int argc, char** argv) {
   run_loop(io);
   for (std::thread& w : workers) w.join();
   int status = 0;
-  for (std::size_t i = 0; i < drivers.size(); ++i) {
-    iscsi::LunDriver* d = drivers[i];
+  for (const control::ControlLun& lun : commands.luns()) {
+    iscsi::LunDriver* d = lun.driver;
+    const std::string name = memstored::lun_name(lun.target, lun.id);
     const auto e = d->lun().flush();
     if (e) {
-      spdlog::error("{}: flush failed: {}", lun_names[i], e->message);
+      spdlog::error("{}: flush failed: {}", name, e->message);
       status = 1;
     }
     const iscsi::Lateness& l = d->lateness();
-    spdlog::info("{} closed{}: deliveries: {}, late by mean {:.1f} us, max {:.1f} us", lun_names[i],
+    spdlog::info("{} closed{}: deliveries: {}, late by mean {:.1f} us, max {:.1f} us", name,
                  e ? " unflushed" : ", flushed", l.count, l.mean_ns() / 1e3,
                  static_cast<double>(l.max_ns) / 1e3);
   }

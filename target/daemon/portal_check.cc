@@ -5,9 +5,31 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 namespace memstore::daemon {
+
+std::optional<Portal> parse_portal(std::string_view text) {
+  std::string_view host, port;
+  if (!text.empty() && text.front() == '[') {
+    const auto close = text.find(']');
+    if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ':')
+      return std::nullopt;
+    host = text.substr(1, close - 1);
+    port = text.substr(close + 2);
+  } else {
+    const auto colon = text.rfind(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    host = text.substr(0, colon);
+    port = text.substr(colon + 1);
+  }
+  unsigned value = 0;
+  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+  if (host.empty() || ec != std::errc() || end != port.data() + port.size() || value > 65535)
+    return std::nullopt;
+  return Portal{std::string(host), static_cast<std::uint16_t>(value)};
+}
 
 std::string portal_error(const Portal& portal) {
   const std::string name =

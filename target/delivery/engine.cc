@@ -149,6 +149,37 @@ void Engine::deliver_storage_ready() {
   }
 }
 
+void Engine::end_all(scsi::Reason reason) {
+  struct End {
+    std::uint64_t nexus, tag;
+    Done done;
+  };
+  std::vector<End> ends;
+  for (auto& [key, p] : pending_) ends.push_back({key.first, key.second, std::move(p.done)});
+  while (!due_.empty()) {
+    Due d = due_.pop();
+    ends.push_back({d.result.nexus, d.result.tag, std::move(d.done)});
+  }
+  for (Due& d : waiting_storage_) {
+    ends.push_back({d.result.nexus, d.result.tag, std::move(d.done)});
+  }
+  pending_.clear();
+  waiting_storage_.clear();
+  // Answered once everything is cleared: an answer may make the transport
+  // forget a nexus or submit again.
+  const bool descriptor = lun_->descriptor_sense();
+  for (End& e : ends) {
+    scsi::ScsiResult r;
+    r.nexus = e.nexus;
+    r.tag = e.tag;
+    r.status = scsi::Status::kCheckCondition;
+    r.sense = scsi::build_sense({reason, std::nullopt, std::nullopt}, descriptor);
+    ++counters_.commands;
+    ++counters_.check_conditions;
+    e.done(std::move(r));
+  }
+}
+
 void Engine::forget(std::uint64_t nexus) {
   lun_->nexus_lost(nexus);
   for (auto it = pending_.begin(); it != pending_.end();) {

@@ -71,6 +71,11 @@ class Engine {
   // Drops the pending results of a nexus (its connection closed); the Lun
   // still serves its commands in the model.
   void forget(std::uint64_t nexus);
+  // The LUN is going away (removed at run time): every command not yet
+  // delivered, decided or not, is answered now with CHECK CONDITION
+  // `reason`, in the LUN's sense format, and nothing is delivered after.
+  // Storage operations in flight go on until the store is closed.
+  void end_all(scsi::Reason reason);
 
   // Realtime and scaled timing: the next wall instant something is to be
   // done at, a delivery or the model's next decision (when a queued

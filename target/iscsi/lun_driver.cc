@@ -17,6 +17,15 @@ LunDriver::LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun
 void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
                        std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
                        Done done) {
+  if (retired_) {  // cannot happen through a LunLink (retired first); kept safe
+    scsi::ScsiResult r;
+    r.nexus = nexus;
+    r.tag = tag;
+    r.status = scsi::Status::kCheckCondition;
+    r.sense = scsi::build_sense({scsi::Reason::kLunNotSupported, std::nullopt, std::nullopt},
+                                lun().descriptor_sense());
+    return done(std::move(r));
+  }
   engine_.submit(nexus, tag, cdb, data_out, data_out_buffer, std::move(done));
   watch_storage();
   if (!engine_.timing_off()) return schedule();
@@ -29,6 +38,17 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
                         engine_.deliver_all();
                       }));
   }
+}
+
+scsi::StoreStatus LunDriver::retire() {
+  retired_ = true;
+  stop_timing();
+  if (storage_events_) {
+    boost::system::error_code ignored;
+    storage_events_->cancel(ignored);
+  }
+  engine_.end_all(scsi::Reason::kLunNotSupported);
+  return lun().flush();  // waits for the operations in flight first
 }
 
 // Two kinds of instants matter in realtime and scaled timing: a result's

@@ -94,6 +94,15 @@ class LunDriver final : public LunPort {
     stopped_ = true;
     wake_timer_.cancel();
   }
+  // The LUN is removed while the daemon runs (Server::remove_lun), and no
+  // link submits to it any more. Every command not yet answered gets CHECK
+  // CONDITION, LOGICAL UNIT NOT SUPPORTED (25h/00h) now, so that initiators
+  // see an error at once rather than a timeout; the driver stops waking up;
+  // the store finishes its operations in flight and is flushed, so that
+  // every write acknowledged before is durable. Returns the flush's error.
+  // Call on context(), and destroy the driver from a handler posted after
+  // this one: the handlers this cancels still run first.
+  scsi::StoreStatus retire();
 
  private:
   void schedule();  // wake up (or poll) for the engine's next instant
@@ -112,6 +121,7 @@ class LunDriver final : public LunPort {
   bool drain_posted_ = false;  // timing off: one posted drain at a time
   bool spinning_ = false;      // a spin handler is posted
   bool stopped_ = false;       // stop_timing()
+  bool retired_ = false;       // retire()
   HandlerMemory wake_memory_, drain_memory_, spin_memory_;
   std::int64_t spin_ns_ = 0;
 };

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "target/iscsi/lun_driver.h"
+#include "target/scsi/report_luns.h"
 
 namespace memstore::iscsi {
 
@@ -19,6 +20,16 @@ LunLink::LunLink(asio::io_context& home, LunDriver& driver)
 void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
                      std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
                      Done done) {
+  if (retired_) {
+    scsi::AbsentLunAnswer a = scsi::absent_lun(cdb);
+    scsi::ScsiResult r;
+    r.nexus = nexus;
+    r.tag = tag;
+    r.status = a.status;
+    r.sense = std::move(a.sense);
+    r.data_in = std::move(a.data_in);
+    return done(std::move(r));
+  }
   if (local_) return driver_.submit(nexus, tag, cdb, data_out, data_out_buffer, std::move(done));
   std::shared_ptr<bool>& alive = alive_[nexus];
   if (!alive) alive = std::make_shared<bool>(true);
@@ -44,11 +55,13 @@ void LunLink::forget(std::uint64_t nexus) {
     *it->second = false;
     alive_.erase(it);
   }
+  if (retired_) return;
   if (local_) return driver_.forget(nexus);
   asio::post(driver_.context(), [&driver = driver_, nexus] { driver.forget(nexus); });
 }
 
 void LunLink::describe_nexus(std::uint64_t nexus, std::string initiator_port) {
+  if (retired_) return;
   if (local_) return driver_.describe_nexus(nexus, std::move(initiator_port));
   asio::post(driver_.context(),
              [&driver = driver_, nexus, p = std::move(initiator_port)]() mutable {
@@ -57,11 +70,13 @@ void LunLink::describe_nexus(std::uint64_t nexus, std::string initiator_port) {
 }
 
 void LunLink::reset() {
+  if (retired_) return;
   if (local_) return driver_.reset();
   asio::post(driver_.context(), [&driver = driver_] { driver.reset(); });
 }
 
 void LunLink::recycle(scsi::Bytes buffer) {
+  if (retired_) return;  // the buffer is freed here
   if (local_) return driver_.recycle(std::move(buffer));
   asio::post(driver_.context(), [&driver = driver_, b = std::move(buffer)]() mutable {
     driver.recycle(std::move(b));

@@ -38,11 +38,18 @@ class LunLink final : public LunPort {
   std::uint32_t block_size() const override { return block_size_; }
 
   bool local() const { return local_; }
+  // The LUN was removed (Server::remove_lun): from now on the link answers
+  // every command itself, at once, as for a LUN that does not exist
+  // (scsi::absent_lun: LOGICAL UNIT NOT SUPPORTED), and never reaches the
+  // driver again, which may be gone. Results already on their way back
+  // still arrive. Call on the home loop.
+  void retire() { retired_ = true; }
 
  private:
   boost::asio::io_context& home_;
   LunDriver& driver_;
   bool local_;
+  bool retired_ = false;
   std::uint32_t block_size_;  // read once: it never changes
   // Per nexus with results on the way: false once forgotten.
   std::unordered_map<std::uint64_t, std::shared_ptr<bool>> alive_;

@@ -12,6 +12,7 @@
 #include <limits>
 #include <mutex>
 #include <unordered_map>
+#include <variant>
 
 #include "target/iscsi/connection.h"
 #include "target/iscsi/lun_driver.h"
@@ -98,6 +99,9 @@ struct Server::Impl {
   }
   SecurityLog security_log;     // refused logins (set_security_log)
   Session::EventLog event_log;  // set_event_log
+
+  std::variant<std::size_t, std::string> setup_index(const std::string& target) const;
+  void announce_luns(const TargetSetup& t);
 
   const TargetContext* find(std::size_t loop, std::string_view name) const {
     for (const TargetContext& c : contexts.at(loop)) {
@@ -275,6 +279,81 @@ void Server::stop() {
   for (auto& w : impl_->connections) {
     if (auto c = w.lock()) asio::post(c->executor(), [c] { c->close(); });
   }
+}
+
+// The TargetSetup named `target`, or an error.
+std::variant<std::size_t, std::string> Server::Impl::setup_index(const std::string& target) const {
+  for (std::size_t i = 0; i < setups.size(); ++i) {
+    if (setups[i].name == target) return i;
+  }
+  return "target: no target '" + target + "' (the configuration's target names)";
+}
+
+// Every LUN of the target learns the target's LUNs now (REPORT LUNS), on
+// its own loop.
+void Server::Impl::announce_luns(const TargetSetup& t) {
+  std::vector<std::uint16_t> ids;
+  for (const auto& [id, driver] : t.luns) ids.push_back(id);
+  for (const auto& [id, driver] : t.luns) {
+    asio::post(driver->context(), [d = driver.get(), ids] { d->lun().change_target_luns(ids); });
+  }
+}
+
+std::string Server::add_lun(const std::string& target, std::uint16_t id,
+                            std::unique_ptr<LunDriver> driver) {
+  Impl& s = *impl_;
+  const auto index = s.setup_index(target);
+  if (const auto* e = std::get_if<std::string>(&index)) return *e;
+  const std::size_t ti = std::get<std::size_t>(index);
+  TargetSetup& t = s.setups[ti];
+  if (t.luns.contains(id)) {
+    return "lun: target '" + target + "' has a LUN " + std::to_string(id) +
+           " already; remove it first or choose another number";
+  }
+  LunDriver& d = *driver;
+  t.luns[id] = std::move(driver);
+  for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
+    s.links.push_back(std::make_unique<LunLink>(*s.loops[loop], d));
+    // Each loop's contexts are touched on that loop only.
+    asio::post(*s.loops[loop], [c = &s.contexts[loop][ti], id, link = s.links.back().get()] {
+      c->luns[id] = link;
+    });
+  }
+  s.announce_luns(t);
+  return "";
+}
+
+std::string Server::remove_lun(const std::string& target, std::uint16_t id,
+                               std::function<void(std::unique_ptr<LunDriver>)> removed) {
+  Impl& s = *impl_;
+  const auto index = s.setup_index(target);
+  if (const auto* e = std::get_if<std::string>(&index)) return *e;
+  const std::size_t ti = std::get<std::size_t>(index);
+  TargetSetup& t = s.setups[ti];
+  const auto it = t.luns.find(id);
+  if (it == t.luns.end()) {
+    return "lun: target '" + target + "' has no LUN " + std::to_string(id);
+  }
+  auto held = std::make_shared<std::unique_ptr<LunDriver>>(std::move(it->second));
+  t.luns.erase(it);
+  auto loops_left = std::make_shared<std::size_t>(s.loops.size());
+  auto done = std::make_shared<std::function<void(std::unique_ptr<LunDriver>)>>(std::move(removed));
+  for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
+    asio::post(*s.loops[loop], [&io = s.io, c = &s.contexts[loop][ti], id, held, loops_left, done] {
+      if (const auto l = c->luns.find(id); l != c->luns.end()) {
+        static_cast<LunLink*>(l->second)->retire();  // the server puts only links there
+        c->luns.erase(l);
+      }
+      // Counted on the server's loop: the last loop to let go hands the
+      // driver over. A link's earlier posts to the driver's loop are queued
+      // before anything the caller posts there from now on.
+      asio::post(io, [held, loops_left, done] {
+        if (--*loops_left == 0) (*done)(std::move(*held));
+      });
+    });
+  }
+  s.announce_luns(t);
+  return "";
 }
 
 std::vector<std::uint16_t> Server::bound_ports() const {

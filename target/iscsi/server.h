@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,6 +80,22 @@ class Server {
   void set_discovery_chap(std::optional<ChapConfig> chap);
   // Binds every portal. Returns an error naming the portal, or "".
   std::string start();
+  // Adds a LUN to a target while the server runs (the control socket):
+  // every loop's sessions reach it from their next command on, and every
+  // LUN of the target gets the new list for REPORT LUNS, with REPORTED LUNS
+  // DATA HAS CHANGED for its I_T nexuses. An error names what is wrong (no
+  // such target, the number taken), or "". Call on the server's
+  // io_context, after start().
+  std::string add_lun(const std::string& target, std::uint16_t id,
+                      std::unique_ptr<LunDriver> driver);
+  // Removes a LUN from a target while the server runs. At once, commands to
+  // it get LOGICAL UNIT NOT SUPPORTED and the other LUNs report the change
+  // as add_lun() does; once every loop has let go of the LUN, `removed`
+  // gets its driver on the server's io_context, to retire on its own loop
+  // (LunDriver::retire) and then destroy. The loops' links to it stay, as
+  // answering stubs, until the server goes. An error, or "".
+  std::string remove_lun(const std::string& target, std::uint16_t id,
+                         std::function<void(std::unique_ptr<LunDriver>)> removed);
   // Stops accepting and closes every connection (their sessions end). Call
   // it on the server's io_context.
   void stop();

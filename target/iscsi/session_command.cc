@@ -97,7 +97,6 @@ void Session::submit(Task& t) {
     // (SPC-4 §6.33 lets it be addressed anywhere), the rest is refused. An
     // existing LUN answers REPORT LUNS itself, with its own D_SENSE.
     scsi::ScsiResult r;
-    std::uint64_t alloc = 0;
     if (t.cdb[0] == kReportLuns && t.cdb.size() >= 10) {
       std::vector<std::uint16_t> ids;
       if (target_ != nullptr) {
@@ -110,15 +109,15 @@ void Session::submit(Task& t) {
         r.status = scsi::Status::kCheckCondition;
         r.sense = scsi::build_sense(std::get<scsi::Sense>(list), false);
       }
-      alloc = (std::uint64_t{t.cdb[6]} << 24) | (t.cdb[7] << 16) | (t.cdb[8] << 8) | t.cdb[9];
+      const std::uint64_t alloc =
+          (std::uint64_t{t.cdb[6]} << 24) | (t.cdb[7] << 16) | (t.cdb[8] << 8) | t.cdb[9];
+      if (r.data_in.size() > alloc) r.data_in.resize(static_cast<std::size_t>(alloc));
     } else {
       scsi::AbsentLunAnswer a = scsi::absent_lun(t.cdb);
       r.status = a.status;
       r.sense = std::move(a.sense);
       r.data_in = std::move(a.data_in);
-      alloc = t.cdb.size() >= 5 ? (std::uint64_t{t.cdb[3]} << 8 | t.cdb[4]) : 0;  // INQUIRY
     }
-    if (r.data_in.size() > alloc) r.data_in.resize(static_cast<std::size_t>(alloc));
     return complete(tag, std::move(r));
   }
   // The initiator's Data-Out Buffer may be larger than what was kept.

@@ -37,15 +37,16 @@ class FdGuard {
   int fd_;
 };
 
-// pread/pwrite until `buf` is done, retrying EINTR and short transfers.
-// Returns 0 or the errno; a transfer of 0 bytes (end of file) is EIO.
-// `done` says how far it got, for the message.
+// pread/pwrite until `buf` is done, at most `piece` bytes per call,
+// retrying EINTR and short transfers. Returns 0 or the errno; a transfer of
+// 0 bytes (end of file) is EIO. `done` says how far it got, for the message.
 template <typename Syscall, typename Byte>
-int transfer_all(Syscall io, int fd, std::span<Byte> buf, std::uint64_t offset, std::size_t& done) {
+int transfer_all(Syscall io, int fd, std::span<Byte> buf, std::uint64_t offset, std::size_t& done,
+                 std::size_t piece = std::numeric_limits<std::size_t>::max()) {
   done = 0;
   while (done < buf.size()) {
-    const ssize_t n =
-        io(fd, buf.data() + done, buf.size() - done, static_cast<off_t>(offset + done));
+    const ssize_t n = io(fd, buf.data() + done, std::min(buf.size() - done, piece),
+                         static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return errno;
     if (n == 0) return EIO;
@@ -174,7 +175,7 @@ StoreStatus FileStore::write(std::uint64_t lba, std::uint64_t count,
   if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
   const std::uint64_t offset = lba * block_size_;
   std::size_t done = 0;
-  if (const int e = transfer_all(::pwrite, fd_, in, offset, done); e != 0) {
+  if (const int e = transfer_all(::pwrite, fd_, in, offset, done, kWritePieceBytes); e != 0) {
     return error(e, "write at byte " + std::to_string(offset + done));
   }
   return sync_if_write_through("write");

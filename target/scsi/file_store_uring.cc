@@ -150,7 +150,9 @@ void FileStore::issue() {
         io_uring_prep_read(sqe, fd_, op.data + op.done, left, at);
         break;
       case RingOp::Kind::kWrite:
-        io_uring_prep_write(sqe, fd_, op.data + op.done, left, at);
+        // A piece at a time (kWritePieceBytes); complete() issues the rest.
+        io_uring_prep_write(sqe, fd_, op.data + op.done, std::min<unsigned>(left, kWritePieceBytes),
+                            at);
         break;
       case RingOp::Kind::kPunch:
         io_uring_prep_fallocate(sqe, fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,

@@ -226,6 +226,12 @@ class Lun {
   // The logical units of this LUN's target, for REPORT LUNS (default: this
   // one, as LUN 0). Set before the first command.
   void set_target_luns(std::vector<std::uint16_t> ids) { target_luns_ = std::move(ids); }
+  // The target's LUNs changed while it runs (a LUN added or removed): every
+  // I_T nexus gets REPORTED LUNS DATA HAS CHANGED (3Fh/0Eh: SPC-4 §6.33,
+  // "the logical unit inventory changes") unless the list is the same.
+  void change_target_luns(std::vector<std::uint16_t> ids);
+  // D_SENSE of page 0Ah: the format of the sense data the LUN returns.
+  bool descriptor_sense() const { return mode_.d_sense(); }
   // Makes every acknowledged write durable (shutdown).
   StoreStatus flush() { return store_->flush(); }
   // Page 22h's current values (scheduler, timing, scale).
@@ -330,7 +336,6 @@ class Lun {
   Outcome store_failed(const StoreError& e, bool writing, std::uint64_t lba) const;
   Outcome write_blocks(const CommandContext& c, bool durable);
   Outcome unmap_blocks(std::uint64_t lba, std::uint64_t n, bool durable);
-  bool descriptor_sense() const { return mode_.d_sense(); }
   const InitiatorPort& port_of(std::uint64_t nexus) const;
   Requester requester(std::uint64_t nexus) const { return {nexus, port_of(nexus)}; }
   void finish(ScsiResult& r, Outcome& o, const CommandContext& c) const;

@@ -160,6 +160,14 @@ void Lun::nexus_lost(std::uint64_t nexus) {
   batch_results_.erase(nexus);
 }
 
+void Lun::change_target_luns(std::vector<std::uint16_t> ids) {
+  if (ids == target_luns_) return;
+  target_luns_ = std::move(ids);
+  for (const std::uint64_t nexus : nexuses_) {
+    attentions_.establish(port_of(nexus), Reason::kReportedLunsChanged);
+  }
+}
+
 void Lun::lun_reset() {
   reservations_.lun_reset();
   for (const std::uint64_t nexus : nexuses_) {

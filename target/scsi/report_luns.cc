@@ -35,6 +35,10 @@ AbsentLunAnswer absent_lun(std::span<const std::uint8_t> cdb) {
     a.data_in[2] = 0x06;
     a.data_in[3] = 0x02;
     a.data_in[4] = 31;
+    if (cdb.size() >= 5) {
+      const std::size_t alloc = std::size_t{cdb[3]} << 8 | cdb[4];  // SPC-4 §6.6
+      if (a.data_in.size() > alloc) a.data_in.resize(alloc);
+    }
     return a;
   }
   a.status = Status::kCheckCondition;

@@ -27,7 +27,7 @@ std::variant<Bytes, Sense> report_luns(std::span<const std::uint16_t> ids,
 struct AbsentLunAnswer {
   Status status = Status::kGood;
   Bytes sense;
-  Bytes data_in;  // before the allocation length cuts it
+  Bytes data_in;  // already cut to INQUIRY's ALLOCATION LENGTH
 };
 AbsentLunAnswer absent_lun(std::span<const std::uint8_t> cdb);
 

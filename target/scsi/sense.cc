@@ -37,6 +37,7 @@ constexpr Row kSenseTable[] = {
     {Reason::kRegistrationsPreempted, {SenseKey::kUnitAttention, 0x2A, 0x05}},
     {Reason::kAccessDenied, {SenseKey::kIllegalRequest, 0x20, 0x02}},
     {Reason::kCapacityDataChanged, {SenseKey::kUnitAttention, 0x2A, 0x09}},
+    {Reason::kReportedLunsChanged, {SenseKey::kUnitAttention, 0x3F, 0x0E}},
 };
 
 // Bytes 15-17 of fixed sense / 4-6 of the sense-key specific descriptor.

@@ -63,6 +63,7 @@ enum class Reason : std::uint8_t {
   kRegistrationsPreempted,   // 6/2A/05 REGISTRATIONS PREEMPTED
   kAccessDenied,             // 5/20/02 ACCESS DENIED - NO ACCESS RIGHTS (control pages)
   kCapacityDataChanged,      // 6/2A/09 CAPACITY DATA HAS CHANGED
+  kReportedLunsChanged,      // 6/3F/0E REPORTED LUNS DATA HAS CHANGED
 };
 
 struct SenseCode {

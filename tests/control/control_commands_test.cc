@@ -156,5 +156,47 @@ TEST(MetricsText, EveryLunInTheExpositionFormat) {
   EXPECT_EQ(text.find("lun=\"3\""), std::string::npos);
 }
 
+// lun-add and lun-remove: the request checked here, the LUN opened by the
+// daemon's LunAdmin (a stand-in that records what it was given), and the
+// list that `luns`, `stats` and the metrics use changed by both.
+TEST_F(ControlCommandsTest, LunAddAndRemoveChangeTheListTheOtherCommandsUse) {
+  EXPECT_FALSE(ask({{"cmd", "lun-add"}, {"config", {{"id", 1}}}})["ok"]);  // no admin given
+  iscsi::LunDriver added{io, iscsi::testing::memory_lun()};
+  std::string given_target;
+  std::vector<std::string> removed;
+  commands.set_lun_admin({[&](const std::string& target,
+                              const toml::table& spec) -> std::variant<ControlLun, std::string> {
+                            given_target = target;
+                            if (spec["backing"].value_or(std::string()) == "nowhere")
+                              return "config.backing: refused";
+                            return ControlLun{target,
+                                              static_cast<std::uint16_t>(spec["id"].value_or(0)),
+                                              "g2", "memory", &added};
+                          },
+                          [&](const ControlLun& l) {
+                            removed.push_back(l.target + "/" + std::to_string(l.id));
+                            return std::string();
+                          }});
+  const json no_config = ask({{"cmd", "lun-add"}});
+  EXPECT_FALSE(no_config["ok"]);
+  EXPECT_NE(no_config["error"].get<std::string>().find("config:"), std::string::npos);
+  const json refused = ask({{"cmd", "lun-add"}, {"config", {{"id", 1}, {"backing", "nowhere"}}}});
+  EXPECT_EQ(refused["error"], "config.backing: refused");
+
+  const json ok = ask({{"cmd", "lun-add"}, {"config", {{"id", 1}, {"backing", "memory"}}}});
+  ASSERT_TRUE(ok["ok"]) << ok.dump();
+  EXPECT_EQ(given_target, "iqn.2026-11.org.memstore:a");  // the only target
+  EXPECT_EQ(ask({{"cmd", "luns"}})["luns"].size(), 2U);
+  EXPECT_TRUE(ask({{"cmd", "stats"}, {"lun", 1}})["ok"]);  // served by the new driver
+
+  EXPECT_TRUE(ask({{"cmd", "lun-remove"}, {"lun", 1}})["ok"]);
+  EXPECT_EQ(removed, std::vector<std::string>{"iqn.2026-11.org.memstore:a/1"});
+  EXPECT_EQ(ask({{"cmd", "luns"}})["luns"].size(), 1U);
+  const json again = ask({{"cmd", "lun-remove"}, {"lun", 1}});
+  EXPECT_FALSE(again["ok"]);
+  EXPECT_NE(again["error"].get<std::string>().find("no LUN 1"), std::string::npos);
+  EXPECT_FALSE(ask({{"cmd", "stats"}, {"lun", 1}})["ok"]);
+}
+
 }  // namespace
 }  // namespace memstore::control

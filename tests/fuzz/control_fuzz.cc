@@ -37,7 +37,7 @@ iscsi::LunDriver& driver() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   iscsi::LunDriver& d = driver();
-  const control::ControlCommands commands(
+  control::ControlCommands commands(
       {{"iqn.2026-11.org.memstore:fuzz", 0, "g2", "memory", &d}},
       [](iscsi::LunDriver& lun, std::function<control::json(iscsi::LunDriver&)> work,
          control::ControlCommands::Reply reply) { reply(work(lun)); });

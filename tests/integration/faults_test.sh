@@ -5,8 +5,8 @@
 # the same commands both times. Through the control socket (memsctl admin):
 # the statistics count the faults fired, and a rule added at run time fails
 # libiscsi's READ CAPACITY(16) until it is removed; SIGHUP applies a rule
-# changed in the file and names what needs a restart. The Prometheus
-# metrics count the same faults.
+# changed in the file and names what needs a restart; a LUN added and
+# removed at run time. The Prometheus metrics count the same faults.
 # Usage: faults_test.sh MEMSTORED FAULTS_CLIENT MEMSCTL
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -92,6 +92,23 @@ PY
     grep -q "LUN 5: device: changed; restart to apply" "$log" || fail "SIGHUP: device change not named"
     "$memsctl" admin faults --lun 4 | grep -q '"op": "read"' || fail "SIGHUP: LUN 4's rule unchanged"
     cp "$work/faults.orig" "$work/faults.toml"
+    # A LUN added and removed at run time (docs/memstored.md): it serves at
+    # once, the metrics count it, and once removed it is gone; a reload
+    # afterwards finds only the LUNs that exist.
+    new_url="iscsi://127.0.0.1:${ports[0]}/iqn.2026-11.org.memstore:faults/20"
+    "$memsctl" admin lun-add --config '{"id": 20, "backing": "memory", "timing": "off"}' \
+      >"$work/lun-add" || fail "lun-add: $(cat "$work/lun-add")"
+    iscsi-readcapacity16 "$new_url" >/dev/null || fail "READ CAPACITY(16) of the added LUN 20"
+    python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
+      "http://127.0.0.1:$metrics_port/metrics" | grep -q 'memstore_commands_total{target="iqn.2026-11.org.memstore:faults",lun="20"}' ||
+      fail "metrics: no line for the added LUN 20"
+    "$memsctl" admin lun-remove --lun 20 >/dev/null || fail "lun-remove"
+    if iscsi-readcapacity16 "$new_url" >/dev/null 2>&1; then fail "LUN 20 still answers after lun-remove"; fi
+    grep -q "LUN 20 of iqn.2026-11.org.memstore:faults removed: its commands ended, flushed" "$log" ||
+      fail "the removal is not in the daemon's log"
+    kill -HUP "$pid"
+    for _ in $(seq 1 50); do [ "$(grep -c "reload (SIGHUP)" "$log")" -ge 2 ] && break; sleep 0.1; done
+    iscsi-readcapacity16 "$url" >/dev/null || fail "LUN 4 after the second reload"
   fi
   kill "$pid"
   wait "$pid" || true

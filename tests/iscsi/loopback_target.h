@@ -52,6 +52,8 @@ class LoopbackTarget {
   }
 
   std::uint16_t port() const { return port_; }
+  // The target's only loop, where the server and the LUN live.
+  boost::asio::io_context& io() { return io_; }
 
  private:
   boost::asio::io_context io_;

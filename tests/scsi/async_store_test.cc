@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -87,6 +88,28 @@ TEST_F(AsyncFileStore, OfTwoOverlappingWritesTheLaterWins) {
     EXPECT_EQ(got[static_cast<std::size_t>((i - 1) * 8 * kBs)], i) << "blocks of write " << i;
   }
   EXPECT_EQ(got[20 * 8 * kBs], 20);
+}
+
+// Writes longer than FileStore::kWritePieceBytes go to the kernel in
+// pieces; every piece must land at its own offset, asynchronous or not.
+TEST_F(AsyncFileStore, AWriteLongerThanOnePieceLandsWhole) {
+  const std::uint64_t blocks = FileStore::kWritePieceBytes / kBs * 3 + 5;  // odd tail
+  Bytes data(static_cast<std::size_t>(blocks * kBs));
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    data[i] = static_cast<std::uint8_t>(i * 7 + i / kBs);  // differs per block and offset
+  }
+  const auto w = wait(true);
+  async_->start_write(3, blocks, w->hold(Bytes(data)), true, w);
+  finish({w});
+  ASSERT_FALSE(w->error());
+  Bytes got(data.size());
+  ASSERT_FALSE(store_->read(3, blocks, got));
+  EXPECT_EQ(got, data);
+
+  std::reverse(data.begin(), data.end());
+  ASSERT_FALSE(store_->write(1000, blocks, data));  // the synchronous path
+  ASSERT_FALSE(store_->read(1000, blocks, got));
+  EXPECT_EQ(got, data);
 }
 
 TEST_F(AsyncFileStore, SynchronousCallsWaitForTheAsynchronousOnes) {

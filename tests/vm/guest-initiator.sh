@@ -226,6 +226,7 @@ li_main() {
   li_faults
   li_raid
   li_multipath
+  li_lun_runtime
   umount /mnt/li
   if iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" --logout >/dev/null 2>&1; then ok li_logout; else
     bad li_logout
@@ -312,6 +313,52 @@ li_faults() {
   fi
   echo 0 >/proc/sys/dev/scsi/logging_level
   echo 30 >"$sdev/timeout"
+}
+
+# A LUN added and removed while the session runs (docs/memstored.md, "LUNs
+# added and removed while the daemon runs"): LUN 5 (in memory, real timing)
+# appears after a rescan; while a reader streams from it, the host removes
+# it, and the reader must fail at once with the kernel logging LOGICAL UNIT
+# NOT SUPPORTED, not after a command timeout; then the disk is deleted.
+li_lun_runtime() {
+  local dev rpid t0 t1 out
+  step li-lun-runtime
+  li_fault 8 lun-add 5 || { bad li_lun_added "the host never added LUN 5"; return; }
+  grep -q '"lun": 5' "$share/li-fault-8.done" ||
+    { bad li_lun_added "lun-add: $(tr '\n' ' ' <"$share/li-fault-8.done")"; return; }
+  dmesg -C
+  iscsiadm -m session --rescan >/dev/null 2>&1 || true
+  dev=$(li_lun_dev 5)
+  if [ -n "$dev" ]; then
+    ok li_lun_added "$dev after iscsiadm --rescan, $(($(cat "/sys/block/${dev#/dev/}/size") / 2048)) MiB"
+  else
+    bad li_lun_added "LUN 5 never appeared: $(dmesg | tail -4 | tr '\n' ' ')"
+    return
+  fi
+  echo 30 >"/sys/block/${dev#/dev/}/device/timeout"
+  # 4 KiB direct reads, one at a time, each timed by the model: the LUN is
+  # busy for the whole removal.
+  dd if="$dev" of=/dev/null bs=4096 count=200000 iflag=direct status=none 2>/tmp/li-lun5.err &
+  rpid=$!
+  sleep 1
+  dmesg -C
+  t0=$(date +%s%N)
+  li_fault 9 lun-remove 5 || { bad li_lun_removed "the host never removed LUN 5"; kill "$rpid"; return; }
+  if wait "$rpid"; then
+    bad li_lun_removed "the reader finished without an error"
+  else
+    t1=$(date +%s%N)
+    out="the reader failed $(((t1 - t0) / 1000000)) ms after the request (disk timeout 30 s)"
+    if [ $((t1 - t0)) -lt 10000000000 ] && dmesg | grep -qi "logical unit not supported"; then
+      ok li_lun_removed "$out; $(dmesg | grep -i -m1 "logical unit not supported" | sed 's/^\[[^]]*\] //')"
+    else
+      bad li_lun_removed "$out; $(dmesg | tail -6 | tr '\n' ' ')"
+    fi
+  fi
+  echo 1 >"/sys/block/${dev#/dev/}/device/delete" 2>/dev/null || true
+  if [ ! -e "/sys/block/${dev#/dev/}" ]; then ok li_lun_deleted "${dev#/dev/} deleted"; else
+    bad li_lun_deleted "${dev#/dev/} still there"
+  fi
 }
 
 # li_lun_dev N [IP]: the disk of LUN N of the session (of the one whose

@@ -1,0 +1,24 @@
+// One [[target.lun]] table on its own: what the control socket's lun-add
+// gives (docs/memstored.md, "Control socket"). Apart from config.h so that
+// only its users see toml++.
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "target/daemon/config.h"
+
+namespace memstore::daemon {
+
+// The LUN `t` describes, checked as the configuration file's LUNs are
+// (every key of [[target.lun]]; `id` is required here), for the target
+// `target_name`; its image defaults to the state directory as there. Errors
+// name the key under `where` (e.g. "config.") and the fix.
+std::variant<LunSpec, std::string> parse_lun_table(
+    const toml::table& t, const std::string& where, const std::string& state_dir,
+    const std::string& target_name, const std::vector<std::string>& control_initiators);
+
+}  // namespace memstore::daemon

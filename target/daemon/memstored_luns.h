@@ -1,0 +1,54 @@
+// The LUNs of memstored: opened at start from the configuration, and added
+// and removed while it runs through the control socket (lun-add,
+// lun-remove; docs/memstored.md, "Control socket"). Each LUN's driver is
+// opened the same way in both cases.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <cstddef>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "target/control/control_commands.h"
+#include "target/daemon/config.h"
+#include "target/iscsi/lun_driver.h"
+#include "target/iscsi/server.h"
+#include "target/scsi/memory_budget.h"
+
+namespace memstore::memstored {
+
+// What every LUN of the daemon shares. Lives as long as the daemon runs.
+struct LunContext {
+  const daemon::Config* config = nullptr;  // spin, compensation, state directory, control
+  std::shared_ptr<scsi::MemoryBudget> buffer_budget;
+  std::shared_ptr<scsi::MemoryBudget> batch_budget;
+  std::ofstream* completions = nullptr;  // --completion-log, when open
+  std::mutex* completions_mutex = nullptr;
+  std::vector<boost::asio::io_context*> loops;  // LUNs are spread over them
+  std::size_t next_loop = 0;
+};
+
+// "LUN 3 of iqn...", for the log.
+std::string lun_name(const std::string& target, std::uint16_t id);
+
+// Opens the LUN (its store, model and identity) and its driver on the next
+// loop, with the log, the timing settings and the completion log. `ids`:
+// the target's LUNs, this one included, for REPORT LUNS. An error names the
+// key under `where` and the fix.
+std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
+    LunContext& context, const daemon::LunSpec& spec, std::size_t target_index,
+    const std::string& target_name, const std::vector<std::uint16_t>& ids,
+    const std::string& where);
+
+// lun-add and lun-remove for the control socket: LUNs opened as above and
+// given to `server`; a removed LUN's commands end with LOGICAL UNIT NOT
+// SUPPORTED, it is flushed on its own loop and then closed. `commands`
+// tells which LUNs exist.
+control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server& server,
+                                             const control::ControlCommands& commands);
+
+}  // namespace memstore::memstored
