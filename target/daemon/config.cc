@@ -193,30 +193,12 @@ bool parse_chap(Ctx& ctx, const toml::node* c, const std::string& where, std::op
 }
 
 bool resolve_device(Ctx& ctx, const toml::table& t, const std::string& where, LunSpec& lun) {
-  const auto at = [&](const char* key) {
-    const toml::node* n = t.get(key);
-    return n != nullptr ? n : t.get("device");
-  };
   if (const auto e = lunspec::resolve_device(lun, lun.set)) {
-    const bool device = e->field == lunspec::DeviceError::Field::kDevice;
-    return ctx.fail(at(device ? "device" : "set"), where + (device ? "device" : "set"), e->message);
+    static constexpr const char* kKeys[] = {"device", "set", "device_config", "rotation_rate"};
+    const char* key = kKeys[static_cast<int>(e->field)];
+    return ctx.fail(t.contains(key) ? t.get(key) : t.get("device"), where + key, e->message);
   }
-  if (lun.disk) {
-    // A disk's keys: `set` only (model/disk_presets.h); it reports its own
-    // rotation rate.
-    if (!lun.device_config.empty()) {
-      return ctx.fail(at("device_config"), where + "device_config",
-                      "describes a MEMStore (g1, g2, g3); " + lun.device +
-                          " is a disk, whose keys go in set (docs/disk-models.md)");
-    }
-    if (t.contains("rotation_rate")) {
-      return ctx.fail(at("rotation_rate"), where + "rotation_rate",
-                      lun.device +
-                          " is a disk and reports its own rotation rate in VPD B1h and "
-                          "mode page 04h; remove the key");
-    }
-    return true;
-  }
+  if (lun.disk) return true;  // a disk's `set` is applied
   auto apply = [&](std::string_view text, const std::string& src) {
     const model::ParamsResult r = model::params_from_toml(text, lun.params, src);
     if (!r.params) return ctx.fail(t.get("device"), where + "device", r.errors.front().message);

@@ -4,6 +4,7 @@
 
 #include "model/disk_layout.h"
 #include "model/geometry.h"
+#include "modepages/mode_disk.h"
 
 namespace memstore::lunspec {
 namespace {
@@ -59,6 +60,16 @@ std::optional<DeviceError> resolve_device(LunSpec& spec,
   }
   for (const model::ParamError& e : model::validate(*disk)) {
     return DeviceError{F::kSet, e.key + ": " + e.message};
+  }
+  if (!spec.device_config.empty()) {
+    return DeviceError{F::kDeviceConfig, "describes a MEMStore (g1, g2, g3); " + spec.device +
+                                             " is a disk and takes none (its keys go in set)"};
+  }
+  if (spec.rotation_rate != 0) {
+    return DeviceError{F::kRotationRate,
+                       spec.device + " is a disk and reports its own rotation rate (" +
+                           std::to_string(modepages::nominal_rotation_rpm(*disk)) +
+                           " rpm) in VPD B1h and mode page 04h; remove the key"};
   }
   spec.disk = std::move(disk);
   return std::nullopt;

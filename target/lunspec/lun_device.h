@@ -22,10 +22,12 @@ bool known_device(std::string_view name);
 
 // Sets spec.params (a MEMStore: the preset) or spec.disk (a zoned disk: the
 // preset with each "key=value" of `disk_overrides` applied, then validated)
-// from spec.device. The error says what is wrong without the key's name:
-// the caller adds it ("device: ...", "set: ...").
+// from spec.device. A disk has no MEMStore parameter file (device_config)
+// and reports its own rotation rate, so either set is an error for it. The
+// error names the field; the caller spells its key ("device_config" in
+// memstored, "config" in TCMU) and adds where.
 struct DeviceError {
-  enum class Field : std::uint8_t { kDevice, kSet } field;
+  enum class Field : std::uint8_t { kDevice, kSet, kDeviceConfig, kRotationRate } field;
   std::string message;
 };
 std::optional<DeviceError> resolve_device(LunSpec& spec,

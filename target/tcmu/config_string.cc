@@ -151,20 +151,11 @@ std::string known_keys() {
 constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
 
 std::string resolve_params(lunspec::LunSpec& spec) {
-  if (const auto e = lunspec::resolve_device(spec, {})) return "device: " + e->message;
-  if (spec.disk) {
-    // A disk has its own rotation rate (VPD B1h, page 04h) and no MEMStore
-    // parameters.
-    if (!spec.device_config.empty()) {
-      return "config: describes a MEMStore (g1, g2, g3); device=" + spec.device +
-             " is a disk and takes no parameter file";
-    }
-    if (spec.rotation_rate != 0) {
-      return "rotation_rate: device=" + spec.device +
-             " is a disk and reports its own rotation rate; remove the key";
-    }
-    return "";
+  if (const auto e = lunspec::resolve_device(spec, {})) {
+    static constexpr const char* kKeys[] = {"device", "set", "config", "rotation_rate"};
+    return std::string(kKeys[static_cast<int>(e->field)]) + ": " + e->message;
   }
+  if (spec.disk) return "";
   if (!spec.device_config.empty()) {
     // A regular file of bounded size: check_config runs inside tcmu-runner,
     // and a FIFO or /dev/zero must not hang it.

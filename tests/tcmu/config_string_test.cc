@@ -72,8 +72,10 @@ TEST(TcmuConfigString, DiskDevices) {
   EXPECT_EQ(ok("memory;device=disk20k").disk->rotation_rpm, 20000);
   EXPECT_FALSE(ok("memory;device=g3").disk.has_value());
   // A disk reports its own rotation rate and takes no MEMStore parameters.
-  EXPECT_THAT(error("memory;device=atlas10k;rotation_rate=1"),
-              StartsWith("rotation_rate: device=atlas10k is a disk"));
+  EXPECT_THAT(
+      error("memory;device=atlas10k;rotation_rate=1"),
+      StartsWith(
+          "rotation_rate: atlas10k is a disk and reports its own rotation rate (10025 rpm)"));
   EXPECT_THAT(error("memory;device=atlas10k;config=/etc/memstore/g2.toml"),
               StartsWith("config: describes a MEMStore"));
 }
