@@ -226,7 +226,7 @@ TEST(ControlCommandsDisk, GeometryRulesAreRefusedOnADisk) {
             "a disk (use \"medium-error\" with lba instead)");
   EXPECT_EQ(ask({{"action", "media-region"}, {"x", {0, 9}}, {"y", {0, 9}}})
                 .value("error", std::string())
-                .substr(0, 37),
+                .substr(0, 36),
             "rule.action: \"media-region\" needs a ");
   // The disk's last LBA, beyond any MEMStore's.
   EXPECT_TRUE(ask({{"action", "medium-error"}, {"lba", {17966952, 17966952}}})["ok"]);
