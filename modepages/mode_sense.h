@@ -91,6 +91,7 @@ class ModeState {
   // page's default, current and changeable images change length with the
   // list. The caller raises MODE PARAMETERS CHANGED when the list changes.
   void set_failed_tips(std::vector<FailedTip> tips);
+  const std::vector<FailedTip>& failed_tips() const { return geometry_.failed_tips; }
 
  private:
   friend std::optional<FieldError> mode_select(ModeState&, bool, bool, bool,

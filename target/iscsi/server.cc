@@ -319,7 +319,23 @@ std::string Server::add_lun(const std::string& target, std::uint16_t id,
       c->luns[id] = link;
     });
   }
+  // The list first, then the sessions: the new LUN has no change of its
+  // own to report to them.
   s.announce_luns(t);
+  {
+    // The target's sessions, described to the new LUN as their logins
+    // described them to the others (a login on another loop that has not
+    // reached the full feature phase yet may miss it: its nexus is then
+    // known by number only, as an undescribed one).
+    const std::lock_guard lock(s.sessions_mutex);
+    for (const auto& [nexus, a] : s.sessions) {
+      if (a.id.target != target) continue;
+      asio::post(d.context(),
+                 [&d, nexus = nexus, port = initiator_port_name(a.id.initiator, a.id.isid)] {
+                   d.describe_nexus(nexus, port);
+                 });
+    }
+  }
   return "";
 }
 

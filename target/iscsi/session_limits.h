@@ -29,6 +29,24 @@ struct SessionIdentity {
   std::uint64_t nexus = 0;
 };
 
+// The ISID in hex, 12 digits, as logs and port names write it.
+inline std::string isid_hex(const std::array<std::uint8_t, 6>& isid) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (const std::uint8_t b : isid) {
+    s += kHex[b >> 4];
+    s += kHex[b & 0x0F];
+  }
+  return s;
+}
+// The iSCSI initiator port name (RFC 7143 §4.2.7.1: "name,i,0xISID"): what
+// a LUN knows an I_T nexus by for persistent reservations and unit
+// attentions (Lun::describe_nexus).
+inline std::string initiator_port_name(const std::string& initiator,
+                                       const std::array<std::uint8_t, 6>& isid) {
+  return initiator + ",i,0x" + isid_hex(isid);
+}
+
 // Asked at the transition to the full feature phase: whether the session
 // may start (false: the server's limits refuse it), after ending any older
 // session of the same initiator port (reinstatement, RFC 7143 §6.3.5).

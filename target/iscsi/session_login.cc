@@ -105,12 +105,8 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       }
       config = target_->login;
       // The initiator port this session is, for persistent reservations.
-      static constexpr char kHex[] = "0123456789abcdef";
-      for (const std::uint8_t b : req.isid) {
-        isid_ += kHex[b >> 4];
-        isid_ += kHex[b & 0x0F];
-      }
-      const std::string port = find("InitiatorName") + ",i,0x" + isid_;
+      isid_ = isid_hex(req.isid);
+      const std::string port = initiator_port_name(find("InitiatorName"), req.isid);
       for (const auto& [id, lun] : target_->luns) lun->describe_nexus(nexus_, port);
     }
     negotiation_ = std::make_unique<Negotiation>(std::move(config));

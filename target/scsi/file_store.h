@@ -84,13 +84,13 @@ class FileStore final : public BackingStore, public AsyncStore {
   static constexpr unsigned kIoWorkers = 2;
   // The most bytes one write system call (or io_uring write) carries. The
   // page cache makes a folio as large as the write that creates it, and on
-  // ext4 (kernel 6.18 here) every later small write into a folio walks all
-  // of its blocks: after 1 MB writes, a random 4 KB write costs about 50 us
-  // of kernel time (20,000 per second at most, from any number of threads:
-  // the inode lock serialises them), after 64 KB writes about 17 us
-  // (58,000 per second). Cutting large writes into 64 KB pieces costs a few
-  // system calls per command and keeps later small writes cheap
-  // (docs/benchmarks.md, "Random writes to the file store").
+  // ext4 every later small write into a folio walks all of its blocks, under
+  // the inode lock (so more threads do not help): here (kernel 6.18) a
+  // random 4 KB pwrite costs 23 us after 1 MB writes, 11 us after 256 KB,
+  // 7 us after 64 KB and 4 us after 4 KB ones (bench/pwrite-cost). 64 KB
+  // pieces cost a few more system calls per large command and keep later
+  // small writes cheap (docs/benchmarks.md, "Random writes to the file
+  // store").
   static constexpr std::size_t kWritePieceBytes = std::size_t{64} << 10;
   // This store, asynchronous; started on the first call (nullptr when the
   // kernel refuses io_uring: async_error() says why).

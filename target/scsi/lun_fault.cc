@@ -46,11 +46,9 @@ void Lun::reset_faults(std::uint64_t seed, std::span<const FaultRule> rules) {
 }
 
 void Lun::faults_changed() {
-  const modepages::ModePage* geometry = mode_.find(modepages::kGeometryPageCode, 0);
-  if (geometry == nullptr) return;  // a disk: no page 20h, no probe tips to list
+  if (is_disk()) return;  // a disk: no page 20h, no probe tips to list
   std::vector<modepages::FailedTip> tips = faults_.failed_tips();
-  const auto page = modepages::decode_geometry_page(geometry->current);
-  if (page && page->failed_tips == tips) return;
+  if (mode_.failed_tips() == tips) return;
   mode_.set_failed_tips(std::move(tips));
   for (const std::uint64_t nexus : nexuses_) {
     attentions_.establish(port_of(nexus), Reason::kModeParametersChanged);

@@ -11,11 +11,13 @@
 #include <optional>
 
 #include "tests/iscsi/loopback_target.h"
+#include "tests/scsi/cdb_builders.h"
 
 namespace memstore::iscsi {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using scsi::testing::read16;
 using std::chrono::milliseconds;
 
 struct Answer {
@@ -82,13 +84,6 @@ class LunRuntimeTest : public ::testing::Test {
     send(itt, lun, std::move(cdb), in);
     return receive(itt);
   }
-  static std::vector<std::uint8_t> read16(std::uint64_t lba, std::uint32_t blocks) {
-    std::vector<std::uint8_t> cdb(16, 0);
-    cdb[0] = 0x88;
-    for (int i = 0; i < 8; ++i) cdb[2 + i] = static_cast<std::uint8_t>(lba >> (56 - 8 * i));
-    for (int i = 0; i < 4; ++i) cdb[10 + i] = static_cast<std::uint8_t>(blocks >> (24 - 8 * i));
-    return cdb;
-  }
   static std::vector<std::uint8_t> report_luns() {
     return {0xA0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};  // ALLOCATION LENGTH 256
   }
@@ -123,7 +118,7 @@ TEST_F(LunRuntimeTest, AnAddedLunIsReportedAndServes) {
   EXPECT_EQ(ua.ascq, 0x0E);
   EXPECT_EQ(command(3, 0, read16(0, 8), 4096).status, kGood);
   // REPORT LUNS, from either LUN: 0 and 2.
-  for (const std::uint16_t lun : {0, 2}) {
+  for (const std::uint16_t lun : {std::uint16_t{0}, std::uint16_t{2}}) {
     const Answer list = command(4 + lun, lun, report_luns(), 256);
     ASSERT_EQ(list.status, kGood);
     ASSERT_EQ(list.data.size(), 8U + 16U);

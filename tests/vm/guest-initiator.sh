@@ -227,6 +227,7 @@ li_main() {
   li_raid
   li_multipath
   li_lun_runtime
+  li_digest
   umount /mnt/li
   if iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" --logout >/dev/null 2>&1; then ok li_logout; else
     bad li_logout
@@ -359,6 +360,47 @@ li_lun_runtime() {
   if [ ! -e "/sys/block/${dev#/dev/}" ]; then ok li_lun_deleted "${dev#/dev/} deleted"; else
     bad li_lun_deleted "${dev#/dev/} still there"
   fi
+}
+
+# A corrupted data digest (action corrupt-digest, docs/faults.md) under a
+# session that negotiated CRC32C digests, through the second portal: the
+# kernel's initiator finds the Data-In's digest wrong, drops the connection,
+# logs in again and retries the read, which then succeeds.
+li_digest() {
+  local ip2=${LI_PORTAL2%:*} kv dev lba=6200000 t0 t1 out
+  step li-digest
+  rm -f "$share/li-path2-down"
+  iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" -o new >/dev/null 2>&1 || true
+  for kv in "${li_open_iscsi_tuning[@]}" node.conn[0].iscsi.HeaderDigest=CRC32C \
+    node.conn[0].iscsi.DataDigest=CRC32C; do
+    iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" -o update -n "${kv%%=*}" -v "${kv#*=}" >/dev/null
+  done
+  iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" --login >/dev/null 2>&1 ||
+    { bad li_digest "login with digests to $LI_PORTAL2 failed"; return; }
+  dev=$(li_lun_dev 1 "$ip2")
+  out=$(iscsiadm -m session -P 2 2>/dev/null | grep -E "HeaderDigest|DataDigest" | sort -u | tr -s ' \n' ' ')
+  if [ -z "$dev" ] || ! grep -q "DataDigest: CRC32C" <<<"$out"; then
+    bad li_digest "LUN 1 through $LI_PORTAL2: '$dev', digests: $out"
+  elif ! li_fault 10 "{\"op\": \"read\", \"lba\": [$lba, $((lba + 7))], \"once\": true, \"action\": \"corrupt-digest\"}" 1 ||
+       ! grep -q '"id"' "$share/li-fault-10.done"; then
+    bad li_digest "the rule was not added: $(tr '\n' ' ' <"$share/li-fault-10.done" 2>/dev/null)"
+  else
+    dmesg -C
+    t0=$(date +%s%N)
+    if dd if="$dev" of=/dev/null bs=4096 skip=$((lba / 8)) count=1 iflag=direct status=none; then
+      t1=$(date +%s%N)
+      # The kernel logs the cause as a number: 1015 is ISCSI_ERR_DATA_DGST
+      # (ISCSI_ERR_BASE 1000 + 15, include/scsi/iscsi_if.h).
+      out="the read succeeded after $(((t1 - t0) / 1000000)) ms; $(dmesg | grep -m1 "conn error" | sed 's/^\[[^]]*\] *//')"
+      if dmesg | grep -q "conn error (1015)"; then ok li_digest "$out (1015: data digest error)"; else
+        bad li_digest "$out; no data digest error logged: $(dmesg | tail -5 | tr '\n' ' ')"
+      fi
+    else
+      bad li_digest "the read failed: $(dmesg | tail -6 | tr '\n' ' ')"
+    fi
+    li_fault 11 clear 1 || true
+  fi
+  iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" --logout >/dev/null 2>&1 || true
 }
 
 # li_lun_dev N [IP]: the disk of LUN N of the session (of the one whose
