@@ -25,11 +25,16 @@ using Encoder = Bytes (*)(const LogInputs&);
 struct LogEntry {
   std::uint8_t code;
   Encoder body;
+  bool power = false;  // needs LogInputs::has_power
 };
 
+bool offered(const LogEntry& e, const LogInputs& in) {
+  return !e.power || in.has_power;
+}
+
 // SPC-4 §7.3, Supported Log Pages: one byte per supported page code.
-Bytes supported_body(const LogInputs&) {
-  return supported_log_pages();
+Bytes supported_body(const LogInputs& in) {
+  return supported_log_pages(in);
 }
 
 // Parameters in ascending parameter code order (SPC-4 §7.3, log parameters).
@@ -59,7 +64,7 @@ Bytes positioning_body(const LogInputs& in) {
 
 constexpr LogEntry kPages[] = {
     {kSupportedLogPages, supported_body},
-    {kPowerLogPage, power_body},
+    {kPowerLogPage, power_body, true},
     {kPositioningLogPage, positioning_body},
 };
 
@@ -90,17 +95,19 @@ PowerLog power_log_from(const model::EnergyReport& report) {
   return log;
 }
 
-std::vector<std::uint8_t> supported_log_pages() {
+std::vector<std::uint8_t> supported_log_pages(const LogInputs& in) {
   std::vector<std::uint8_t> codes;
   codes.reserve(std::size(kPages));
-  for (const LogEntry& e : kPages) codes.push_back(e.code);
+  for (const LogEntry& e : kPages) {
+    if (offered(e, in)) codes.push_back(e.code);
+  }
   return codes;
 }
 
 std::optional<Bytes> log_page(std::uint8_t code, const LogInputs& in) {
   const auto* it = std::find_if(std::begin(kPages), std::end(kPages),
                                 [code](const LogEntry& e) { return e.code == code; });
-  if (it == std::end(kPages)) return std::nullopt;
+  if (it == std::end(kPages) || !offered(*it, in)) return std::nullopt;
   const Bytes body = it->body(in);
   Bytes page = {static_cast<std::uint8_t>(kDisableSave | code), 0x00};
   append_be(page, 2, body.size());  // at most a few hundred bytes

@@ -75,6 +75,9 @@ constexpr std::uint16_t positioning_code(PositioningMetric m, Statistic s) {
 }
 
 struct LogInputs {
+  // False: the device keeps no power states or energy (a disk LUN), and
+  // page 30h is not offered.
+  bool has_power = true;
   PowerLog power;
   PositioningLog positioning;
 };
@@ -82,8 +85,8 @@ struct LogInputs {
 // The page for `code` (subpage 00h), or nullopt when unsupported (the target
 // answers INVALID FIELD IN CDB at the PAGE CODE field, byte 2).
 std::optional<Bytes> log_page(std::uint8_t code, const LogInputs& in);
-// The page codes in the table, ascending (the body of page 00h).
-std::vector<std::uint8_t> supported_log_pages();
+// The page codes in the table that `in` offers, ascending (the body of page 00h).
+std::vector<std::uint8_t> supported_log_pages(const LogInputs& in = {});
 
 // Host side. A log page split into its parameters (SPC-4 §7.3, log page format).
 struct LogParameter {

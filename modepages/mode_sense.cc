@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "model/geometry.h"
+#include "modepages/mode_disk.h"
 #include "modepages/mode_pages.h"
 
 namespace memstore::modepages {
@@ -67,26 +68,47 @@ ModeState::ModeState(const model::DeviceParams& params, const ModeOptions& optio
       block_size_(static_cast<std::uint32_t>(params.block_bytes)),
       configured_idle_timeout_ns_(params.power.idle_timeout_ns),
       geometry_(geometry_page_from(params)) {
+  // The MEMStore's own pages; the model has no read cache.
+  std::vector<ModePage> own;
+  // 1Ah's standby timer is when the sled spins down, after which the next
+  // command of any initiator pays the startup time: a control page too.
+  own.push_back(row(kPowerConditionPageCode,
+                    encode(power_condition_from_idle_timeout(params.power.idle_timeout_ns)),
+                    power_condition_changeable(options.power_changeable), nullptr, true));
+  own.push_back(
+      row(kGeometryPageCode, encode(geometry_), page_frame(kGeometryPageCode, kGeometryPageSize)));
+  own.push_back(row(kPhysicsPageCode, encode(physics_page_from(params)),
+                    page_frame(kPhysicsPageCode, kPhysicsPageSize)));
+  set_pages(options, false, std::move(own));
+}
+
+ModeState::ModeState(const model::ZonedDiskParams& disk, std::uint64_t blocks,
+                     const ModeOptions& options)
+    : blocks_(blocks),
+      block_size_(static_cast<std::uint32_t>(disk.block_bytes)),
+      configured_idle_timeout_ns_(-1) {
+  std::vector<ModePage> own;
+  own.push_back(row(kFormatDevicePageCode, encode(format_device_page_from(disk)),
+                    page_frame(kFormatDevicePageCode, kFormatDevicePageSize)));
+  own.push_back(row(kRigidDiskPageCode, encode(rigid_disk_page_from(disk)),
+                    page_frame(kRigidDiskPageCode, kRigidDiskPageSize)));
+  set_pages(options, disk.cache.segments > 0, std::move(own));
+}
+
+void ModeState::set_pages(const ModeOptions& options, bool read_cache, std::vector<ModePage> own) {
   const ControlPage control =
       check_control_page(encode(options.control), 0) ? ControlPage{} : options.control;
-  // The one list of pages the device has (SBC-3 and SPC-4 mode page code tables).
+  // The pages every LUN has (SBC-3 and SPC-4 mode page code tables).
   pages_ = {
-      row(kCachingPageCode, encode(CachingPage{.wce = options.write_cache}),
+      row(kCachingPageCode, encode(CachingPage{.wce = options.write_cache, .rcd = !read_cache}),
           caching_changeable(options.write_cache_changeable)),
       row(kControlPageCode, encode(ControlModePage{}), control_mode_changeable()),
-      // 1Ah's standby timer is when the sled spins down, after which the next
-      // command of any initiator pays the startup time: a control page too.
-      row(kPowerConditionPageCode,
-          encode(power_condition_from_idle_timeout(params.power.idle_timeout_ns)),
-          power_condition_changeable(options.power_changeable), nullptr, true),
       row(kInfoExceptionsPageCode, info_exceptions_page(), info_exceptions_changeable()),
-      row(kGeometryPageCode, encode(geometry_), page_frame(kGeometryPageCode, kGeometryPageSize)),
-      row(kPhysicsPageCode, encode(physics_page_from(params)),
-          page_frame(kPhysicsPageCode, kPhysicsPageSize)),
       // 22h sets the scheduler, timing mode and scale of the whole LUN: a control page.
       row(kControlVendorPageCode, encode(control), control_page_changeable(), check_control_page,
           true),
   };
+  for (ModePage& p : own) pages_.push_back(std::move(p));
   std::sort(pages_.begin(), pages_.end(), [](const ModePage& a, const ModePage& b) {
     return std::tie(a.code, a.subpage) < std::tie(b.code, b.subpage);
   });
@@ -128,9 +150,9 @@ bool ModeState::d_sense() const {
 }
 
 std::int64_t ModeState::idle_timeout_ns() const {
-  const ModePage& p = *find(kPowerConditionPageCode, 0);
-  if (p.current == p.defaults) return configured_idle_timeout_ns_;
-  return idle_timeout_ns_of(decode_power_condition_page(p.current));
+  const ModePage* p = find(kPowerConditionPageCode, 0);
+  if (p == nullptr || p->current == p->defaults) return configured_idle_timeout_ns_;
+  return idle_timeout_ns_of(decode_power_condition_page(p->current));
 }
 
 ControlPage ModeState::control() const {

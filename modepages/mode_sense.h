@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/disk_presets.h"
 #include "model/params.h"
 #include "modepages/bytes.h"
 #include "modepages/field_error.h"
@@ -58,6 +59,14 @@ class ModeState {
   // REQUIRES: model::validate(params) is empty. An invalid options.control
   // (unknown scheduler or timing mode, scale 0) is replaced by ControlPage{}.
   ModeState(const model::DeviceParams& params, const ModeOptions& options);
+  // A rotating disk of `blocks` blocks: the standard pages, Format Device
+  // (03h) and Rigid Disk Geometry (04h) from its parameters (mode_disk.h),
+  // and the control page 22h. No MEMStore page (1Ah, 20h, 21h): the disk
+  // model has no power states and no probe-tip geometry, so a MODE SENSE of
+  // them is INVALID FIELD IN CDB like any page the device lacks. Caching's
+  // RCD is 0 when the disk has a read cache. REQUIRES: model::validate(disk)
+  // is empty.
+  ModeState(const model::ZonedDiskParams& disk, std::uint64_t blocks, const ModeOptions& options);
 
   // The page table, in ascending (code, subpage) order.
   std::span<const ModePage> pages() const { return pages_; }
@@ -74,7 +83,7 @@ class ModeState {
   bool d_sense() const;
   // The idle timeout of page 1Ah in ns (-1 = never spin down): exactly the
   // configured model::PowerParams::idle_timeout_ns while the page holds its
-  // default, else its standby_z timer x 100 ms.
+  // default (or when there is no page 1Ah), else its standby_z timer x 100 ms.
   std::int64_t idle_timeout_ns() const;
   ControlPage control() const;
 
@@ -88,6 +97,9 @@ class ModeState {
   friend std::optional<FieldError> mode_select(ModeState&, bool, bool, bool,
                                                std::span<const std::uint8_t>, bool);
   const Bytes& current(std::uint8_t code) const;
+  // Pages 08h, 0Ah, 1Ch and 22h, which every LUN has, followed by `own`;
+  // the table sorted.
+  void set_pages(const ModeOptions& options, bool read_cache, std::vector<ModePage> own);
 
   std::vector<ModePage> pages_;
   std::uint64_t blocks_;

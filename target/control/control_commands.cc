@@ -62,8 +62,9 @@ json fault_add(iscsi::LunDriver& d, const json& request) {
     return failure("rule: the LUN has " + std::to_string(lunspec::LunSpec::kMaxFaults) +
                    " rules, the most it takes; remove one first");
   }
-  auto parsed =
-      lunspec::parse_fault(*t, lun.geometry(), lun.timing().mode == scsi::TimingMode::kOff);
+  auto parsed = lunspec::parse_fault(
+      *t, {static_cast<std::int64_t>(lun.blocks()), lun.is_disk() ? nullptr : &lun.geometry()},
+      lun.timing().mode == scsi::TimingMode::kOff);
   if (const auto* e = std::get_if<lunspec::FaultError>(&parsed)) {
     return failure("rule." + e->key + ": " + e->message);
   }

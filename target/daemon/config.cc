@@ -15,6 +15,7 @@
 #include "target/daemon/config_lun.h"
 #include "target/iscsi/chap.h"
 #include "target/lunspec/fault_toml.h"
+#include "target/lunspec/lun_device.h"
 #include "target/scsi/fault_set.h"
 #include "target/scsi/log_sink.h"
 
@@ -191,28 +192,31 @@ bool parse_chap(Ctx& ctx, const toml::node* c, const std::string& where, std::op
   return true;
 }
 
-bool resolve_device(Ctx& ctx, const toml::node* at, const std::string& where, LunSpec& lun) {
-  const auto base = model::preset(lun.device);
-  if (!base)
-    return ctx.fail(at, where + "device", "unknown preset '" + lun.device + "'; use g1, g2 or g3");
-  lun.params = *base;
+bool resolve_device(Ctx& ctx, const toml::table& t, const std::string& where, LunSpec& lun) {
+  if (const auto e = lunspec::resolve_device(lun, lun.set)) {
+    static constexpr const char* kKeys[] = {"device", "set", "device_config", "rotation_rate"};
+    const char* key = kKeys[static_cast<int>(e->field)];
+    return ctx.fail(t.contains(key) ? t.get(key) : t.get("device"), where + key, e->message);
+  }
+  if (lun.disk) return true;  // a disk's `set` is applied
   auto apply = [&](std::string_view text, const std::string& src) {
     const model::ParamsResult r = model::params_from_toml(text, lun.params, src);
-    if (!r.params) return ctx.fail(at, where + "device", r.errors.front().message);
+    if (!r.params) return ctx.fail(t.get("device"), where + "device", r.errors.front().message);
     lun.params = *r.params;
     return true;
   };
   if (!lun.device_config.empty()) {
     std::ifstream in(lun.device_config);
     if (!in)
-      return ctx.fail(at, where + "device_config", "cannot read '" + lun.device_config + "'");
+      return ctx.fail(t.get("device"), where + "device_config",
+                      "cannot read '" + lun.device_config + "'");
     std::ostringstream text;
     text << in.rdbuf();
     if (!apply(text.str(), lun.device_config)) return false;
   }
   for (const std::string& kv : lun.set) {
     if (kv.find('=') == std::string::npos)
-      return ctx.fail(at, where + "set", "expected key=value, got '" + kv + "'");
+      return ctx.fail(t.get("device"), where + "set", "expected key=value, got '" + kv + "'");
     if (!apply(kv, where + "set")) return false;
   }
   return true;
@@ -230,12 +234,14 @@ bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunS
                     "at most " + std::to_string(LunSpec::kMaxFaults) + " rules per LUN");
   }
   const model::Geometry g(lun.params);
+  const lunspec::FaultScope scope{static_cast<std::int64_t>(lunspec::device_blocks(lun)),
+                                  lun.disk ? nullptr : &g};
   std::vector<modepages::FailedTip> tips;
   for (std::size_t i = 0; i < rules->size(); ++i) {
     const std::string fw = where + "fault[" + std::to_string(i) + "].";
     const toml::table* ft = (*rules)[i].as_table();
     if (ft == nullptr) return ctx.fail(&(*rules)[i], fw, "must be a table");
-    auto parsed = lunspec::parse_fault(*ft, g, lun.timing.mode == scsi::TimingMode::kOff);
+    auto parsed = lunspec::parse_fault(*ft, scope, lun.timing.mode == scsi::TimingMode::kOff);
     if (auto* e = std::get_if<lunspec::FaultError>(&parsed)) {
       return ctx.fail(e->at != nullptr ? e->at : ft, fw + e->key, e->message);
     }
@@ -317,7 +323,7 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
     }
     lun.backing = state_dir + "/" + safe + "-lun" + std::to_string(lun.id) + ".img";
   }
-  return resolve_device(ctx, t.get("device"), where, lun) && parse_faults(ctx, t, where, lun);
+  return resolve_device(ctx, t, where, lun) && parse_faults(ctx, t, where, lun);
 }
 
 bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,

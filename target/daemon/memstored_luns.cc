@@ -56,7 +56,7 @@ std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
     });
   }
   spdlog::info("{} opened: {} ({} blocks), backing {}, timing {}, scheduler {}, storage I/O {}",
-               lun_name(target_name, spec.id), spec.params.name, driver->lun().blocks(),
+               lun_name(target_name, spec.id), spec.model_name(), driver->lun().blocks(),
                spec.backing, scsi::timing_mode_name(spec.timing.mode), spec.scheduler,
                driver->lun().store_async() != nullptr ? "io_uring" : "synchronous");
   return driver;
@@ -113,7 +113,7 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     auto opened = open_driver(context, spec, ti, target, ids, "config.");
     if (auto* e = std::get_if<std::string>(&opened)) return *e;
     auto& driver = std::get<std::unique_ptr<iscsi::LunDriver>>(opened);
-    control::ControlLun entry{target, spec.id, spec.params.name, spec.backing, driver.get()};
+    control::ControlLun entry{target, spec.id, spec.model_name(), spec.backing, driver.get()};
     if (const std::string e = server.add_lun(target, spec.id, std::move(driver)); !e.empty()) {
       return e;
     }

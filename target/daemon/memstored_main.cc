@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       auto& d = std::get<std::unique_ptr<iscsi::LunDriver>>(driver);
-      control_luns.push_back({t.name, spec.id, spec.params.name, spec.backing, d.get()});
+      control_luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get()});
       setup.luns[spec.id] = std::move(d);
     }
     server.add_target(std::move(setup));

@@ -173,7 +173,14 @@ bool check_keys(Reader& r, const ActionKeys& keys) {
   return true;
 }
 
-bool parse_action_keys(Reader& r, FaultRule& rule, const model::Geometry& g, bool timing_off) {
+bool parse_action_keys(Reader& r, FaultRule& rule, const FaultScope& lun, bool timing_off) {
+  const bool geometric =
+      rule.action == FaultAction::kFailedTip || rule.action == FaultAction::kMediaRegion;
+  if (geometric && lun.mems == nullptr) {
+    return r.fail("action", "\"" + std::string(scsi::fault_action_name(rule.action)) +
+                                "\" needs a MEMStore's probe tips and media; this LUN is a "
+                                "disk (use \"medium-error\" with lba instead)");
+  }
   switch (rule.action) {
     case FaultAction::kSense: {
       const toml::array* a = r.t.get("sense") ? r.t.get("sense")->as_array() : nullptr;
@@ -222,10 +229,13 @@ bool parse_action_keys(Reader& r, FaultRule& rule, const model::Geometry& g, boo
       rule.attention = *ua;
       return true;
     }
-    case FaultAction::kFailedTip:
+    case FaultAction::kFailedTip: {
+      const model::Geometry& g = *lun.mems;
       return r.integer("tip", rule.tip, 0, g.n() - 1) &&
              r.integer("sled", rule.sled, 0, g.sleds() - 1) && r.boolean("spare", rule.spare);
+    }
     case FaultAction::kMediaRegion: {
+      const model::Geometry& g = *lun.mems;
       std::optional<std::pair<std::int32_t, std::int32_t>> x, y;
       if (!r.range("x", x, 0, std::int64_t{g.p()} * g.sx() - 1) ||
           !r.range("y", y, 0, std::int64_t{g.ny()} * g.sy() - 1) ||
@@ -243,8 +253,8 @@ bool parse_action_keys(Reader& r, FaultRule& rule, const model::Geometry& g, boo
 
 }  // namespace
 
-std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t,
-                                                      const model::Geometry& g, bool timing_off) {
+std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const FaultScope& lun,
+                                                      bool timing_off) {
   Reader r{t, std::nullopt};
   FaultRule rule;
   const ActionKeys* keys = nullptr;
@@ -252,9 +262,9 @@ std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t,
   std::optional<double> probability, after_ms;
   const bool ok =
       parse_action(r, rule, keys) && check_keys(r, *keys) && parse_op(r, rule) &&
-      r.range("lba", lba, 0, g.blocks() - 1) && r.integer("every", rule.every, 1, 1'000'000'000) &&
+      r.range("lba", lba, 0, lun.blocks - 1) && r.integer("every", rule.every, 1, 1'000'000'000) &&
       r.number("probability", probability, 0, 1) && r.number("after_ms", after_ms, 0, 1e12) &&
-      parse_action_keys(r, rule, g, timing_off);
+      parse_action_keys(r, rule, lun, timing_off);
   if (ok) {
     if (const toml::node* n = t.get("initiator")) {
       const auto s = n->value_exact<std::string>();

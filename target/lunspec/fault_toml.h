@@ -20,9 +20,17 @@ struct FaultError {
   std::string message;             // what is wrong and what it takes
 };
 
+// What a rule is checked against: the LUN's capacity, and a MEMStore's
+// geometry. A disk LUN has none (nullptr): the failed-tip and media-region
+// actions, which name probe tips and media rectangles, are refused there.
+struct FaultScope {
+  std::int64_t blocks = 0;
+  const model::Geometry* mems = nullptr;
+};
+
 // `timing_off`: the LUN runs with timing off, where a delay has no due time
 // to be added to (refused, with the fix).
-std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t,
-                                                      const model::Geometry& g, bool timing_off);
+std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const FaultScope& lun,
+                                                      bool timing_off);
 
 }  // namespace memstore::lunspec

@@ -1,8 +1,6 @@
 #include "target/lunspec/lun_factory.h"
 
-#include <cctype>
-
-#include "model/geometry.h"
+#include "target/lunspec/lun_device.h"
 #include "target/scsi/file_store.h"
 #include "target/scsi/lun_identity.h"
 #include "target/scsi/memory_store.h"
@@ -12,11 +10,11 @@ namespace memstore::lunspec {
 std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& spec,
                                                                const std::string& target_name,
                                                                const std::string& where) {
-  const model::Geometry g(spec.params);
-  const auto blocks = static_cast<std::uint64_t>(g.blocks());
-  const auto block_size = static_cast<std::uint32_t>(spec.params.block_bytes);
+  const std::uint64_t blocks = device_blocks(spec);
+  const std::uint32_t block_size = device_block_bytes(spec);
   scsi::LunConfig config;
   config.device = spec.params;
+  config.disk = spec.disk;
   config.scheduler = spec.scheduler;
   config.timing = spec.timing;
   config.rotation_rate = spec.rotation_rate;
@@ -25,9 +23,6 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
   config.batch_budget = spec.batch_budget;
   config.faults = spec.faults;
   config.fault_seed = spec.fault_seed;
-  std::string name = spec.params.name;
-  for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  config.identity.product = "MEMStore " + name;
 
   std::unique_ptr<scsi::BackingStore> store;
   if (spec.backing == "memory") {

@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "model/disk_presets.h"
 #include "model/params.h"
 #include "target/scsi/control_access.h"
 #include "target/scsi/fault_rule.h"
@@ -22,15 +24,20 @@ enum class Durability : std::uint8_t { kWriteBack, kWriteThrough };
 
 struct LunSpec {
   std::uint16_t id = 0;
-  std::string device = "g2";     // preset (g1, g2, g3)
-  std::string device_config;     // TOML file of device parameter overrides
-  std::vector<std::string> set;  // key=value overrides
+  std::string device = "g2";     // preset: g1, g2, g3, or a zoned disk (atlas10k, disk20k)
+  std::string device_config;     // TOML file of MEMStore parameter overrides
+  std::vector<std::string> set;  // key=value overrides (a MEMStore's or a disk's keys)
   std::string backing;           // image path, or "memory"
   Durability durability = Durability::kWriteBack;
   scsi::Timing timing;
   std::string scheduler = "fcfs";
   std::uint16_t rotation_rate = 0;
   model::DeviceParams params;  // resolved from device + device_config + set
+  // Set when `device` names a zoned disk (lun_device.h): the preset with
+  // `set` applied; `params` is then unused.
+  std::optional<model::ZonedDiskParams> disk;
+  // The resolved device's name, for logs and the control socket.
+  const std::string& model_name() const { return disk ? disk->name : params.name; }
   // Who may change mode pages 22h and 1Ah: memstored's [daemon]
   // control_initiators, the TCMU handler's control=allow (its unnamed nexus).
   scsi::ControlAccess control;

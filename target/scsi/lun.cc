@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "model/device_factory.h"
+#include "model/disk_layout.h"
+#include "modepages/mode_disk.h"
 #include "target/scsi/lun_identity.h"
 
 namespace memstore::scsi {
@@ -28,10 +30,52 @@ const char* timing_mode_name(TimingMode m) {
   return "?";
 }
 
+namespace {
+
+// "atlas10k" -> "ATLAS10K": INQUIRY's product names the preset.
+std::string upper(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// A disk LUN's configuration beyond its parameters: what it has no use for.
+std::optional<std::string> disk_config_error(const LunConfig& config) {
+  if (config.rotation_rate != 0) {
+    return "rotation_rate: a disk reports its own rotation rate (" +
+           std::to_string(modepages::nominal_rotation_rpm(*config.disk)) +
+           " rpm) in VPD B1h; leave rotation_rate unset";
+  }
+  for (const FaultRule& r : config.faults) {
+    if (r.action == FaultAction::kFailedTip || r.action == FaultAction::kMediaRegion) {
+      return "fault: " + std::string(fault_action_name(r.action)) +
+             " needs a MEMStore's geometry; a disk has no probe tips or media rectangles";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::variant<std::unique_ptr<Lun>, std::string> Lun::create(LunConfig config,
                                                             std::unique_ptr<BackingStore> store) {
-  for (const model::ParamError& e : model::validate(config.device)) {
-    return "device." + e.key + ": " + e.message;
+  std::string name;
+  std::int64_t block_bytes = 0;
+  std::int64_t blocks = 0;
+  if (config.disk) {
+    for (const model::ParamError& e : model::validate(*config.disk)) {
+      return "device." + e.key + ": " + e.message;
+    }
+    if (const auto e = disk_config_error(config)) return *e;
+    name = config.disk->name;
+    block_bytes = config.disk->block_bytes;
+    blocks = model::ZonedLayout(*config.disk).blocks();
+  } else {
+    for (const model::ParamError& e : model::validate(config.device)) {
+      return "device." + e.key + ": " + e.message;
+    }
+    name = config.device.name;
+    block_bytes = config.device.block_bytes;
+    blocks = model::Geometry(config.device).blocks();
   }
   if (!model::make_scheduler(config.scheduler, config.scheduler_options)) {
     return "scheduler: unknown scheduler '" + config.scheduler + "'";
@@ -42,23 +86,20 @@ std::variant<std::unique_ptr<Lun>, std::string> Lun::create(LunConfig config,
   // INQUIRY names the device preset; a LUN without a stored identity (an
   // in-memory one) gets a stable one from its device name.
   if (config.identity.product == modepages::LunIdentity{}.product) {
-    std::string name = config.device.name;
-    for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    config.identity.product = "MEMStore " + name;
+    config.identity.product = (config.disk ? "Disk " : "MEMStore ") + upper(name);
   }
   if (config.identity.serial.empty()) {
-    const LunIdentityRecord id = identity_for_name(config.device.name);
+    const LunIdentityRecord id = identity_for_name(name);
     config.identity.serial = id.serial;
     config.identity.naa_id = id.naa_id;
   }
-  const model::Geometry g(config.device);
-  if (store->block_size() != static_cast<std::uint32_t>(config.device.block_bytes)) {
+  if (store->block_size() != static_cast<std::uint32_t>(block_bytes)) {
     return "backing: block size " + std::to_string(store->block_size()) +
-           " differs from the device's block_bytes " + std::to_string(config.device.block_bytes);
+           " differs from the device's block_bytes " + std::to_string(block_bytes);
   }
-  if (store->blocks() != static_cast<std::uint64_t>(g.blocks())) {
+  if (store->blocks() != static_cast<std::uint64_t>(blocks)) {
     return "backing: the store holds " + std::to_string(store->blocks()) +
-           " blocks but the device has " + std::to_string(g.blocks());
+           " blocks but the device has " + std::to_string(blocks);
   }
   return std::unique_ptr<Lun>(new Lun(std::move(config), std::move(store)));
 }
@@ -67,9 +108,11 @@ Lun::Lun(LunConfig config, std::unique_ptr<BackingStore> store)
     : config_(std::move(config)),
       geometry_(config_.device),
       store_(std::move(store)),
-      device_(
-          model::make_mems_device(config_.device, config_.scheduler, config_.scheduler_options)),
-      mode_(config_.device, mode_options(config_, *store_)),
+      device_(config_.disk ? model::make_zoned_disk_device(*config_.disk, config_.scheduler,
+                                                           config_.scheduler_options)
+                           : model::make_mems_device(config_.device, config_.scheduler,
+                                                     config_.scheduler_options)),
+      mode_(mode_state(config_, *store_)),
       faults_(config_.fault_seed) {
   for (const FaultRule& r : config_.faults) faults_.add(r);
   mode_.set_failed_tips(faults_.failed_tips());
@@ -79,6 +122,11 @@ Lun::Lun(LunConfig config, std::unique_ptr<BackingStore> store)
   if (!config_.batch_budget) {
     config_.batch_budget = std::make_shared<MemoryBudget>(LunConfig::kDefaultBatchBudget);
   }
+}
+
+modepages::ModeState Lun::mode_state(const LunConfig& config, const BackingStore& store) {
+  if (config.disk) return {*config.disk, store.blocks(), mode_options(config, store)};
+  return {config.device, mode_options(config, store)};
 }
 
 modepages::ModeOptions Lun::mode_options(const LunConfig& config, const BackingStore& store) {

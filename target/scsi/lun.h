@@ -1,5 +1,6 @@
 // A logical unit: a transport-independent SBC-3 disk with MEMStore timing
-// (docs/scsi-device.md).
+// (docs/scsi-device.md), or with the timing of a zoned rotating disk
+// (LunConfig::disk; docs/disk-models.md).
 //
 // A transport submits a command (CDB, data-out, arrival time, I_T nexus) and
 // receives its result through a sink: status, sense, data-in and the modeled
@@ -27,6 +28,7 @@
 
 #include "model/batch.h"
 #include "model/device.h"
+#include "model/disk_presets.h"
 #include "model/params.h"
 #include "model/scheduler.h"
 #include "modepages/mode_sense.h"
@@ -53,6 +55,14 @@ using model::Ns;
 
 struct LunConfig {
   model::DeviceParams device = *model::preset("g2");
+  // Set: the LUN is this zoned disk (model/disk_presets.h), not the MEMStore
+  // `device` describes. Its model times the media commands behind the same
+  // model::Device interface; a host sees a rotating disk (VPD B1h, mode
+  // pages 03h and 04h) and none of the MEMStore's vendor interface (mode
+  // pages 1Ah, 20h, 21h, MEMS BATCH, its results, the failed-tip and media
+  // rectangle fault rules). rotation_rate must then be 0: B1h reports the
+  // disk's own rate.
+  std::optional<model::ZonedDiskParams> disk;
   std::string scheduler = "fcfs";
   model::SchedulerOptions scheduler_options;
   modepages::LunIdentity identity;  // vendor, product, revision, serial, NAA id
@@ -188,7 +198,9 @@ class Lun {
 
   std::uint64_t blocks() const { return store_->blocks(); }
   std::uint32_t block_size() const { return store_->block_size(); }
+  // The MEMStore's geometry; meaningless for a disk LUN (is_disk()).
   const model::Geometry& geometry() const { return geometry_; }
+  bool is_disk() const { return config_.disk.has_value(); }
   const LunConfig& config() const { return config_; }
   const Timing& timing() const { return config_.timing; }
   model::EnergyReport energy(Ns until) const { return device_->energy(until); }
@@ -313,6 +325,8 @@ class Lun {
   Outcome dispatch(const CommandContext& c);
   modepages::VpdInputs vpd_inputs() const;
   static modepages::ModeOptions mode_options(const LunConfig& config, const BackingStore& store);
+  // The mode page table of a MEMStore, or of a disk (ModeState's constructors).
+  static modepages::ModeState mode_state(const LunConfig& config, const BackingStore& store);
   void apply_control_page();
   Outcome check_range(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte) const;
   Outcome check_transfer(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte,

@@ -25,6 +25,10 @@ Outcome invalid_mode() {
 
 Outcome Lun::write_buffer(const CommandContext& c) {
   const std::uint8_t mode = c.cdb[1] & 0x1F;
+  // A disk offers the echo buffer only: MEMS BATCH is the MEMStore's
+  // vendor-specific mode 01h, so on a disk it is an unsupported MODE (SPC-4
+  // §6.50: INVALID FIELD IN CDB), before any of its own fields are looked at.
+  if (mode == kModeVendor && is_disk()) return invalid_mode();
   // STRICT and FUA (byte 1 bits 5, 6) belong to MEMS BATCH only.
   if (mode != kModeVendor && (c.cdb[1] & 0x60) != 0) {
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 1, 6));
@@ -195,7 +199,9 @@ Outcome Lun::read_buffer(const CommandContext& c) {
     modepages::put_be(o.data_in, 2, 2, kEchoBufferBytes);
     return o;
   }
-  if (mode != kModeVendor && mode != kModeDescriptor) return invalid_mode();
+  // MEMS BATCH RESULTS (mode 01h) and its descriptor (03h) exist on a
+  // MEMStore only: a disk has no buffer but the echo buffer.
+  if ((mode != kModeVendor && mode != kModeDescriptor) || is_disk()) return invalid_mode();
   const auto parsed_cdb = modepages::parse_batch_cdb(c.cdb);
   if (const auto* e = std::get_if<modepages::FieldError>(&parsed_cdb))
     return Outcome::fail(sense_from(*e));

@@ -46,6 +46,7 @@ void Lun::reset_faults(std::uint64_t seed, std::span<const FaultRule> rules) {
 }
 
 void Lun::faults_changed() {
+  if (is_disk()) return;  // a disk: no page 20h, no probe tips to list
   std::vector<modepages::FailedTip> tips = faults_.failed_tips();
   if (mode_.failed_tips() == tips) return;
   mode_.set_failed_tips(std::move(tips));

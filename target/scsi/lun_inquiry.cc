@@ -1,4 +1,5 @@
 // INQUIRY: standard data and the VPD pages (SPC-4 §6.4, §7.8; SBC-3 §6.6).
+#include "modepages/mode_disk.h"
 #include "target/scsi/limits.h"
 #include "target/scsi/lun.h"
 
@@ -7,7 +8,10 @@ namespace memstore::scsi {
 modepages::VpdInputs Lun::vpd_inputs() const {
   modepages::VpdInputs in;
   in.identity = config_.identity;
-  in.limits = modepages::block_limits_for(geometry_);
+  // A MEMStore's granularity p and optimal length ST (docs/design.md, "What
+  // an unmodified host sees"); a disk reports neither (SBC-3 §6.6.3: 0 = not
+  // reported).
+  if (!is_disk()) in.limits = modepages::block_limits_for(geometry_);
   in.limits.wsnz = true;
   in.limits.max_transfer = kMaxTransferBlocks;
   in.limits.max_compare_and_write = kMaxCompareAndWriteBlocks;
@@ -15,7 +19,10 @@ modepages::VpdInputs Lun::vpd_inputs() const {
   in.limits.max_unmap_descriptors = kMaxUnmapDescriptors;
   in.limits.optimal_unmap_granularity = 1;
   in.limits.max_write_same = kMaxWriteSameBlocks;
-  in.rotation.medium_rotation_rate = config_.rotation_rate;
+  // SBC-3 §6.6.2 MEDIUM ROTATION RATE: a disk's nominal rpm (so hosts treat
+  // it as rotating); for a MEMStore what the configuration says.
+  in.rotation.medium_rotation_rate =
+      is_disk() ? modepages::nominal_rotation_rpm(*config_.disk) : config_.rotation_rate;
   return in;
 }
 

@@ -15,7 +15,9 @@ Outcome Lun::log_sense(const CommandContext& c) {
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 5));
   }
   modepages::LogInputs in;
-  in.power = modepages::power_log_from(device_->energy(last_arrival_ns_));
+  // A disk model keeps no power states: no page 30h (MEMStore power).
+  in.has_power = !is_disk();
+  if (in.has_power) in.power = modepages::power_log_from(device_->energy(last_arrival_ns_));
   in.positioning = stats_.log();
   std::optional<Bytes> data = modepages::log_page(page, in);
   if (!data) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2, 5));

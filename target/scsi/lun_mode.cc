@@ -131,8 +131,9 @@ std::optional<std::string> Lun::set_control(const modepages::ControlPage& page) 
 }
 
 void Lun::apply_control_page() {
-  // Power Condition (1Ah): its standby timer is the sled's idle timeout.
-  if (mode_.idle_timeout_ns() != config_.device.power.idle_timeout_ns) {
+  // Power Condition (1Ah): its standby timer is the sled's idle timeout. A
+  // disk has no page 1Ah and no power model.
+  if (!is_disk() && mode_.idle_timeout_ns() != config_.device.power.idle_timeout_ns) {
     config_.device.power.idle_timeout_ns = mode_.idle_timeout_ns();
     device_->set_idle_timeout_ns(config_.device.power.idle_timeout_ns);
   }

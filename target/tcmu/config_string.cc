@@ -11,6 +11,7 @@
 #include "model/params_toml.h"
 #include "model/scheduler.h"
 #include "modepages/vpd_pages.h"
+#include "target/lunspec/lun_device.h"
 
 namespace memstore::tcmu {
 
@@ -19,8 +20,8 @@ const char* const kConfigHelp =
     "  <backing image>[;key=value]...\n"
     "The image is an absolute path (created sparse when absent; its directory must exist)\n"
     "or 'memory' (volatile). The backstore's size must equal the device's capacity\n"
-    "(G2: size=3456000000). Keys:\n"
-    "  device=g1|g2|g3                 preset (default g2)\n"
+    "(G2: size=3456000000; atlas10k: size=9199079936). Keys:\n"
+    "  device=g1|g2|g3|atlas10k|disk20k  preset (default g2); atlas10k and disk20k are disks\n"
     "  config=/abs/params.toml         device parameter overrides (memstored's device_config)\n"
     "  timing=realtime|scaled|off      when completions are delivered (default realtime)\n"
     "  scale=K                         with timing=scaled: wall delay = K x modeled delay\n"
@@ -39,7 +40,9 @@ struct Option {
 };
 
 std::string set_device(std::string_view v, lunspec::LunSpec& spec) {
-  if (!model::preset(v)) return "unknown preset '" + std::string(v) + "'; use g1, g2 or g3";
+  if (!lunspec::known_device(v)) {
+    return "unknown preset '" + std::string(v) + "'; use " + lunspec::device_choices();
+  }
   spec.device = std::string(v);
   return "";
 }
@@ -148,7 +151,11 @@ std::string known_keys() {
 constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
 
 std::string resolve_params(lunspec::LunSpec& spec) {
-  spec.params = *model::preset(spec.device);
+  if (const auto e = lunspec::resolve_device(spec, {})) {
+    static constexpr const char* kKeys[] = {"device", "set", "config", "rotation_rate"};
+    return std::string(kKeys[static_cast<int>(e->field)]) + ": " + e->message;
+  }
+  if (spec.disk) return "";
   if (!spec.device_config.empty()) {
     // A regular file of bounded size: check_config runs inside tcmu-runner,
     // and a FIFO or /dev/zero must not hang it.

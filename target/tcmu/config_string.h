@@ -7,14 +7,17 @@
 // absolute path (created sparse when absent; its directory must exist) or
 // the word `memory` (volatile, for tests). Keys, each at most once:
 //
-//   device=g1|g2|g3                       preset (default g2)
-//   config=/abs/params.toml               device parameter overrides, the
+//   device=g1|g2|g3|atlas10k|disk20k      preset (default g2); atlas10k and
+//                                         disk20k are zoned rotating disks
+//   config=/abs/params.toml               MEMStore parameter overrides, the
 //                                         format of memstored's device_config
+//                                         (refused for a disk)
 //   timing=realtime|scaled|off            completion delivery (default realtime)
 //   scale=K                               scaled: wall delay = K x modeled delay
 //   scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf
 //   durability=write-back|write-through
-//   rotation_rate=N                       VPD B1h MEDIUM ROTATION RATE
+//   rotation_rate=N                       VPD B1h MEDIUM ROTATION RATE (a
+//                                         disk reports its own; refused there)
 //   control=deny|allow                    may initiators change pages 22h, 1Ah
 //                                         (default deny: TCMU does not say
 //                                         which initiator sent a command)

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "target/lunspec/lun_device.h"
 #include "target/lunspec/lun_factory.h"
 #include "target/scsi/command_table.h"
 #include "target/tcmu/cdb_length.h"
@@ -109,13 +110,12 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
       return nullptr;
     }
     auto& spec = std::get<memstore::lunspec::LunSpec>(parsed);
-    const memstore::model::Geometry g(spec.params);
-    const auto want_bytes = static_cast<std::uint64_t>(g.blocks()) *
-                            static_cast<std::uint64_t>(spec.params.block_bytes);
-    if (block_size != static_cast<std::uint32_t>(spec.params.block_bytes)) {
+    const std::uint32_t device_block = memstore::lunspec::device_block_bytes(spec);
+    const std::uint64_t want_bytes = memstore::lunspec::device_blocks(spec) * device_block;
+    if (block_size != device_block) {
       *error = dup_message("block size: the backstore has " + std::to_string(block_size) +
                            "-byte blocks but the device (device=" + spec.device + ") has " +
-                           std::to_string(spec.params.block_bytes) +
+                           std::to_string(device_block) +
                            "; set the backstore's hw_block_size to match");
       return nullptr;
     }

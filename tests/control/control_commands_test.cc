@@ -200,3 +200,38 @@ TEST_F(ControlCommandsTest, LunAddAndRemoveChangeTheListTheOtherCommandsUse) {
 
 }  // namespace
 }  // namespace memstore::control
+
+namespace memstore::control {
+namespace {
+
+// A disk LUN (docs/memstored.md, "Disk LUNs"): rules by LBA work up to its
+// own capacity; the rules that name a MEMStore's tips or media do not.
+TEST(ControlCommandsDisk, GeometryRulesAreRefusedOnADisk) {
+  boost::asio::io_context io;
+  scsi::LunConfig config;
+  config.disk = model::disk_preset("atlas10k");
+  config.timing = {scsi::TimingMode::kOff, 1.0};
+  iscsi::LunDriver driver{io, scsi::testing::make_lun(std::move(config))};
+  ControlCommands commands{{{"iqn.2026-11.org.memstore:d", 0, "atlas10k", "memory", &driver}},
+                           [](iscsi::LunDriver& d, std::function<json(iscsi::LunDriver&)> work,
+                              ControlCommands::Reply reply) { reply(work(d)); }};
+  auto ask = [&](const json& rule) {
+    json out;
+    commands.handle(json{{"cmd", "fault-add"}, {"lun", 0}, {"rule", rule}}.dump(),
+                    [&](json r) { out = std::move(r); });
+    return out;
+  };
+  EXPECT_EQ(ask({{"action", "failed-tip"}, {"tip", 3}}).value("error", std::string()),
+            "rule.action: \"failed-tip\" needs a MEMStore's probe tips and media; this LUN is "
+            "a disk (use \"medium-error\" with lba instead)");
+  EXPECT_EQ(ask({{"action", "media-region"}, {"x", {0, 9}}, {"y", {0, 9}}})
+                .value("error", std::string())
+                .substr(0, 36),
+            "rule.action: \"media-region\" needs a ");
+  // The disk's last LBA, beyond any MEMStore's.
+  EXPECT_TRUE(ask({{"action", "medium-error"}, {"lba", {17966952, 17966952}}})["ok"]);
+  EXPECT_FALSE(ask({{"action", "medium-error"}, {"lba", {0, 17966953}}})["ok"]);
+}
+
+}  // namespace
+}  // namespace memstore::control

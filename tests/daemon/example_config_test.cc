@@ -191,12 +191,16 @@ TEST(ExampleConfig, TheRealParserAcceptsIt) {
   const TargetSpec& t = c.targets[0];
   EXPECT_TRUE(t.chap.has_value());
   EXPECT_EQ(t.portals.size(), 2u);
-  ASSERT_EQ(t.luns.size(), 2u);
+  ASSERT_EQ(t.luns.size(), 3u);
   // device_config and set both reached the model's parameters.
   EXPECT_EQ(t.luns[0].params.active_tips, 1280);
   EXPECT_EQ(t.luns[0].params.power.idle_timeout_ns, 1'000'000'000);
   EXPECT_TRUE(t.luns[0].params.power.merge_requests);
   EXPECT_EQ(t.luns[1].backing, "memory");
+  // A disk LUN, with its own set key.
+  ASSERT_TRUE(t.luns[2].disk.has_value());
+  EXPECT_EQ(t.luns[2].disk->name, "atlas10k");
+  EXPECT_FALSE(t.luns[2].disk->cache.write_back);
 }
 
 TEST(ExampleConfig, NamesEveryKeyTheParserAcceptsAndNoOther) {

@@ -1,4 +1,5 @@
-// A G2 LUN on an in-memory store, and helpers to run CDBs against it.
+// A G2 LUN (or the LunConfig's disk) on an in-memory store, and helpers to
+// run CDBs against it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,15 +8,19 @@
 #include <memory>
 #include <vector>
 
+#include "model/disk_layout.h"
 #include "target/scsi/lun.h"
 #include "target/scsi/memory_store.h"
 
 namespace memstore::scsi::testing {
 
 inline std::unique_ptr<Lun> make_lun(LunConfig config = {}) {
-  const model::Geometry g(config.device);
-  auto store = MemoryStore::create(static_cast<std::uint64_t>(g.blocks()),
-                                   static_cast<std::uint32_t>(config.device.block_bytes));
+  const std::int64_t blocks = config.disk ? model::ZonedLayout(*config.disk).blocks()
+                                          : model::Geometry(config.device).blocks();
+  const std::int32_t block_bytes =
+      config.disk ? config.disk->block_bytes : config.device.block_bytes;
+  auto store = MemoryStore::create(static_cast<std::uint64_t>(blocks),
+                                   static_cast<std::uint32_t>(block_bytes));
   auto created =
       Lun::create(std::move(config), std::move(std::get<std::unique_ptr<MemoryStore>>(store)));
   if (auto* err = std::get_if<std::string>(&created)) ADD_FAILURE() << *err;

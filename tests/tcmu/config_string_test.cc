@@ -65,6 +65,21 @@ TEST(TcmuConfigString, EveryKey) {
   EXPECT_EQ(ok("memory;timing=off").timing.mode, scsi::TimingMode::kOff);
 }
 
+TEST(TcmuConfigString, DiskDevices) {
+  const lunspec::LunSpec atlas = ok("memory;device=atlas10k;timing=off");
+  ASSERT_TRUE(atlas.disk.has_value());
+  EXPECT_EQ(atlas.model_name(), "atlas10k");
+  EXPECT_EQ(ok("memory;device=disk20k").disk->rotation_rpm, 20000);
+  EXPECT_FALSE(ok("memory;device=g3").disk.has_value());
+  // A disk reports its own rotation rate and takes no MEMStore parameters.
+  EXPECT_THAT(
+      error("memory;device=atlas10k;rotation_rate=1"),
+      StartsWith(
+          "rotation_rate: atlas10k is a disk and reports its own rotation rate (10025 rpm)"));
+  EXPECT_THAT(error("memory;device=atlas10k;config=/etc/memstore/g2.toml"),
+              StartsWith("config: describes a MEMStore"));
+}
+
 // TCMU names no initiator: page 22h is closed to all of them unless the
 // string opens it to all of them.
 TEST(TcmuConfigString, ControlPageClosedUnlessAllowed) {
@@ -97,7 +112,7 @@ TEST(TcmuConfigString, BackingImageErrors) {
 
 TEST(TcmuConfigString, ValueErrorsNameTheKey) {
   EXPECT_THAT(error("memory;device=g9"),
-              StartsWith("device: unknown preset 'g9'; use g1, g2 or g3"));
+              StartsWith("device: unknown preset 'g9'; use g1, g2, g3, atlas10k or disk20k"));
   EXPECT_THAT(error("memory;timing=fast"),
               StartsWith("timing: 'fast' is not realtime, scaled or off"));
   EXPECT_THAT(error("memory;timing=scaled;scale=0"),

@@ -84,6 +84,26 @@ TEST(TcmuHandlerCore, OpenNeedsTheDevicesCapacity) {
   EXPECT_THAT(take(error), StartsWith("device: "));
 }
 
+TEST(TcmuHandlerCore, OpensAnAtlas10kOfItsOwnSize) {
+  // 17,966,953 blocks of 512 bytes (docs/disk-models.md).
+  constexpr std::uint64_t kAtlasBytes = 9'199'079'936;
+  char* error = nullptr;
+  EXPECT_EQ(memstore_tcmu_open("memory;device=atlas10k", kG2Bytes, 512, &error), nullptr);
+  EXPECT_EQ(take(error),
+            "size: the backstore has 3456000000 bytes but the device (device=atlas10k) holds "
+            "9199079936; create it with size=9199079936");
+  memstore_tcmu_lun* lun =
+      memstore_tcmu_open("memory;device=atlas10k;timing=off", kAtlasBytes, 512, &error);
+  ASSERT_NE(lun, nullptr) << take(error);
+  EXPECT_EQ(memstore_tcmu_size_bytes(lun), kAtlasBytes);
+  // VPD B1h: MEDIUM ROTATION RATE 10025 rpm (2729h).
+  Buffers b1({64});
+  EXPECT_EQ(run(lun, {0x12, 1, 0xB1, 0, 64, 0}, b1), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(b1.parts[0][4], 0x27);
+  EXPECT_EQ(b1.parts[0][5], 0x29);
+  take(memstore_tcmu_close(lun));
+}
+
 TEST(TcmuHandlerCore, OpensAnImageFileAndReportsOnClose) {
   scsi::testing::TempDir dir;
   const std::string image = dir.file("g2.img");

@@ -1,0 +1,40 @@
+// Which device a LUN is: a MEMStore preset (g1, g2, g3) or a zoned disk
+// (atlas10k, disk20k; model/disk_presets.h). memstored's `device` key and
+// the TCMU handler's `device=` both resolve through here, so the two accept
+// the same names and say the same thing about an unknown one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "target/lunspec/lun_spec.h"
+
+namespace memstore::lunspec {
+
+// "g1, g2, g3, atlas10k or disk20k": every name `device` takes.
+std::string device_choices();
+
+// True for a name of either kind.
+bool known_device(std::string_view name);
+
+// Sets spec.params (a MEMStore: the preset) or spec.disk (a zoned disk: the
+// preset with each "key=value" of `disk_overrides` applied, then validated)
+// from spec.device. A disk has no MEMStore parameter file (device_config)
+// and reports its own rotation rate, so either set is an error for it. The
+// error names the field; the caller spells its key ("device_config" in
+// memstored, "config" in TCMU) and adds where.
+struct DeviceError {
+  enum class Field : std::uint8_t { kDevice, kSet, kDeviceConfig, kRotationRate } field;
+  std::string message;
+};
+std::optional<DeviceError> resolve_device(LunSpec& spec,
+                                          std::span<const std::string> disk_overrides);
+
+// The capacity and block size of the resolved device.
+std::uint64_t device_blocks(const LunSpec& spec);
+std::uint32_t device_block_bytes(const LunSpec& spec);
+
+}  // namespace memstore::lunspec
