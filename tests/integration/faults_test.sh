@@ -99,8 +99,10 @@ PY
     "$memsctl" admin lun-add --config '{"id": 20, "backing": "memory", "timing": "off"}' \
       >"$work/lun-add" || fail "lun-add: $(cat "$work/lun-add")"
     iscsi-readcapacity16 "$new_url" >/dev/null || fail "READ CAPACITY(16) of the added LUN 20"
+    # Into a file first: grep -q ending the pipe early would fail it (pipefail).
     python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
-      "http://127.0.0.1:$metrics_port/metrics" | grep -q 'memstore_commands_total{target="iqn.2026-11.org.memstore:faults",lun="20"}' ||
+      "http://127.0.0.1:$metrics_port/metrics" >"$work/metrics-added" || fail "GET /metrics after lun-add"
+    grep -q 'memstore_commands_total{target="iqn.2026-11.org.memstore:faults",lun="20"}' "$work/metrics-added" ||
       fail "metrics: no line for the added LUN 20"
     "$memsctl" admin lun-remove --lun 20 >/dev/null || fail "lun-remove"
     if iscsi-readcapacity16 "$new_url" >/dev/null 2>&1; then fail "LUN 20 still answers after lun-remove"; fi
