@@ -228,6 +228,7 @@ li_main() {
   li_multipath
   li_lun_runtime
   li_digest
+  li_disk
   umount /mnt/li
   if iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL" --logout >/dev/null 2>&1; then ok li_logout; else
     bad li_logout
@@ -401,6 +402,25 @@ li_digest() {
     li_fault 11 clear 1 || true
   fi
   iscsiadm -m node -T "$LI_IQN" -p "$LI_PORTAL2" --logout >/dev/null 2>&1 || true
+}
+
+# A disk LUN (LUN 3, device = "atlas10k"; docs/disk-models.md): Linux reads
+# its rotation rate from VPD B1h and keeps it a rotating disk
+# (queue/rotational = 1), and mode page 04h (Rigid Disk Geometry) carries
+# the same rate.
+li_disk() {
+  local dev q vpd geometry
+  step li-disk
+  dev=$(li_lun_dev 3)
+  [ -n "$dev" ] || { bad li_disk_rotational "LUN 3 (atlas10k) never appeared"; return; }
+  q=/sys/block/${dev#/dev/}/queue
+  vpd=$(sg_vpd -p bdc "$dev" 2>&1 | grep -i "rotation" | tr -s ' ' | head -1)
+  geometry=$(sg_modes -p 4 "$dev" 2>&1 | grep -i -E "rotation|rpm" | tr -s ' ' | head -1)
+  if [ "$(cat "$q/rotational")" = 1 ] && grep -q 10025 <<<"$vpd"; then
+    ok li_disk_rotational "$dev: rotational $(cat "$q/rotational"); B1h:$vpd; page 04h:$geometry"
+  else
+    bad li_disk_rotational "$dev: rotational $(cat "$q/rotational"); B1h:$vpd; page 04h:$geometry"
+  fi
 }
 
 # li_lun_dev N [IP]: the disk of LUN N of the session (of the one whose
