@@ -1,6 +1,5 @@
 // memstored: serves MEMStore LUNs over iSCSI (RFC 7143), every command
 // completing at the time the device model says (docs/design.md "Delivery").
-#include <fmt/ostream.h>
 #include <sched.h>
 #include <spdlog/spdlog.h>
 #include <sys/prctl.h>
@@ -35,7 +34,6 @@
 #include "target/daemon/security_log.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
-#include "target/lunspec/lun_factory.h"
 #include "version/version.h"
 
 namespace {
