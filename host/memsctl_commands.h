@@ -52,12 +52,12 @@ int cmd_set(const Common& c, const SetArgs& a);
 // memsctl admin: a request to memstored's control socket (memsctl_admin.cc).
 struct AdminArgs {
   std::string socket;   // path of the daemon's control socket
-  std::string command;  // luns, lun-add, lun-remove, stats, faults, fault-*, timing
+  std::string command;  // luns, lun-add, lun-remove, target-*, stats, faults, fault-*, timing
   std::string target;   // empty: the daemon's only target
   std::optional<std::uint32_t> lun;
   std::optional<std::uint32_t> id;    // fault-remove
   std::optional<std::string> rule;    // fault-add: a JSON object
-  std::optional<std::string> config;  // lun-add: a JSON object of [[target.lun]]'s keys
+  std::optional<std::string> config;  // lun-add, target-add: a JSON object of the table's keys
   std::optional<std::string> mode;    // timing
   std::optional<double> scale;        // timing
   int timeout_s = 10;

@@ -98,18 +98,21 @@ int run(int argc, char** argv) {
       "admin",
       "memstored's control socket: LUNs added and removed, statistics, fault rules and timing");
   a->add_option("command", admin.command,
-                "luns, lun-add, lun-remove, stats, faults, fault-add, fault-remove, fault-clear "
-                "or timing")
+                "luns, lun-add, lun-remove, target-add, target-remove, stats, faults, "
+                "fault-add, fault-remove, fault-clear or timing")
       ->required();
   a->add_option(
       "--socket", admin.socket,
       "The daemon's control socket (default $MEMSTORED_CONTROL_SOCKET, else " + admin.socket + ")");
-  a->add_option("--target", admin.target, "Target name (default: the daemon's only target)");
+  a->add_option("--target", admin.target,
+                "Target name (default: the daemon's only target; target-remove: required)");
   a->add_option("--lun", admin.lun, "LUN number");
   a->add_option("--rule", admin.rule,
                 "fault-add: the rule as a JSON object of [[target.lun.fault]]'s keys");
   a->add_option("--config", admin.config,
-                "lun-add: the new LUN as a JSON object of [[target.lun]]'s keys (id required)");
+                "lun-add: the new LUN as a JSON object of [[target.lun]]'s keys (id required); "
+                "target-add: the new target as a JSON object of [[target]]'s keys, its LUNs "
+                "under \"lun\"");
   a->add_option("--id", admin.id, "fault-remove: the rule's id, as `faults` lists it");
   a->add_option("--mode", admin.mode, "timing: realtime, scaled or off");
   a->add_option("--scale", admin.scale, "timing: completions at SCALE x the modeled time");

@@ -69,6 +69,12 @@ class Device {
   // Requests that joined another's media access so far.
   std::int64_t merged_requests() const { return merged_requests_; }
 
+  // Mechanism `i`'s slow regions (Mechanism::set_slow_regions), from now on.
+  // REQUIRES: i < mechanisms().
+  void set_slow_regions(std::size_t i, std::span<const SlowRegion> regions) {
+    servers_[i].mechanism->set_slow_regions(regions);
+  }
+
   // Summed over mechanisms, until `until` (>= every completion so far).
   EnergyReport energy(Ns until) const;
 

@@ -18,6 +18,25 @@
 
 namespace memstore::model {
 
+// A weak actuator or spring over part of the sled's travel: a fault in
+// timing only (docs/faults.md, "slow-seek"). Every positioning that ends
+// inside the rectangle takes `factor` times as long, X seek, settle, Y seek
+// and turnarounds alike: the sled is driven by the same actuators and held
+// by the same springs in both axes (thesis §2.3), and a weaker one slows
+// the whole move into its region. In sled coordinates: cylinders x and
+// tip-sector rows y of every square (PhysicalAddress), inclusive.
+struct SlowRegion {
+  std::int32_t x_first = 0;
+  std::int32_t x_last = 0;
+  std::int32_t y_first = 0;
+  std::int32_t y_last = 0;
+  double factor = 1;
+  bool contains(std::int32_t x, std::int32_t y) const {
+    return x >= x_first && x <= x_last && y >= y_first && y <= y_last;
+  }
+  friend bool operator==(const SlowRegion&, const SlowRegion&) = default;
+};
+
 // A point on the media for the geometry-aware schedulers (SDF, ZSPTF):
 // coordinates normalised to [0, 1) over the mechanism's range of motion, and
 // the direction in which the block's track is laid out.
@@ -139,6 +158,12 @@ class Mechanism {
   // Turns subsector accesses (second paper §5.2.3) on or off from now on.
   // Mechanisms without tips ignore it.
   virtual void set_subsector(bool /*on*/) {}
+
+  // The regions where positioning is slowed (SlowRegion), from now on;
+  // empty: none. The scheduler's estimates do not see them: a device's
+  // firmware plans with its healthy model. Mechanisms without a sled
+  // ignore them.
+  virtual void set_slow_regions(std::span<const SlowRegion> /*regions*/) {}
 
   // Time and energy by power state from time 0 until `until`, which must not
   // be before the end of the last service. Mechanisms without a power model

@@ -176,6 +176,20 @@ void MemsMechanism::begin_service(Ns now, Breakdown& b) {
   }
 }
 
+void MemsMechanism::slow_down(Positioning& pos, std::int32_t x, std::int32_t y) const {
+  // Overlapping regions: the weakest part governs.
+  double factor = 1;
+  for (const SlowRegion& r : slow_) {
+    if (r.contains(x, y)) factor = std::max(factor, r.factor);
+  }
+  if (factor == 1) return;
+  pos.total_s *= factor;
+  pos.x_base_s *= factor;
+  pos.settle_s *= factor;
+  pos.y.base_s *= factor;
+  pos.y.turnaround_s *= factor;
+}
+
 void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b,
                               std::vector<Ns>* step_done) {
   bool first = b.media_steps == 0;
@@ -196,6 +210,7 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b,
       pos.x_base_s = pos.settle_s = 0;
       pos.total_s = pos.y.total_s();
     }
+    if (!slow_.empty()) slow_down(pos, s.x, s.y);
     const Ns total = to_ns(pos.total_s);
     (first ? b.seek_ns : b.switch_ns) += total;
     b.seek_x_ns += to_ns(pos.x_base_s);

@@ -73,6 +73,9 @@ class MemsMechanism final : public Mechanism {
   EnergyReport energy(Ns until) const override;
   void set_idle_timeout_ns(Ns timeout) override;
   void set_subsector(bool on) override { params_.power.subsector = on; }
+  void set_slow_regions(std::span<const SlowRegion> regions) override {
+    slow_.assign(regions.begin(), regions.end());
+  }
 
   // Serves a batch as one media access (thesis §6.3.5): its blocks grouped
   // into parallel steps by plan_batch, the steps visited nearest-first.
@@ -148,6 +151,8 @@ class MemsMechanism final : public Mechanism {
   // Runs media steps from the current state; accumulates into `b`. With
   // `step_done`, appends when each step ends (ns after the service began).
   void run_steps(std::span<const Step> steps, Breakdown& b, std::vector<Ns>* step_done = nullptr);
+  // A positioning ending at cylinder x, row y, through a slow region.
+  void slow_down(Positioning& pos, std::int32_t x, std::int32_t y) const;
   // Serves `parts` (one request, or merged ones) as one run of media steps.
   Breakdown serve_run(std::span<const Request> parts, Ns now, std::span<Ns> done_ns);
   // Cuts [first, end) into steps (service()'s rows and track reversals).
@@ -181,7 +186,8 @@ class MemsMechanism final : public Mechanism {
   Ns last_done_ns_ = 0;
   PowerMeter power_;
   std::vector<Step> steps_;
-  std::vector<Ns> step_done_;  // scratch for merged services
+  std::vector<SlowRegion> slow_;  // set_slow_regions; usually empty
+  std::vector<Ns> step_done_;     // scratch for merged services
 };
 
 }  // namespace memstore::model

@@ -138,7 +138,7 @@ const LunCommand kLunCommands[] = {
 };
 
 std::string command_names() {
-  std::string s = "luns, lun-add, lun-remove";
+  std::string s = "luns, lun-add, lun-remove, target-add, target-remove";
   for (const LunCommand& c : kLunCommands) s += std::string(", ") + c.name;
   return s;
 }
@@ -222,6 +222,47 @@ json ControlCommands::lun_remove(const json& request) {
   return ok({{"target", lun.target}, {"lun", lun.id}});
 }
 
+json ControlCommands::target_add(const json& request) {
+  if (!target_admin_.add) return failure("cmd: this daemon does not add targets at run time");
+  if (!request.contains("config") || !request["config"].is_object()) {
+    return failure(
+        "config: is missing; give the target as an object of the keys of [[target]], its LUNs "
+        "under \"lun\", e.g. {\"name\": \"iqn.2026-11.org.example:t2\", \"portals\": "
+        "[\"127.0.0.1:3261\"], \"lun\": [{\"id\": 0, \"backing\": \"memory\"}]} "
+        "(docs/memstored.md)");
+  }
+  std::string error;
+  const std::optional<toml::table> spec = json_to_toml(request["config"], error);
+  if (!spec) return failure("config: " + error);
+  auto added = target_admin_.add(*spec);
+  if (const auto* e = std::get_if<std::string>(&added)) return failure(*e);
+  auto& luns = std::get<std::vector<ControlLun>>(added);
+  json ids = json::array();
+  for (const ControlLun& l : luns) ids.push_back(l.id);
+  const std::string name = luns.empty() ? std::string() : luns.front().target;
+  luns_.insert(luns_.end(), luns.begin(), luns.end());
+  return ok({{"target", name}, {"luns", ids}});
+}
+
+json ControlCommands::target_remove(const json& request) {
+  if (!target_admin_.remove) return failure("cmd: this daemon does not remove targets at run time");
+  if (!request.contains("target") || !request["target"].is_string()) {
+    return failure("target: is missing; name the target to remove (`luns` lists them)");
+  }
+  const std::string target = request["target"].get<std::string>();
+  std::vector<ControlLun> kept, removed;
+  for (const ControlLun& l : luns_) (l.target == target ? removed : kept).push_back(l);
+  const std::vector<ControlLun> before = luns_;
+  luns_ = std::move(kept);
+  if (const std::string e = target_admin_.remove(target, removed); !e.empty()) {
+    luns_ = before;
+    return failure(e);
+  }
+  json ids = json::array();
+  for (const ControlLun& l : removed) ids.push_back(l.id);
+  return ok({{"target", target}, {"luns", ids}});
+}
+
 void ControlCommands::handle(const std::string& line, const Reply& reply) {
   const json request = json::parse(line, nullptr, false);
   if (request.is_discarded() || !request.is_object()) {
@@ -241,6 +282,8 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) {
   }
   if (cmd == "lun-add") return reply(lun_add(request));
   if (cmd == "lun-remove") return reply(lun_remove(request));
+  if (cmd == "target-add") return reply(target_add(request));
+  if (cmd == "target-remove") return reply(target_remove(request));
   for (const LunCommand& c : kLunCommands) {
     if (cmd != c.name) continue;
     std::string error;

@@ -1,6 +1,7 @@
 // The control socket's commands (docs/memstored.md, "Control socket"): one
 // JSON object per request line, one per reply line. A table of commands,
-// each either about the daemon (luns, lun-add, lun-remove) or about one
+// each either about the daemon (luns, lun-add, lun-remove, target-add,
+// target-remove) or about one
 // LUN (stats, faults, fault-add, fault-remove, fault-clear, timing); a
 // LUN's commands run on the LUN's own thread, where its model lives,
 // through the dispatch the caller gives (the server posts to the LUN's
@@ -52,6 +53,17 @@ class ControlCommands {
     std::function<std::string(const ControlLun& lun)> remove;
   };
   void set_lun_admin(LunAdmin admin) { admin_ = std::move(admin); }
+  // What target-add and target-remove do. add: opens the target that `spec`
+  // (the keys of [[target]], its LUNs under "lun") describes, with its LUNs,
+  // and serves it; its LUNs' entries, or an error naming the key and the
+  // fix. remove: stops serving `target` and retires `luns`, its LUNs
+  // (already out of the list); an error, or "".
+  struct TargetAdmin {
+    std::function<std::variant<std::vector<ControlLun>, std::string>(const toml::table& spec)> add;
+    std::function<std::string(const std::string& target, const std::vector<ControlLun>& luns)>
+        remove;
+  };
+  void set_target_admin(TargetAdmin admin) { target_admin_ = std::move(admin); }
   // The daemon's LUNs now, in the order they were added.
   const std::vector<ControlLun>& luns() const { return luns_; }
 
@@ -65,10 +77,13 @@ class ControlCommands {
   const ControlLun* find(const json& request, std::string& error) const;
   json lun_add(const json& request);
   json lun_remove(const json& request);
+  json target_add(const json& request);
+  json target_remove(const json& request);
 
   std::vector<ControlLun> luns_;
   Dispatch dispatch_;
   LunAdmin admin_;
+  TargetAdmin target_admin_;
 };
 
 // Replies.

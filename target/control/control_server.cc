@@ -56,8 +56,9 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     if (!log_ || !reply.value("ok", false)) return;
     const json request = json::parse(line, nullptr, false);
     const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
-    static const std::set<std::string> kChanges = {"fault-add", "fault-remove", "fault-clear",
-                                                   "timing",    "lun-add",      "lun-remove"};
+    static const std::set<std::string> kChanges = {"fault-add",  "fault-remove", "fault-clear",
+                                                   "timing",     "lun-add",      "lun-remove",
+                                                   "target-add", "target-remove"};
     if (!kChanges.contains(cmd)) return;
     std::string shown = line.substr(0, 300);
     while (!shown.empty() && (shown.back() == '\n' || shown.back() == '\r')) shown.pop_back();

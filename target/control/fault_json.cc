@@ -7,6 +7,7 @@ using nlohmann::json;
 using scsi::FaultAction;
 
 std::optional<toml::array> to_array(const json& a, std::string& error);
+std::optional<toml::table> to_table(const json& object, std::string& error);
 
 // One JSON scalar or array into `out` under `key`.
 bool insert(toml::table& out, const std::string& key, const json& v, std::string& error) {
@@ -22,8 +23,15 @@ bool insert(toml::table& out, const std::string& key, const json& v, std::string
     auto a = to_array(v, error);
     if (!a) return false;
     out.insert(key, std::move(*a));
+  } else if (v.is_object()) {  // a sub-table: a target's chap
+    auto t = to_table(v, error);
+    if (!t) {
+      error = key + "." + error;
+      return false;
+    }
+    out.insert(key, std::move(*t));
   } else {
-    error = key + ": must be a string, number, boolean or array";
+    error = key + ": must be a string, number, boolean, array or object";
     return false;
   }
   return true;
@@ -38,18 +46,39 @@ std::optional<toml::array> to_array(const json& a, std::string& error) {
       out.push_back(e.get<double>());
     else if (e.is_string())
       out.push_back(e.get<std::string>());
-    else {
-      error = "arrays hold numbers or strings";
+    else if (e.is_object()) {  // an array of tables: a target's [[target.lun]]
+      auto t = to_table(e, error);
+      if (!t) return std::nullopt;
+      out.push_back(std::move(*t));
+    } else {
+      error = "arrays hold numbers, strings or objects";
       return std::nullopt;
     }
   }
   return out;
 }
 
+std::optional<toml::table> to_table(const json& object, std::string& error) {
+  toml::table t;
+  for (const auto& [key, value] : object.items()) {
+    if (!insert(t, key, value, error)) return std::nullopt;
+  }
+  return t;
+}
+
 }  // namespace
 
 json fault_to_json(const scsi::FaultRule& r) {
   json j;
+  if (scsi::is_standing(r.action)) {
+    // No match keys: the rule's own keys only, so the listing adds back as it is.
+    j["action"] = std::string(scsi::fault_action_name(r.action));
+    j["x"] = {r.x.first, r.x.second};
+    j["y"] = {r.y.first, r.y.second};
+    j["factor"] = r.factor;
+    j["sled"] = r.sled;
+    return j;
+  }
   switch (r.op) {
     case scsi::FaultOp::kAny:
       j["op"] = "any";
@@ -105,11 +134,7 @@ std::optional<toml::table> json_to_toml(const json& object, std::string& error) 
     error = "must be an object of the keys of [[target.lun.fault]] (docs/faults.md)";
     return std::nullopt;
   }
-  toml::table t;
-  for (const auto& [key, value] : object.items()) {
-    if (!insert(t, key, value, error)) return std::nullopt;
-  }
-  return t;
+  return to_table(object, error);
 }
 
 }  // namespace memstore::control

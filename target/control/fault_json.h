@@ -13,8 +13,9 @@
 namespace memstore::control {
 
 nlohmann::json fault_to_json(const scsi::FaultRule& rule);
-// A JSON object of scalars and arrays as a TOML table, for
-// lunspec::parse_fault; nullopt (and `error`) for anything else.
+// A JSON object as a TOML table (objects as sub-tables, arrays of objects
+// as arrays of tables), for lunspec::parse_fault and the configuration's
+// table parsers; nullopt (and `error`) for JSON null.
 std::optional<toml::table> json_to_toml(const nlohmann::json& object, std::string& error);
 
 }  // namespace memstore::control

@@ -588,4 +588,20 @@ std::variant<LunSpec, std::string> parse_lun_table(
   return lun;
 }
 
+std::variant<TargetSpec, std::string> parse_target_table(
+    const toml::table& t, const std::string& where, const std::string& state_dir,
+    const std::vector<std::string>& control_initiators) {
+  const std::string source = "target-add";
+  Ctx ctx{source, {}};
+  if (!t.contains("name")) {
+    return where + "name: is missing; give the new target's iSCSI name (an iqn. or eui. name)";
+  }
+  TargetSpec target;
+  if (!parse_target(ctx, t, where, state_dir, target)) {
+    return ctx.error.substr(ctx.error.find(": ") + 2);  // after "target-add:LINE"
+  }
+  for (LunSpec& lun : target.luns) lun.control.initiators = control_initiators;
+  return target;
+}
+
 }  // namespace memstore::daemon

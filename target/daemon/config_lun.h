@@ -1,6 +1,6 @@
-// One [[target.lun]] table on its own: what the control socket's lun-add
-// gives (docs/memstored.md, "Control socket"). Apart from config.h so that
-// only its users see toml++.
+// One [[target.lun]] table, or one [[target]] table, on its own: what the
+// control socket's lun-add and target-add give (docs/memstored.md,
+// "Control socket"). Apart from config.h so that only its users see toml++.
 #pragma once
 
 #include <toml++/toml.h>
@@ -20,5 +20,12 @@ namespace memstore::daemon {
 std::variant<LunSpec, std::string> parse_lun_table(
     const toml::table& t, const std::string& where, const std::string& state_dir,
     const std::string& target_name, const std::vector<std::string>& control_initiators);
+
+// The target `t` describes, with its [[target.lun]] tables (`lun`), checked
+// as the configuration file's targets are; what the control socket's
+// target-add gives. Errors name the key under `where` and the fix.
+std::variant<TargetSpec, std::string> parse_target_table(
+    const toml::table& t, const std::string& where, const std::string& state_dir,
+    const std::vector<std::string>& control_initiators);
 
 }  // namespace memstore::daemon

@@ -15,6 +15,24 @@ std::string lun_name(const std::string& target, std::uint16_t id) {
   return "LUN " + std::to_string(id) + " of " + target;
 }
 
+iscsi::ChapConfig chap_of(const daemon::Chap& chap) {
+  iscsi::ChapConfig c;
+  c.user = chap.user;
+  c.secret = chap.secret;
+  if (!chap.mutual_user.empty()) {
+    c.mutual_user = chap.mutual_user;
+    c.mutual_secret = chap.mutual_secret;
+  }
+  return c;
+}
+
+iscsi::SecurityConfig security_of(const daemon::TargetSpec& t) {
+  iscsi::SecurityConfig s;
+  s.acl = t.acl;
+  if (t.chap) s.chap = chap_of(*t.chap);
+  return s;
+}
+
 std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
     LunContext& context, const daemon::LunSpec& spec, std::size_t target_index,
     const std::string& target_name, const std::vector<std::uint16_t>& ids,
@@ -62,6 +80,31 @@ std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
   return driver;
 }
 
+std::variant<OpenedTarget, std::string> open_target(LunContext& context,
+                                                    const daemon::TargetSpec& t,
+                                                    const std::string& where) {
+  const std::size_t ti = context.next_target_index;
+  OpenedTarget out;
+  out.setup.name = t.name;
+  out.setup.alias = t.alias;
+  for (const daemon::Portal& p : t.portals) out.setup.portals.emplace_back(p.host, p.port);
+  out.setup.security = security_of(t);
+  std::vector<std::uint16_t> lun_ids;  // REPORT LUNS, answered by each LUN
+  for (const daemon::LunSpec& spec : t.luns) lun_ids.push_back(spec.id);
+  for (std::size_t li = 0; li < t.luns.size(); ++li) {
+    const daemon::LunSpec& spec = t.luns[li];
+    auto driver =
+        open_driver(context, spec, ti, t.name, lun_ids, where + "lun[" + std::to_string(li) + "].");
+    if (auto* err = std::get_if<std::string>(&driver)) return *err;
+    auto& d = std::get<std::unique_ptr<iscsi::LunDriver>>(driver);
+    out.luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get()});
+    out.setup.luns[spec.id] = std::move(d);
+  }
+  context.target_index[t.name] = ti;
+  ++context.next_target_index;
+  return out;
+}
+
 namespace {
 
 // The removed LUN's last steps, on its own loop: its commands answered, its
@@ -90,11 +133,11 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
                   const std::string& target,
                   const toml::table& t) -> std::variant<control::ControlLun, std::string> {
     const daemon::Config& config = *context.config;
-    std::size_t ti = 0;
-    while (ti < config.targets.size() && config.targets[ti].name != target) ++ti;
-    if (ti == config.targets.size()) {
+    const auto index = context.target_index.find(target);
+    if (index == context.target_index.end()) {
       return "target: no target '" + target + "' (`luns` lists the targets with LUNs)";
     }
+    const std::size_t ti = index->second;
     auto parsed =
         daemon::parse_lun_table(t, "config.", config.state_dir, target, config.control_initiators);
     if (auto* e = std::get_if<std::string>(&parsed)) return *e;
@@ -125,6 +168,56 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     return server.remove_lun(lun.target, lun.id, [name](std::unique_ptr<iscsi::LunDriver> d) {
       retire(std::move(d), name);
     });
+  };
+  return admin;
+}
+
+control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::Server& server) {
+  control::ControlCommands::TargetAdmin admin;
+  admin.add =
+      [&context, &server](
+          const toml::table& t) -> std::variant<std::vector<control::ControlLun>, std::string> {
+    const daemon::Config& config = *context.config;
+    auto parsed =
+        daemon::parse_target_table(t, "config.", config.state_dir, config.control_initiators);
+    if (auto* e = std::get_if<std::string>(&parsed)) return *e;
+    const daemon::TargetSpec& spec = std::get<daemon::TargetSpec>(parsed);
+    // Checked before any image is made: the server would refuse it after.
+    if (context.target_index.contains(spec.name)) {
+      return "config.name: target '" + spec.name + "' is served already; remove it first";
+    }
+    auto opened = open_target(context, spec, "config.");
+    if (auto* e = std::get_if<std::string>(&opened)) return *e;
+    OpenedTarget& target = std::get<OpenedTarget>(opened);
+    const std::vector<control::ControlLun> luns = target.luns;
+    if (const std::string e = server.add_running_target(std::move(target.setup)); !e.empty()) {
+      // Its drivers were never served: they close here, on this loop,
+      // before any of their loops ran a handler of theirs.
+      context.target_index.erase(spec.name);
+      return "config.portals: " + e;
+    }
+    // Its portals are the last in the server's list (port 0 resolved there).
+    const std::vector<std::uint16_t> ports = server.bound_ports();
+    for (std::size_t i = 0; i < spec.portals.size(); ++i) {
+      spdlog::info("serving {} on {}:{}", spec.name, spec.portals[i].host,
+                   ports[ports.size() - spec.portals.size() + i]);
+    }
+    spdlog::info("target {} added with {} LUN(s)", spec.name, luns.size());
+    return luns;
+  };
+  admin.remove = [&context, &server](const std::string& target,
+                                     const std::vector<control::ControlLun>& luns) {
+    std::map<const iscsi::LunDriver*, std::string> names;  // for the log
+    for (const control::ControlLun& l : luns) names[l.driver] = lun_name(target, l.id);
+    const std::string e = server.remove_running_target(
+        target, [names = std::move(names)](std::unique_ptr<iscsi::LunDriver> d) {
+          const auto name = names.find(d.get());
+          retire(std::move(d), name != names.end() ? name->second : "a LUN");
+        });
+    if (!e.empty()) return e;
+    context.target_index.erase(target);
+    spdlog::info("target {} removed: its sessions end, its LUNs are retired", target);
+    return std::string();
   };
   return admin;
 }

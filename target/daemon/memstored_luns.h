@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <cstddef>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -30,7 +31,27 @@ struct LunContext {
   std::mutex* completions_mutex = nullptr;
   std::vector<boost::asio::io_context*> loops;  // LUNs are spread over them
   std::size_t next_loop = 0;
+  // Each target served, by name: its number in the completion log (the
+  // configuration's order, then the order target-add gave them).
+  std::map<std::string, std::size_t> target_index;
+  std::size_t next_target_index = 0;
 };
+
+iscsi::ChapConfig chap_of(const daemon::Chap& chap);
+iscsi::SecurityConfig security_of(const daemon::TargetSpec& t);
+
+// A target ready to serve: its setup, with every LUN's driver opened, and
+// the LUNs' entries for the control socket.
+struct OpenedTarget {
+  iscsi::TargetSetup setup;
+  std::vector<control::ControlLun> luns;
+};
+// Opens the target's LUNs (open_driver) and numbers the target in
+// `context`. An error names the key under `where` ("target[0]." in the
+// file, "config." for target-add) and the fix; nothing stays open then.
+std::variant<OpenedTarget, std::string> open_target(LunContext& context,
+                                                    const daemon::TargetSpec& t,
+                                                    const std::string& where);
 
 // "LUN 3 of iqn...", for the log.
 std::string lun_name(const std::string& target, std::uint16_t id);
@@ -50,5 +71,10 @@ std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
 // tells which LUNs exist.
 control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server& server,
                                              const control::ControlCommands& commands);
+
+// target-add and target-remove for the control socket: a target opened as
+// at start (open_target) and served at once; a removed one's sessions end
+// and its LUNs are retired as lun-remove retires one.
+control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::Server& server);
 
 }  // namespace memstore::memstored

@@ -40,24 +40,6 @@ namespace {
 
 using namespace memstore;
 
-iscsi::ChapConfig chap_of(const daemon::Chap& chap) {
-  iscsi::ChapConfig c;
-  c.user = chap.user;
-  c.secret = chap.secret;
-  if (!chap.mutual_user.empty()) {
-    c.mutual_user = chap.mutual_user;
-    c.mutual_secret = chap.mutual_secret;
-  }
-  return c;
-}
-
-iscsi::SecurityConfig security_of(const daemon::TargetSpec& t) {
-  iscsi::SecurityConfig s;
-  s.acl = t.acl;
-  if (t.chap) s.chap = chap_of(*t.chap);
-  return s;
-}
-
 // SCHED_FIFO for the calling thread, so that no other process delays a
 // delivery. With SCHED_RESET_ON_FORK, threads created from it start at
 // normal priority: the kernel's io_uring workers (file_store_uring.cc) copy
@@ -150,7 +132,7 @@ int main(int argc, char** argv) {
   server.set_event_log([](const std::string& line) { spdlog::info("{}", line); });
   server.set_security_log(daemon::make_security_log(
       config.security_log_rate, [](const std::string& line) { spdlog::warn("{}", line); }));
-  if (config.discovery_chap) server.set_discovery_chap(chap_of(*config.discovery_chap));
+  if (config.discovery_chap) server.set_discovery_chap(memstored::chap_of(*config.discovery_chap));
   // Every portal is checked before any LUN's image is created.
   for (const daemon::TargetSpec& t : config.targets) {
     for (const daemon::Portal& p : t.portals) {
@@ -174,28 +156,15 @@ int main(int argc, char** argv) {
   lun_context.loops = loop_ptrs;
   std::vector<control::ControlLun> control_luns;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
-    const daemon::TargetSpec& t = config.targets[ti];
-    iscsi::TargetSetup setup;
-    setup.name = t.name;
-    setup.alias = t.alias;
-    for (const daemon::Portal& p : t.portals) setup.portals.emplace_back(p.host, p.port);
-    setup.security = security_of(t);
-    std::vector<std::uint16_t> lun_ids;  // REPORT LUNS, answered by each LUN
-    for (const daemon::LunSpec& spec : t.luns) lun_ids.push_back(spec.id);
-    for (std::size_t li = 0; li < t.luns.size(); ++li) {
-      const daemon::LunSpec& spec = t.luns[li];
-      const std::string where =
-          "target[" + std::to_string(ti) + "].lun[" + std::to_string(li) + "].";
-      auto driver = memstored::open_driver(lun_context, spec, ti, t.name, lun_ids, where);
-      if (auto* err = std::get_if<std::string>(&driver)) {
-        std::cerr << "memstored: " << *err << "\n";
-        return 1;
-      }
-      auto& d = std::get<std::unique_ptr<iscsi::LunDriver>>(driver);
-      control_luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get()});
-      setup.luns[spec.id] = std::move(d);
+    auto opened = memstored::open_target(lun_context, config.targets[ti],
+                                         "target[" + std::to_string(ti) + "].");
+    if (auto* err = std::get_if<std::string>(&opened)) {
+      std::cerr << "memstored: " << *err << "\n";
+      return 1;
     }
-    server.add_target(std::move(setup));
+    auto& target = std::get<memstored::OpenedTarget>(opened);
+    control_luns.insert(control_luns.end(), target.luns.begin(), target.luns.end());
+    server.add_target(std::move(target.setup));
   }
   if (const std::string err = server.start(); !err.empty()) {
     std::cerr << "memstored: " << err << "\n";
@@ -216,6 +185,7 @@ int main(int argc, char** argv) {
   control_server.set_log([](const std::string& line) { spdlog::info("{}", line); });
   control::ControlCommands& commands = control_server.commands();
   commands.set_lun_admin(memstored::lun_admin(lun_context, server, commands));
+  commands.set_target_admin(memstored::target_admin(lun_context, server));
   control::MetricsServer metrics_server(io, commands, [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
     const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()

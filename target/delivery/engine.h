@@ -111,6 +111,8 @@ class Engine {
     follow_timing();
     return e;
   }
+  // The model's time now, never before a time already handed to the model.
+  scsi::Ns model_time() const { return std::max(model_now(), model_now_); }
   // Called for every completion delivered in realtime or scaled timing.
   void on_delivery(std::function<void(const Delivery&)> log) { delivery_log_ = std::move(log); }
   // The initiator's fixed round trip (its send, the network, its receive),

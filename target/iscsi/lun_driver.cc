@@ -40,6 +40,11 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
   }
 }
 
+bool LunDriver::withholds_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb) {
+  if (retired_) return false;
+  return lun().screen_r2t(nexus, cdb, engine_.model_time()).has_value();
+}
+
 scsi::StoreStatus LunDriver::retire() {
   retired_ = true;
   stop_timing();

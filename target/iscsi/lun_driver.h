@@ -62,6 +62,13 @@ class LunDriver final : public LunPort {
     lun().describe_nexus(nexus, std::move(initiator_port));
   }
   void reset() override { lun().lun_reset(); }
+  bool may_withhold_r2t() const override { return !retired_ && engine_.lun().may_withhold_r2t(); }
+  void screen_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb,
+                  R2tAnswer answer) override {
+    answer(withholds_r2t(nexus, cdb));
+  }
+  // The same, answered at once (the driver's thread only).
+  bool withholds_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb);
 
   scsi::Lun& lun() { return engine_.lun(); }
   // The io_context the driver and its Lun run on: every call must come

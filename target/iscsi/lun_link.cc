@@ -50,6 +50,27 @@ void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std
   });
 }
 
+bool LunLink::may_withhold_r2t() const {
+  // An atomic of the Lun's: safe from this loop while the driver lives,
+  // which it does until the link is retired.
+  return !retired_ && driver_.lun().may_withhold_r2t();
+}
+
+void LunLink::screen_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb, R2tAnswer answer) {
+  if (retired_) return answer(false);
+  if (local_) return answer(driver_.withholds_r2t(nexus, cdb));
+  std::shared_ptr<bool>& alive = alive_[nexus];
+  if (!alive) alive = std::make_shared<bool>(true);
+  asio::post(driver_.context(), [&driver = driver_, &home = home_, nexus, alive = alive,
+                                 cdb = std::vector<std::uint8_t>(cdb.begin(), cdb.end()),
+                                 answer = std::move(answer)]() mutable {
+    const bool withhold = driver.withholds_r2t(nexus, cdb);
+    asio::post(home, [alive = std::move(alive), answer = std::move(answer), withhold] {
+      if (*alive) answer(withhold);
+    });
+  });
+}
+
 void LunLink::forget(std::uint64_t nexus) {
   if (const auto it = alive_.find(nexus); it != alive_.end()) {
     *it->second = false;

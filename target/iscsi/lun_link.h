@@ -36,6 +36,9 @@ class LunLink final : public LunPort {
   void reset() override;
   void recycle(scsi::Bytes buffer) override;
   std::uint32_t block_size() const override { return block_size_; }
+  bool may_withhold_r2t() const override;
+  void screen_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb,
+                  R2tAnswer answer) override;
 
   bool local() const { return local_; }
   // The LUN was removed (Server::remove_lun): from now on the link answers

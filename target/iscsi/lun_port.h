@@ -38,6 +38,19 @@ class LunPort {
   virtual std::uint32_t block_size() const = 0;
   // The transport is done with a result's data-in buffer (for reuse).
   virtual void recycle(scsi::Bytes /*buffer*/) {}
+
+  // Before the first R2T of a write that needs one (RFC 7143 §11.8): may a
+  // withhold-r2t fault rule fire (docs/faults.md)? Cheap, from any thread.
+  virtual bool may_withhold_r2t() const { return false; }
+  // Whether the rule fires for this command: `answer(true)` and the session
+  // sends no R2T for it, so the initiator times out and aborts the task.
+  // `answer` runs on the session's loop, possibly before this returns, and
+  // not at all once the nexus is forgotten.
+  using R2tAnswer = std::function<void(bool withhold)>;
+  virtual void screen_r2t(std::uint64_t /*nexus*/, std::span<const std::uint8_t> /*cdb*/,
+                          R2tAnswer answer) {
+    answer(false);
+  }
 };
 
 }  // namespace memstore::iscsi

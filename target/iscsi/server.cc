@@ -3,6 +3,7 @@
 // Connection (connection.h); everything protocol-level is in Session.
 #include "target/iscsi/server.h"
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -30,12 +31,34 @@ struct Server::Impl {
   asio::io_context& io;  // acceptors, and everything of the server itself
   // The event loops connections are spread over, round robin; loops[0] is `io`.
   std::vector<asio::io_context*> loops;
-  std::vector<TargetSetup> setups;
-  // Per loop: each target as its sessions see it, with LunLinks of that loop.
-  std::vector<std::vector<TargetContext>> contexts;
+  // A target served: its setup (portals with their bound ports), its portal
+  // group tag, and its context on each loop.
+  struct Served {
+    TargetSetup setup;
+    std::uint16_t tpgt = 0;
+    std::vector<TargetContext*> on_loop;
+  };
+  std::vector<std::unique_ptr<Served>> targets;  // in the order they were added
+  std::uint16_t next_tpgt = 1;                   // one portal group per target
+  // Per loop: the targets its sessions find by name, touched on that loop
+  // only. The contexts themselves, with their LunLinks, stay until the
+  // server goes: a session holds its target's context while it lives, and
+  // one logged in to a removed target may still be on its way out.
+  std::vector<std::vector<TargetContext*>> live;
+  std::vector<std::unique_ptr<TargetContext>> contexts;
   std::vector<std::unique_ptr<LunLink>> links;
+  // Read on the server's loop only (sessions are made there, at accept).
   LoginConfig discovery;
-  std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
+  // The listening sockets, one per portal; targets on the same address and
+  // (non-zero) port share one. Closed ones stay until the server goes: their
+  // accept loop may still be finishing.
+  struct Listener {
+    std::string host;
+    std::uint16_t port = 0;  // bound
+    std::unique_ptr<tcp::acceptor> acceptor;
+  };
+  std::vector<Listener> listeners;
+  bool started = false;
   // Every connection accepted; expired entries are pruned as new ones come.
   std::vector<std::weak_ptr<Connection>> connections;
   std::atomic<std::size_t> open_connections{0};
@@ -100,12 +123,17 @@ struct Server::Impl {
   SecurityLog security_log;     // refused logins (set_security_log)
   Session::EventLog event_log;  // set_event_log
 
-  std::variant<std::size_t, std::string> setup_index(const std::string& target) const;
+  std::variant<Served*, std::string> served(const std::string& target) const;
   void announce_luns(const TargetSetup& t);
+  std::string bind_portals(Served& t);
+  void install(Served& t);
+  void take_lun(Served& t, std::uint16_t id,
+                std::function<void(std::unique_ptr<LunDriver>)> removed);
+  void close_unused_listeners();
 
   const TargetContext* find(std::size_t loop, std::string_view name) const {
-    for (const TargetContext& c : contexts.at(loop)) {
-      if (c.name == name) return &c;
+    for (const TargetContext* c : live.at(loop)) {
+      if (c->name == name) return c;
     }
     return nullptr;
   }
@@ -208,7 +236,94 @@ void Server::set_discovery_chap(std::optional<ChapConfig> chap) {
 }
 
 void Server::add_target(TargetSetup target) {
-  impl_->setups.push_back(std::move(target));
+  auto t = std::make_unique<Impl::Served>();
+  t->setup = std::move(target);
+  impl_->targets.push_back(std::move(t));
+}
+
+// Binds the target's portals that no other target listens on yet (port 0
+// always binds a new one), and records the bound ports in its setup. On an
+// error nothing stays bound for it.
+std::string Server::Impl::bind_portals(Served& t) {
+  const std::size_t before = listeners.size();
+  for (auto& portal : t.setup.portals) {
+    const std::string& host = portal.first;
+    std::uint16_t& port = portal.second;
+    const auto shared = std::find_if(listeners.begin(), listeners.end(), [&](const Listener& l) {
+      return portal.second != 0 && l.acceptor->is_open() && l.host == portal.first &&
+             l.port == portal.second;
+    });
+    if (shared != listeners.end()) continue;
+    boost::system::error_code ec;
+    std::string error;
+    const auto address = asio::ip::make_address(host, ec);
+    if (ec) {
+      error = "not a numeric IP address";
+    } else {
+      auto acceptor = std::make_unique<tcp::acceptor>(io);
+      const tcp::endpoint endpoint(address, port);
+      acceptor->open(endpoint.protocol(), ec);
+      if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+      if (!ec) acceptor->bind(endpoint, ec);
+      if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
+      if (!ec) {
+        port = acceptor->local_endpoint().port();
+        listeners.push_back({host, port, std::move(acceptor)});
+        continue;
+      }
+      error = ec.message();
+    }
+    for (std::size_t i = before; i < listeners.size(); ++i) {
+      boost::system::error_code ignored;
+      listeners[i].acceptor->close(ignored);
+    }
+    listeners.resize(before);
+    return "portal " + host + ":" + std::to_string(port) + ": " + error;
+  }
+  for (std::size_t i = before; i < listeners.size(); ++i) {
+    asio::co_spawn(io, accept_loop(*listeners[i].acceptor), asio::detached);
+  }
+  return "";
+}
+
+// The target's discovery entry and its context on every loop, with a link
+// to each of its LUNs. Once the loops run, each loop adds the context to
+// its own list.
+void Server::Impl::install(Served& t) {
+  t.tpgt = next_tpgt++;
+  DiscoveryEntry e;
+  e.target_name = t.setup.name;
+  e.acl = t.setup.security.acl;  // discovery lists a target only to whom may log in
+  e.requires_chap = t.setup.security.chap.has_value();
+  for (const auto& [host, port] : t.setup.portals) {
+    const bool v6 = host.find(':') != std::string::npos;
+    e.addresses.push_back((v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "," +
+                          std::to_string(t.tpgt));
+  }
+  TargetContext c;
+  c.name = t.setup.name;
+  c.login.limits.target_name = t.setup.name;
+  if (!t.setup.alias.empty()) c.login.limits.target_alias = t.setup.alias;
+  c.login.limits.target_portal_group_tag = t.tpgt;
+  c.login.security = t.setup.security;
+  // A normal session's SendTargets answers for its own target (RFC 7143 §13.3).
+  c.login.send_targets = {e};
+  discovery.send_targets.push_back(std::move(e));
+  for (std::size_t loop = 0; loop < loops.size(); ++loop) {
+    auto on_loop = std::make_unique<TargetContext>(c);
+    for (auto& [id, lun] : t.setup.luns) {
+      links.push_back(std::make_unique<LunLink>(*loops[loop], *lun));
+      on_loop->luns[id] = links.back().get();
+    }
+    TargetContext* p = on_loop.get();
+    t.on_loop.push_back(p);
+    contexts.push_back(std::move(on_loop));
+    if (started) {
+      asio::post(*loops[loop], [this, loop, p] { live[loop].push_back(p); });
+    } else {
+      live[loop].push_back(p);
+    }
+  }
 }
 
 std::string Server::start() {
@@ -216,77 +331,90 @@ std::string Server::start() {
   // Bind every portal first: port 0 resolves here, and discovery answers
   // carry the real ports. The accept loops only run once the io_context
   // runs, after the targets below are in place.
-  for (TargetSetup& t : s.setups) {
-    for (auto& [host, port] : t.portals) {
-      boost::system::error_code ec;
-      const auto address = asio::ip::make_address(host, ec);
-      if (ec) return "portal " + host + ":" + std::to_string(port) + ": not a numeric IP address";
-      auto acceptor = std::make_unique<tcp::acceptor>(s.io);
-      const tcp::endpoint endpoint(address, port);
-      acceptor->open(endpoint.protocol(), ec);
-      if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
-      if (!ec) acceptor->bind(endpoint, ec);
-      if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
-      if (ec) return "portal " + host + ":" + std::to_string(port) + ": " + ec.message();
-      port = acceptor->local_endpoint().port();
-      tcp::acceptor& ref = *acceptor;
-      s.acceptors.push_back(std::move(acceptor));
-      asio::co_spawn(s.io, s.accept_loop(ref), asio::detached);
-    }
+  for (auto& t : s.targets) {
+    if (std::string e = s.bind_portals(*t); !e.empty()) return e;
   }
-  s.contexts.assign(s.loops.size(), {});
-  s.links.clear();
+  s.live.assign(s.loops.size(), {});
   s.discovery.limits.target_name = "";
   s.discovery.send_targets.clear();
-  std::uint16_t tpgt = 1;  // one portal group per target
-  for (TargetSetup& t : s.setups) {
-    DiscoveryEntry e;
-    e.target_name = t.name;
-    e.acl = t.security.acl;  // discovery lists a target only to whom may log in
-    e.requires_chap = t.security.chap.has_value();
-    for (const auto& [host, port] : t.portals) {
-      const bool v6 = host.find(':') != std::string::npos;
-      e.addresses.push_back((v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "," +
-                            std::to_string(tpgt));
-    }
-    TargetContext c;
-    c.name = t.name;
-    c.login.limits.target_name = t.name;
-    if (!t.alias.empty()) c.login.limits.target_alias = t.alias;
-    c.login.limits.target_portal_group_tag = tpgt;
-    c.login.security = t.security;
-    // A normal session's SendTargets answers for its own target (RFC 7143 §13.3).
-    c.login.send_targets = {e};
-    s.discovery.send_targets.push_back(std::move(e));
-    for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
-      TargetContext on_loop = c;
-      for (auto& [id, lun] : t.luns) {
-        s.links.push_back(std::make_unique<LunLink>(*s.loops[loop], *lun));
-        on_loop.luns[id] = s.links.back().get();
-      }
-      s.contexts[loop].push_back(std::move(on_loop));
-    }
-    ++tpgt;
-  }
+  for (auto& t : s.targets) s.install(*t);
+  s.started = true;
   return "";
 }
 
-void Server::stop() {
-  for (auto& a : impl_->acceptors) {
+std::string Server::add_running_target(TargetSetup target) {
+  Impl& s = *impl_;
+  if (std::holds_alternative<Impl::Served*>(s.served(target.name))) {
+    return "name: target '" + target.name + "' is served already; remove it first";
+  }
+  auto t = std::make_unique<Impl::Served>();
+  t->setup = std::move(target);
+  if (std::string e = s.bind_portals(*t); !e.empty()) return e;
+  s.install(*t);
+  s.targets.push_back(std::move(t));
+  return "";
+}
+
+std::string Server::remove_running_target(const std::string& target,
+                                          std::function<void(std::unique_ptr<LunDriver>)> removed) {
+  Impl& s = *impl_;
+  const auto found = s.served(target);
+  if (const auto* e = std::get_if<std::string>(&found)) return *e;
+  Impl::Served& t = *std::get<Impl::Served*>(found);
+  // New logins no longer find it, and discovery no longer lists it.
+  for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
+    asio::post(*s.loops[loop], [&s, loop, p = t.on_loop[loop]] { std::erase(s.live[loop], p); });
+  }
+  std::erase_if(s.discovery.send_targets,
+                [&](const DiscoveryEntry& e) { return e.target_name == target; });
+  // Its LUNs answer LOGICAL UNIT NOT SUPPORTED from now on, and are retired.
+  std::vector<std::uint16_t> ids;
+  for (const auto& [id, driver] : t.setup.luns) ids.push_back(id);
+  for (const std::uint16_t id : ids) s.take_lun(t, id, removed);
+  // Its sessions end (at ErrorRecoveryLevel 0 their tasks end with them).
+  {
+    const std::lock_guard lock(s.sessions_mutex);
+    for (const auto& [nexus, a] : s.sessions) {
+      if (a.id.target != target) continue;
+      if (auto c = a.connection.lock()) asio::post(c->executor(), [c] { c->abort(); });
+    }
+  }
+  std::erase_if(s.targets, [&](const auto& p) { return p.get() == &t; });
+  s.close_unused_listeners();
+  return "";
+}
+
+// Closes the listeners no served target names any more.
+void Server::Impl::close_unused_listeners() {
+  for (Listener& l : listeners) {
+    if (!l.acceptor->is_open()) continue;
+    bool used = false;
+    for (const auto& t : targets) {
+      for (const auto& [host, port] : t->setup.portals) used |= host == l.host && port == l.port;
+    }
+    if (used) continue;
     boost::system::error_code ignored;
-    a->close(ignored);
+    l.acceptor->close(ignored);
+  }
+}
+
+void Server::stop() {
+  for (auto& l : impl_->listeners) {
+    boost::system::error_code ignored;
+    l.acceptor->close(ignored);
   }
   for (auto& w : impl_->connections) {
     if (auto c = w.lock()) asio::post(c->executor(), [c] { c->close(); });
   }
 }
 
-// The TargetSetup named `target`, or an error.
-std::variant<std::size_t, std::string> Server::Impl::setup_index(const std::string& target) const {
-  for (std::size_t i = 0; i < setups.size(); ++i) {
-    if (setups[i].name == target) return i;
+// The target named `target`, or an error.
+std::variant<Server::Impl::Served*, std::string> Server::Impl::served(
+    const std::string& target) const {
+  for (const auto& t : targets) {
+    if (t->setup.name == target) return t.get();
   }
-  return "target: no target '" + target + "' (the configuration's target names)";
+  return "target: no target '" + target + "' (`luns` lists the targets with LUNs)";
 }
 
 // Every LUN of the target learns the target's LUNs now (REPORT LUNS), on
@@ -302,10 +430,10 @@ void Server::Impl::announce_luns(const TargetSetup& t) {
 std::string Server::add_lun(const std::string& target, std::uint16_t id,
                             std::unique_ptr<LunDriver> driver) {
   Impl& s = *impl_;
-  const auto index = s.setup_index(target);
-  if (const auto* e = std::get_if<std::string>(&index)) return *e;
-  const std::size_t ti = std::get<std::size_t>(index);
-  TargetSetup& t = s.setups[ti];
+  const auto found = s.served(target);
+  if (const auto* e = std::get_if<std::string>(&found)) return *e;
+  Impl::Served& served = *std::get<Impl::Served*>(found);
+  TargetSetup& t = served.setup;
   if (t.luns.contains(id)) {
     return "lun: target '" + target + "' has a LUN " + std::to_string(id) +
            " already; remove it first or choose another number";
@@ -315,9 +443,8 @@ std::string Server::add_lun(const std::string& target, std::uint16_t id,
   for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
     s.links.push_back(std::make_unique<LunLink>(*s.loops[loop], d));
     // Each loop's contexts are touched on that loop only.
-    asio::post(*s.loops[loop], [c = &s.contexts[loop][ti], id, link = s.links.back().get()] {
-      c->luns[id] = link;
-    });
+    asio::post(*s.loops[loop],
+               [c = served.on_loop[loop], id, link = s.links.back().get()] { c->luns[id] = link; });
   }
   // The list first, then the sessions: the new LUN has no change of its
   // own to report to them.
@@ -342,20 +469,29 @@ std::string Server::add_lun(const std::string& target, std::uint16_t id,
 std::string Server::remove_lun(const std::string& target, std::uint16_t id,
                                std::function<void(std::unique_ptr<LunDriver>)> removed) {
   Impl& s = *impl_;
-  const auto index = s.setup_index(target);
-  if (const auto* e = std::get_if<std::string>(&index)) return *e;
-  const std::size_t ti = std::get<std::size_t>(index);
-  TargetSetup& t = s.setups[ti];
-  const auto it = t.luns.find(id);
-  if (it == t.luns.end()) {
+  const auto found = s.served(target);
+  if (const auto* e = std::get_if<std::string>(&found)) return *e;
+  Impl::Served& t = *std::get<Impl::Served*>(found);
+  if (!t.setup.luns.contains(id)) {
     return "lun: target '" + target + "' has no LUN " + std::to_string(id);
   }
+  s.take_lun(t, id, std::move(removed));
+  s.announce_luns(t.setup);
+  return "";
+}
+
+// Takes LUN `id` from the target: every loop retires its link (commands
+// get LOGICAL UNIT NOT SUPPORTED), and once all have, `removed` gets the
+// driver on the server's loop.
+void Server::Impl::take_lun(Served& t, std::uint16_t id,
+                            std::function<void(std::unique_ptr<LunDriver>)> removed) {
+  const auto it = t.setup.luns.find(id);
   auto held = std::make_shared<std::unique_ptr<LunDriver>>(std::move(it->second));
-  t.luns.erase(it);
-  auto loops_left = std::make_shared<std::size_t>(s.loops.size());
+  t.setup.luns.erase(it);
+  auto loops_left = std::make_shared<std::size_t>(loops.size());
   auto done = std::make_shared<std::function<void(std::unique_ptr<LunDriver>)>>(std::move(removed));
-  for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
-    asio::post(*s.loops[loop], [&io = s.io, c = &s.contexts[loop][ti], id, held, loops_left, done] {
+  for (std::size_t loop = 0; loop < loops.size(); ++loop) {
+    asio::post(*loops[loop], [&server_io = io, c = t.on_loop[loop], id, held, loops_left, done] {
       if (const auto l = c->luns.find(id); l != c->luns.end()) {
         static_cast<LunLink*>(l->second)->retire();  // the server puts only links there
         c->luns.erase(l);
@@ -363,18 +499,18 @@ std::string Server::remove_lun(const std::string& target, std::uint16_t id,
       // Counted on the server's loop: the last loop to let go hands the
       // driver over. A link's earlier posts to the driver's loop are queued
       // before anything the caller posts there from now on.
-      asio::post(io, [held, loops_left, done] {
+      asio::post(server_io, [held, loops_left, done] {
         if (--*loops_left == 0) (*done)(std::move(*held));
       });
     });
   }
-  s.announce_luns(t);
-  return "";
 }
 
 std::vector<std::uint16_t> Server::bound_ports() const {
   std::vector<std::uint16_t> ports;
-  for (const auto& a : impl_->acceptors) ports.push_back(a->local_endpoint().port());
+  for (const auto& t : impl_->targets) {
+    for (const auto& [host, port] : t->setup.portals) ports.push_back(port);
+  }
   return ports;
 }
 

@@ -96,11 +96,24 @@ class Server {
   // answering stubs, until the server goes. An error, or "".
   std::string remove_lun(const std::string& target, std::uint16_t id,
                          std::function<void(std::unique_ptr<LunDriver>)> removed);
+  // Adds a target while the server runs (the control socket): its portals
+  // that no target listens on yet are bound (a target may share an address
+  // and port with another), discovery lists it to sessions opened from now
+  // on, and logins find it. An error names the portal or the name taken,
+  // and then nothing changed. Call on the server's io_context, after start().
+  std::string add_running_target(TargetSetup target);
+  // Removes a target while the server runs: logins and discovery no longer
+  // find it, its sessions end (their connections close), its LUNs are taken
+  // away as by remove_lun() (each driver to `removed`), and the portals no
+  // other target uses stop listening. An error, or "".
+  std::string remove_running_target(const std::string& target,
+                                    std::function<void(std::unique_ptr<LunDriver>)> removed);
   // Stops accepting and closes every connection (their sessions end). Call
   // it on the server's io_context.
   void stop();
 
-  // The ports actually bound (useful with port 0), in portal order.
+  // The ports actually bound (useful with port 0), in portal order: each
+  // target's portals, targets in the order they were added.
   std::vector<std::uint16_t> bound_ports() const;
   // Connections not yet finished; callable from any thread.
   std::size_t connections() const;

@@ -117,6 +117,9 @@ class Session {
   void start_task(Task& task);
   void on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data);
   void send_r2ts(Task& task);
+  // The LUN's answer to the question before a task's first R2T
+  // (LunPort::screen_r2t), for the task still under that ITT and tag.
+  void r2t_screened(std::uint32_t itt, std::uint64_t tag, bool withhold);
   void submit(Task& task);
   void complete(std::uint64_t tag, scsi::ScsiResult result);
   void refuse(const ScsiCommandPdu& cmd, scsi::Status status);  // no task made

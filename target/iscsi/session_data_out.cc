@@ -8,6 +8,18 @@
 namespace memstore::iscsi {
 
 void Session::send_r2ts(Task& t) {
+  if (!t.r2t_screened) {
+    // A withhold-r2t fault rule (docs/faults.md) is decided before the
+    // first R2T, since the LUN sees the command only once its data is in.
+    t.r2t_screened = true;
+    if (t.port != nullptr && t.port->may_withhold_r2t()) {
+      const std::uint32_t itt = t.cmd.itt;
+      const std::uint64_t tag = t.tag;
+      return t.port->screen_r2t(
+          nexus_, t.cdb, [this, itt, tag](bool withhold) { r2t_screened(itt, tag, withhold); });
+    }
+  }
+  if (t.r2t_withheld) return;
   const std::uint32_t edtl = t.wanted;  // no R2T for data the command will not use
   while (t.outstanding_r2ts < std::max<std::uint32_t>(1, params_.max_outstanding_r2t) &&
          t.next_r2t_offset < edtl) {
@@ -25,6 +37,18 @@ void Session::send_r2ts(Task& t) {
     ++t.outstanding_r2ts;
     send(encode(TargetPdu{r}));
   }
+}
+
+void Session::r2t_screened(std::uint32_t itt, std::uint64_t tag, bool withhold) {
+  const auto it = tasks_.find(itt);
+  if (it == tasks_.end() || it->second->tag != tag) return;  // aborted meanwhile
+  Task& t = *it->second;
+  if (!withhold) return send_r2ts(t);
+  // The initiator waits for an R2T that never comes, times out and aborts
+  // the task (ABORT TASK finds it, unsubmitted, and ends it).
+  t.r2t_withheld = true;
+  log_event("fault",
+            "R2T withheld for task " + std::to_string(itt) + " LUN " + std::to_string(t.lun));
 }
 
 void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data) {

@@ -46,6 +46,10 @@ struct Session::Task {
   bool submitted = false;
   // An injected timeout with `abort = "reject"`: ABORT TASK is refused.
   bool refuse_abort = false;
+  // The LUN was asked about its first R2T (LunPort::screen_r2t), and said
+  // to withhold it: the task waits for the initiator's abort.
+  bool r2t_screened = false;
+  bool r2t_withheld = false;
 
   // For a recycled task: everything back to its initial state, buffers kept.
   void reset() {
@@ -65,6 +69,8 @@ struct Session::Task {
     r2t_data_sn.clear();
     submitted = false;
     refuse_abort = false;
+    r2t_screened = false;
+    r2t_withheld = false;
   }
 };
 

@@ -20,6 +20,8 @@ struct ActionKeys {
   FaultAction action;
   std::vector<std::string_view> keys;
   std::size_t required;
+  // A standing condition of the device (scsi::is_standing): no match keys.
+  bool standing = false;
 };
 const std::vector<ActionKeys>& action_keys() {
   static const std::vector<ActionKeys> table = {
@@ -36,6 +38,8 @@ const std::vector<ActionKeys>& action_keys() {
       {FaultAction::kMediaRegion, {"x", "y", "sled"}, 2},
       {FaultAction::kDropConnection, {}, 0},
       {FaultAction::kCorruptDigest, {}, 0},
+      {FaultAction::kSlowSeek, {"x", "y", "factor", "sled"}, 3, true},
+      {FaultAction::kWithholdR2t, {}, 0},
   };
   return table;
 }
@@ -156,6 +160,13 @@ bool check_keys(Reader& r, const ActionKeys& keys) {
   const std::string_view action = scsi::fault_action_name(keys.action);
   for (const auto& [k, v] : r.t) {
     const std::string_view key = k.str();
+    if (keys.standing && key != "action" &&
+        std::find(keys.keys.begin(), keys.keys.end(), key) == keys.keys.end()) {
+      return r.fail(key, "is not a key of action \"" + std::string(action) +
+                             "\", a condition of the device rather than of commands; it takes "
+                             "action, " +
+                             joined(keys.keys));
+    }
     const bool known =
         std::find(std::begin(kMatchKeys), std::end(kMatchKeys), key) != std::end(kMatchKeys) ||
         std::find(keys.keys.begin(), keys.keys.end(), key) != keys.keys.end();
@@ -174,12 +185,12 @@ bool check_keys(Reader& r, const ActionKeys& keys) {
 }
 
 bool parse_action_keys(Reader& r, FaultRule& rule, const FaultScope& lun, bool timing_off) {
-  const bool geometric =
-      rule.action == FaultAction::kFailedTip || rule.action == FaultAction::kMediaRegion;
-  if (geometric && lun.mems == nullptr) {
+  if (scsi::needs_mems_geometry(rule.action) && lun.mems == nullptr) {
+    const bool timing = rule.action == FaultAction::kSlowSeek;
     return r.fail("action", "\"" + std::string(scsi::fault_action_name(rule.action)) +
-                                "\" needs a MEMStore's probe tips and media; this LUN is a "
-                                "disk (use \"medium-error\" with lba instead)");
+                                "\" needs a MEMStore's probe tips, media and sled; this LUN is "
+                                "a disk (use " +
+                                (timing ? "\"delay\"" : "\"medium-error\"") + " with lba instead)");
   }
   switch (rule.action) {
     case FaultAction::kSense: {
@@ -244,6 +255,20 @@ bool parse_action_keys(Reader& r, FaultRule& rule, const FaultScope& lun, bool t
       }
       rule.x = *x;
       rule.y = *y;
+      return true;
+    }
+    case FaultAction::kSlowSeek: {
+      // Sled coordinates: a cylinder of every square and a row of it.
+      const model::Geometry& g = *lun.mems;
+      std::optional<std::pair<std::int32_t, std::int32_t>> x, y;
+      std::optional<double> factor;
+      if (!r.range("x", x, 0, g.sx() - 1) || !r.range("y", y, 0, g.sy() - 1) ||
+          !r.number("factor", factor, 1, 100) || !r.integer("sled", rule.sled, 0, g.sleds() - 1)) {
+        return false;
+      }
+      rule.x = *x;
+      rule.y = *y;
+      rule.factor = *factor;
       return true;
     }
     default:

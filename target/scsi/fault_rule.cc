@@ -25,6 +25,8 @@ constexpr ActionName kActions[] = {
     {FaultAction::kMediaRegion, "media-region"},
     {FaultAction::kDropConnection, "drop-connection"},
     {FaultAction::kCorruptDigest, "corrupt-digest"},
+    {FaultAction::kSlowSeek, "slow-seek"},
+    {FaultAction::kWithholdR2t, "withhold-r2t"},
 };
 
 constexpr auto kNames = [] {

@@ -37,7 +37,26 @@ enum class FaultAction : std::uint8_t {
   kMediaRegion,          // the LBNs in a rectangle of the media fail as medium errors
   kDropConnection,       // the transport closes the command's connection instead of answering
   kCorruptDigest,        // the transport sends the response with a wrong digest
+  kSlowSeek,             // positioning into a region of the sled's travel is slower
+  kWithholdR2t,          // the transport never asks for a write's data (no R2T)
 };
+
+// Actions defined on a MEMStore's probe tips, media or sled, which a disk
+// has not got.
+constexpr bool needs_mems_geometry(FaultAction a) {
+  return a == FaultAction::kFailedTip || a == FaultAction::kMediaRegion ||
+         a == FaultAction::kSlowSeek;
+}
+// Actions that are a standing condition of the device rather than an event
+// of a command: they take no match keys and never fire on a command.
+constexpr bool is_standing(FaultAction a) {
+  return a == FaultAction::kSlowSeek;
+}
+// Actions the iSCSI transport asks about before its first R2T for a write,
+// before the LUN sees the command (Lun::screen_r2t); no other stage sees them.
+constexpr bool is_before_r2t(FaultAction a) {
+  return a == FaultAction::kWithholdR2t;
+}
 
 // The configuration's name of each action ("medium-error", ...), and back.
 std::string_view fault_action_name(FaultAction a);
@@ -83,6 +102,10 @@ struct FaultRule {
   std::int32_t sled = 0;
   std::pair<std::int32_t, std::int32_t> x{0, 0};
   std::pair<std::int32_t, std::int32_t> y{0, 0};
+  // kSlowSeek: positioning that ends in cylinders x and rows y of every
+  // square of sled `sled` (sled coordinates, model::SlowRegion) takes
+  // `factor` times as long.
+  double factor = 1;
   friend bool operator==(const FaultRule&, const FaultRule&) = default;
 };
 

@@ -132,8 +132,10 @@ bool FaultSet::remove(std::uint32_t id) {
 std::optional<FiredFault> FaultSet::check(const FaultQuery& q, const model::Geometry& g) {
   for (Entry& e : rules_) {
     const FaultRule& r = e.rule;
+    if (is_standing(r.action)) continue;  // set in the model (Lun::apply_slow_regions)
     if (r.once && e.fired > 0) continue;
     if (q.blocks_only && !fails_blocks(r.action)) continue;
+    if (q.before_r2t != is_before_r2t(r.action)) continue;
     if (q.arrival_ns < r.after_ns || !op_matches(r, q)) continue;
     if (!r.initiator.empty() && r.initiator != q.initiator) continue;
     std::optional<std::uint64_t> bad, last;

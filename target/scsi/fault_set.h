@@ -34,6 +34,9 @@ struct FaultQuery {
   // are looked at: one descriptor of a MEMS BATCH, whose command the other
   // rules have already seen as a whole.
   bool blocks_only = false;
+  // The transport's question before a write's first R2T: only the rules
+  // that act there (is_before_r2t) are looked at; otherwise only the others.
+  bool before_r2t = false;
 };
 
 struct FiredFault {

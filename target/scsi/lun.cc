@@ -46,9 +46,9 @@ std::optional<std::string> disk_config_error(const LunConfig& config) {
            " rpm) in VPD B1h; leave rotation_rate unset";
   }
   for (const FaultRule& r : config.faults) {
-    if (r.action == FaultAction::kFailedTip || r.action == FaultAction::kMediaRegion) {
+    if (needs_mems_geometry(r.action)) {
       return "fault: " + std::string(fault_action_name(r.action)) +
-             " needs a MEMStore's geometry; a disk has no probe tips or media rectangles";
+             " needs a MEMStore's geometry; a disk has no probe tips, media rectangles or sled";
     }
   }
   return std::nullopt;
@@ -116,6 +116,8 @@ Lun::Lun(LunConfig config, std::unique_ptr<BackingStore> store)
       faults_(config_.fault_seed) {
   for (const FaultRule& r : config_.faults) faults_.add(r);
   mode_.set_failed_tips(faults_.failed_tips());
+  apply_slow_regions();
+  count_r2t_rules();
   if (!config_.buffer_budget) {
     config_.buffer_budget = std::make_shared<MemoryBudget>(LunConfig::kDefaultBufferBudget);
   }

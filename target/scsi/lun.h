@@ -16,6 +16,7 @@
 // Not thread-safe: one caller (a strand) drives a Lun.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -247,6 +248,16 @@ class Lun {
   // PARAMETERS CHANGED for every initiator port the LUN knows, as a change
   // of mode parameters by other means must (SPC-4, MODE SELECT(6)).
   const FaultSet& faults() const { return faults_; }
+  // The iSCSI transport's question before the first R2T of a write that
+  // needs one (RFC 7143 §11.8), before the LUN has the command: the id of
+  // the withhold-r2t rule that fires for it, if any (docs/faults.md).
+  // `now`: the model's time.
+  std::optional<std::uint32_t> screen_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb,
+                                          Ns now);
+  // Whether any withhold-r2t rule exists: the one thing about this LUN that
+  // another thread may read (an atomic), so that sessions on other event
+  // loops ask screen_r2t only when it can answer yes.
+  bool may_withhold_r2t() const { return r2t_rules_.load(std::memory_order_relaxed) > 0; }
   std::uint32_t add_fault(FaultRule rule);
   bool remove_fault(std::uint32_t id);
   void clear_faults();
@@ -363,6 +374,9 @@ class Lun {
   FaultQuery fault_query(const CommandContext& c) const;  // all but the range
   std::optional<FiredFault> check_fault(const CommandContext& c);
   void faults_changed();
+  // The slow-seek rules (FaultAction::kSlowSeek), handed to the model.
+  void apply_slow_regions();
+  void count_r2t_rules();  // r2t_rules_
   // A spared failed tip (FaultRule::spare): the command also pays the
   // spare's access to its blocks, queued behind its own.
   static void add_spare_access(const FiredFault& f, Outcome& outcome);
@@ -407,7 +421,8 @@ class Lun {
   std::uint64_t batch_sequence_ = 0;
   LunStats stats_;
   FaultSet faults_;
-  std::map<std::uint64_t, Bytes> echo_;  // per I_T nexus (SPC-4 echo buffer)
+  std::atomic<std::uint32_t> r2t_rules_{0};  // withhold-r2t rules in faults_
+  std::map<std::uint64_t, Bytes> echo_;      // per I_T nexus (SPC-4 echo buffer)
   Ns last_arrival_ns_ = 0;
   Reservations reservations_;
   UnitAttentions attentions_;

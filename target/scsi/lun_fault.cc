@@ -45,8 +45,44 @@ void Lun::reset_faults(std::uint64_t seed, std::span<const FaultRule> rules) {
   faults_changed();
 }
 
+std::optional<std::uint32_t> Lun::screen_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb,
+                                             Ns now) {
+  if (!may_withhold_r2t()) return std::nullopt;
+  FaultQuery q;
+  q.cdb = cdb;
+  const std::string& port = port_of(nexus).name;
+  q.initiator = std::string_view(port).substr(0, port.find(",i,"));
+  q.arrival_ns = static_cast<std::uint64_t>(std::max(now, last_arrival_ns_));
+  q.range = block_range(cdb, store_->blocks());
+  q.before_r2t = true;
+  const std::optional<FiredFault> f = faults_.check(q, geometry_);
+  if (!f) return std::nullopt;
+  return f->rule_id;
+}
+
+void Lun::count_r2t_rules() {
+  std::uint32_t n = 0;
+  for (const FaultSet::Entry& e : faults_.rules()) n += is_before_r2t(e.rule.action) ? 1 : 0;
+  r2t_rules_.store(n, std::memory_order_relaxed);
+}
+
+void Lun::apply_slow_regions() {
+  if (is_disk()) return;  // refused by Lun::create and the configuration
+  std::vector<std::vector<model::SlowRegion>> by_sled(device_->mechanisms());
+  for (const FaultSet::Entry& e : faults_.rules()) {
+    const FaultRule& r = e.rule;
+    if (r.action != FaultAction::kSlowSeek) continue;
+    const auto sled = static_cast<std::size_t>(r.sled);
+    if (sled >= by_sled.size()) continue;
+    by_sled[sled].push_back({r.x.first, r.x.second, r.y.first, r.y.second, r.factor});
+  }
+  for (std::size_t i = 0; i < by_sled.size(); ++i) device_->set_slow_regions(i, by_sled[i]);
+}
+
 void Lun::faults_changed() {
+  count_r2t_rules();
   if (is_disk()) return;  // a disk: no page 20h, no probe tips to list
+  apply_slow_regions();
   std::vector<modepages::FailedTip> tips = faults_.failed_tips();
   if (mode_.failed_tips() == tips) return;
   mode_.set_failed_tips(std::move(tips));
@@ -138,6 +174,9 @@ bool Lun::inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult&
     case FaultAction::kCorruptDigest:
       result.corrupt_digest = true;
       return false;
+    case FaultAction::kSlowSeek:
+    case FaultAction::kWithholdR2t:
+      return false;  // never fire here (FaultSet::check)
     case FaultAction::kBusy:
       return answer(Status::kBusy, std::nullopt);
     case FaultAction::kTaskSetFull:

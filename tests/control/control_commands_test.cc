@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <optional>
 
 #include "target/control/metrics_server.h"
 #include "tests/iscsi/raw_initiator.h"
@@ -70,6 +71,64 @@ TEST_F(ControlCommandsTest, ARuleAddedAtRunTimeFiresAndCanBeRemoved) {
   EXPECT_EQ(read(5), scsi::Status::kGood);
   // The count of faults fired only grows: the removed rule's firing stays.
   EXPECT_EQ(ask({{"cmd", "stats"}, {"lun", 0}})["faults_fired"], 1);
+}
+
+TEST_F(ControlCommandsTest, ASlowSeekRuleIsListedAsItsOwnKeys) {
+  const json rule = {
+      {"action", "slow-seek"}, {"x", {100, 200}}, {"y", {0, 26}}, {"factor", 4.0}, {"sled", 0}};
+  const json added = ask({{"cmd", "fault-add"}, {"lun", 0}, {"rule", rule}});
+  ASSERT_TRUE(added["ok"]) << added.dump();
+  EXPECT_EQ(read(5), scsi::Status::kGood);  // timing only
+  const json listed = ask({{"cmd", "faults"}, {"lun", 0}});
+  ASSERT_EQ(listed["faults"].size(), 1U);
+  EXPECT_EQ(listed["faults"][0]["rule"], rule);
+  EXPECT_EQ(listed["faults"][0]["fired"], 0);
+  // The listing adds back as it is.
+  EXPECT_TRUE(ask({{"cmd", "fault-add"}, {"lun", 0}, {"rule", listed["faults"][0]["rule"]}})["ok"]);
+}
+
+TEST_F(ControlCommandsTest, TargetsAreAddedAndRemovedThroughTheAdmin) {
+  EXPECT_EQ(ask({{"cmd", "target-add"}, {"config", {{"name", "x"}}}})["error"],
+            "cmd: this daemon does not add targets at run time");
+  std::optional<toml::table> seen;
+  iscsi::LunDriver second{io, iscsi::testing::memory_lun()};
+  std::vector<std::string> removed;
+  ControlCommands::TargetAdmin admin;
+  admin.add = [&](const toml::table& t) -> std::variant<std::vector<ControlLun>, std::string> {
+    seen = t;
+    if (t["name"].value_or(std::string()) == "bad") return "config.portals: taken";
+    return std::vector<ControlLun>{{"iqn.2026-11.org.memstore:b", 0, "g2", "memory", &second}};
+  };
+  admin.remove = [&](const std::string& target, const std::vector<ControlLun>& luns) {
+    removed.push_back(target + ":" + std::to_string(luns.size()));
+    return std::string();
+  };
+  commands.set_target_admin(admin);
+  EXPECT_EQ(ask({{"cmd", "target-add"}})["error"].get<std::string>().substr(0, 48),
+            "config: is missing; give the target as an object");
+  EXPECT_EQ(ask({{"cmd", "target-add"}, {"config", {{"name", "bad"}}}})["error"],
+            "config.portals: taken");
+  // Nested tables reach the admin as TOML: [target.chap] and [[target.lun]].
+  const json added = ask({{"cmd", "target-add"},
+                          {"config",
+                           {{"name", "iqn.2026-11.org.memstore:b"},
+                            {"chap", {{"user", "u"}, {"secret", "0123456789abcdef"}}},
+                            {"lun", json::array({{{"id", 0}, {"backing", "memory"}}})}}}});
+  ASSERT_TRUE(added["ok"]) << added.dump();
+  EXPECT_EQ(added["luns"], json::array({0}));
+  ASSERT_TRUE(seen);
+  EXPECT_EQ((*seen)["chap"]["user"].value_or(std::string()), "u");
+  EXPECT_EQ((*seen)["lun"][0]["backing"].value_or(std::string()), "memory");
+  EXPECT_EQ(ask({{"cmd", "luns"}})["luns"].size(), 2U);
+  // Now there are two targets: a LUN command must name one.
+  EXPECT_FALSE(ask({{"cmd", "stats"}, {"lun", 0}})["ok"]);
+  EXPECT_TRUE(ask({{"cmd", "stats"}, {"target", "iqn.2026-11.org.memstore:b"}, {"lun", 0}})["ok"]);
+  const json gone = ask({{"cmd", "target-remove"}, {"target", "iqn.2026-11.org.memstore:b"}});
+  ASSERT_TRUE(gone["ok"]) << gone.dump();
+  EXPECT_EQ(removed, std::vector<std::string>{"iqn.2026-11.org.memstore:b:1"});
+  EXPECT_EQ(ask({{"cmd", "luns"}})["luns"].size(), 1U);
+  EXPECT_EQ(ask({{"cmd", "target-remove"}})["error"],
+            "target: is missing; name the target to remove (`luns` lists them)");
 }
 
 TEST_F(ControlCommandsTest, ErrorsNameTheKey) {
@@ -222,8 +281,8 @@ TEST(ControlCommandsDisk, GeometryRulesAreRefusedOnADisk) {
     return out;
   };
   EXPECT_EQ(ask({{"action", "failed-tip"}, {"tip", 3}}).value("error", std::string()),
-            "rule.action: \"failed-tip\" needs a MEMStore's probe tips and media; this LUN is "
-            "a disk (use \"medium-error\" with lba instead)");
+            "rule.action: \"failed-tip\" needs a MEMStore's probe tips, media and sled; this "
+            "LUN is a disk (use \"medium-error\" with lba instead)");
   EXPECT_EQ(ask({{"action", "media-region"}, {"x", {0, 9}}, {"y", {0, 9}}})
                 .value("error", std::string())
                 .substr(0, 36),

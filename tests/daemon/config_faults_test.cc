@@ -85,6 +85,42 @@ TEST(ConfigFaults, ErrorsNameTheKeyAndTheFix) {
               HasSubstr("fault[0].spare: must be true or false"));
 }
 
+TEST(ConfigFaults, SlowSeekTakesARegionOfTheSledAndAFactor) {
+  const auto r = lun_with("", "action = \"slow-seek\"\nx = [10, 20]\ny = [0, 5]\nfactor = 2.5\n");
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  const scsi::FaultRule& f = std::get<Config>(r).targets[0].luns[0].faults[0];
+  EXPECT_EQ(f.action, scsi::FaultAction::kSlowSeek);
+  EXPECT_EQ(f.x, (std::pair<std::int32_t, std::int32_t>{10, 20}));
+  EXPECT_EQ(f.y, (std::pair<std::int32_t, std::int32_t>{0, 5}));
+  EXPECT_DOUBLE_EQ(f.factor, 2.5);
+  // Sled coordinates: G2 has Sx = 2500 cylinders and Sy = 27 rows.
+  EXPECT_THAT(error_of(lun_with("",
+                                "action = \"slow-seek\"\nx = [0, 2500]\ny = [0, 1]\n"
+                                "factor = 2\n")),
+              HasSubstr("fault[0].x: must be [first, last], integers with 0 <= first <= last "
+                        "<= 2499"));
+  EXPECT_THAT(error_of(lun_with("",
+                                "action = \"slow-seek\"\nx = [0, 1]\ny = [0, 27]\n"
+                                "factor = 2\n")),
+              HasSubstr("fault[0].y: must be [first, last]"));
+  EXPECT_THAT(error_of(lun_with("",
+                                "action = \"slow-seek\"\nx = [0, 1]\ny = [0, 1]\n"
+                                "factor = 0.5\n")),
+              HasSubstr("fault[0].factor: must be a number from 1 to 100"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"slow-seek\"\nx = [0, 1]\ny = [0, 1]\n")),
+              HasSubstr("fault[0].factor: is missing"));
+  // A condition of the device: what a command matches does not apply.
+  EXPECT_THAT(error_of(lun_with("",
+                                "action = \"slow-seek\"\nx = [0, 1]\ny = [0, 1]\n"
+                                "factor = 2\nop = \"read\"\n")),
+              HasSubstr("fault[0].op: is not a key of action \"slow-seek\", a condition of "
+                        "the device rather than of commands; it takes action, x, y, factor, sled"));
+  EXPECT_THAT(error_of(lun_with("device = \"atlas10k\"\n",
+                                "action = \"slow-seek\"\nx = [0, 1]\ny = [0, 1]\nfactor = 2\n")),
+              HasSubstr("needs a MEMStore's probe tips, media and sled; this LUN is a disk (use "
+                        "\"delay\" with lba instead)"));
+}
+
 TEST(ConfigFaults, AtMostTwentyFourFailedTips) {
   std::string rules = "action = \"failed-tip\"\ntip = 0\n";
   // The same tip twice counts once; 24 distinct tips are the most page 20h lists.

@@ -32,6 +32,8 @@ enum Lun : int {
   kSeededA = 11,
   kSeededB = 12,
   kDropConnection = 13,
+  kSlowSeek = 14,
+  kWithholdR2t = 15,
 };
 
 std::unique_ptr<Transport> open(int lun, int timeout_s = 30) {
@@ -229,6 +231,39 @@ TEST(Faults, DropConnectionEndsTheConnection) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->status, kStatusGood);
   EXPECT_EQ(r->data_in, Bytes(512, 0x5A));  // the write took effect
+}
+
+// Every positioning of LUN 14's sled takes 100 times as long: a seek across
+// the G2 (about 0.5 ms healthy) takes tens of ms, and the data is intact.
+TEST(Faults, SlowSeekDelaysTheCommandsThatSeek) {
+  auto t = open(kSlowSeek);
+  ASSERT_EQ(write16(*t, 3'000'123, 1)->status, kStatusGood);
+  ASSERT_EQ(read16(*t, 0, 1)->status, kStatusGood);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = read16(*t, 3'000'123, 1);
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, kStatusGood);
+  EXPECT_EQ(r->data_in, Bytes(512, 0x5A));
+  EXPECT_GE(took, std::chrono::milliseconds(30));
+}
+
+// A 1 MiB WRITE needs R2Ts whatever FirstBurstLength libiscsi negotiates;
+// in the rule's range none comes, the command times out, and the LUN then
+// serves a new session, writes outside the range included.
+TEST(Faults, WithholdR2tLeavesTheWriteWaiting) {
+  {
+    auto t = open(kWithholdR2t, 3);
+    const auto start = std::chrono::steady_clock::now();
+    auto r = write16(*t, 2000, 2048);
+    EXPECT_FALSE(r.ok() && r->status == kStatusGood) << "the write was served";
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  }
+  auto again = open(kWithholdR2t);
+  EXPECT_EQ(test_unit_ready(*again)->status, kStatusGood);
+  auto w = write16(*again, 5000, 2048);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(w->status, kStatusGood);
 }
 
 std::string pattern(int lun) {

@@ -36,6 +36,8 @@ lun() {  # lun ID RULE...: an in-memory LUN with one fault rule
   lun 11 'op = "read"' 'probability = 0.3' 'action = "busy"'
   lun 12 'op = "read"' 'probability = 0.3' 'action = "busy"'
   lun 13 'op = "write"' 'once = true' 'action = "drop-connection"'
+  lun 14 'action = "slow-seek"' 'x = [0, 2499]' 'y = [0, 26]' 'factor = 100'
+  lun 15 'op = "write"' 'lba = [2000, 2999]' 'action = "withhold-r2t"'
 } >"$work/faults.toml"
 
 for run in 1 2; do
@@ -111,6 +113,22 @@ PY
     kill -HUP "$pid"
     for _ in $(seq 1 50); do [ "$(grep -c "reload (SIGHUP)" "$log")" -ge 2 ] && break; sleep 0.1; done
     iscsi-readcapacity16 "$url" >/dev/null || fail "LUN 4 after the second reload"
+    # A target added and removed at run time, on the first target's portal.
+    added="iqn.2026-11.org.memstore:added"
+    added_url="iscsi://127.0.0.1:${ports[0]}/$added/1"
+    "$memsctl" admin target-add --config "{\"name\": \"$added\", \"portals\": [\"127.0.0.1:${ports[0]}\"],
+      \"lun\": [{\"id\": 1, \"backing\": \"memory\", \"timing\": \"off\"}]}" >"$work/target-add" ||
+      fail "target-add: $(cat "$work/target-add")"
+    iscsi-readcapacity16 "$added_url" >/dev/null || fail "READ CAPACITY(16) of the added target's LUN 1"
+    iscsi-ls "iscsi://127.0.0.1:${ports[0]}" >"$work/discovered" 2>&1 || fail "iscsi-ls: $(cat "$work/discovered")"
+    grep -q "$added" "$work/discovered" || fail "discovery does not list the added target: $(cat "$work/discovered")"
+    "$memsctl" admin target-remove --target "$added" >/dev/null || fail "target-remove"
+    if iscsi-readcapacity16 "$added_url" >/dev/null 2>&1; then fail "the removed target still answers"; fi
+    iscsi-ls "iscsi://127.0.0.1:${ports[0]}" >"$work/discovered" 2>&1 || fail "iscsi-ls after removal"
+    if grep -q "$added" "$work/discovered"; then fail "discovery still lists the removed target"; fi
+    iscsi-readcapacity16 "$url" >/dev/null || fail "the configured target after target-remove"
+    grep -q "LUN 1 of $added removed: its commands ended, flushed" "$log" ||
+      fail "the removed target's LUN is not retired in the daemon's log"
   fi
   kill "$pid"
   wait "$pid" || true

@@ -93,7 +93,7 @@ struct RawInitiator {
   }
   // With `solicited`, writes must wait for R2Ts (ImmediateData=No,
   // InitialR2T=Yes); else their data rides in the command.
-  bool login(bool with_digests, bool solicited = false) {
+  bool login(bool with_digests, bool solicited = false, const std::string& target = kRawTarget) {
     LoginRequestPdu req;
     req.transit = true;
     req.csg = LoginStage::kOperationalNegotiation;
@@ -103,7 +103,7 @@ struct RawInitiator {
     const std::string d = with_digests ? "CRC32C" : "None";
     const auto text =
         serialize_text(std::vector<TextPair>{{"InitiatorName", "iqn.2026-11.org.memstore.test:raw"},
-                                             {"TargetName", kRawTarget},
+                                             {"TargetName", target},
                                              {"HeaderDigest", d},
                                              {"DataDigest", d},
                                              {"ImmediateData", solicited ? "No" : "Yes"},

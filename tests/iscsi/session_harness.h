@@ -52,6 +52,12 @@ class ImmediatePort final : public LunPort {
   }
   void forget(std::uint64_t) override { held_.clear(); }
   std::uint32_t block_size() const override { return lun_->block_size(); }
+  bool may_withhold_r2t() const override { return lun_->may_withhold_r2t(); }
+  void screen_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb,
+                  R2tAnswer answer) override {
+    ++screened;
+    answer(lun_->screen_r2t(nexus, cdb, now_).has_value());
+  }
 
   void release() {
     auto held = std::move(held_);
@@ -62,6 +68,7 @@ class ImmediatePort final : public LunPort {
   scsi::Lun& lun() { return *lun_; }
   bool hold = false;
   int submitted = 0;
+  int screened = 0;  // screen_r2t calls
 
  private:
   std::unique_ptr<scsi::Lun> lun_;
