@@ -156,6 +156,12 @@ int cmd_array(const ArrayArgs& a) {
     return 2;
   }
   params.log.segments = a.log_segments;
+  if (params.log.segments * params.log.segment_blocks > probe_mems->blocks()) {
+    std::cerr << "memsim: --log-segments: the log (" << a.log_segments
+              << " segments of 128 KB) does not fit on " << a.mems << "; at most "
+              << probe_mems->blocks() / params.log.segment_blocks << "\n";
+    return 2;
+  }
   const std::int64_t disk_rows = probe_disk->blocks() / params.stripe_blocks;
   params.volume_blocks = disk_rows * params.stripe_blocks * a.disks;
   const std::int64_t mems_rows = probe_mems->blocks() / params.stripe_blocks;
