@@ -8,9 +8,9 @@ namespace {
 using namespace memsim_cli;
 
 TEST(MemsimArray, EveryConfigurationRunsTheSameRequestsAndTheRankingIsReported) {
-  const json j = ok_json(memsim({"array", "--workloads", "oltp", "--requests", "2000",
-                                 "--warmup-requests", "100000", "--speedups", "1,8",
-                                 "--disk-set", "write_back=false", "--json"}));
+  const json j =
+      ok_json(memsim({"array", "--workloads", "oltp", "--requests", "2000", "--warmup-requests",
+                      "100000", "--speedups", "1,8", "--disk-set", "write_back=false", "--json"}));
   ASSERT_EQ(j["runs"].size(), 2u);
   for (const json& run : j["runs"]) {
     ASSERT_EQ(run["configs"].size(), 6u);
@@ -43,7 +43,9 @@ TEST(MemsimArray, BadFlagsNameTheFix) {
   EXPECT_NE(r.err.find("--workloads: unknown workload 'web'"), std::string::npos) << r.err;
   r = memsim({"array", "--log-segments", "100000"});
   expect_clean_failure(r, 2);
-  EXPECT_NE(r.err.find("--log-segments: the log (100000 segments of 128 KB) does not fit on g2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--log-segments: the log (100000 segments of 128 KB) does not fit on g2"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace
