@@ -1,5 +1,6 @@
-// The disk-array configurations; described in the header. The event loop is sim/hybrid.cc's,
-// for any number of devices.
+// The disk-array configurations; described in the header. This runner grew out of the
+// two-device one of the MEMS write buffer, which is now a one-disk array here
+// (sim/hybrid.cc); its results are unchanged.
 #include "sim/array.h"
 
 #include <algorithm>
@@ -88,7 +89,10 @@ class ArrayRun {
       });
     }
     for (;;) {
-      // As in sim/hybrid.cc: each step handles the earliest instant anything happens at.
+      // Every step handles the earliest instant anything happens at, so each service starts
+      // at the step's instant and every follow-up lies at or after it. Follow-ups found in
+      // a device's sink lie in the future and must reach the devices in time order, so they
+      // wait in events_ until the loop gets there.
       Ns t = arrival ? arrival->arrival_ns : kNever;
       if (!events_.empty()) t = std::min(t, events_.top().at);
       for (Device* d : devices_) {
@@ -337,9 +341,11 @@ class ArrayRun {
     }
   }
 
-  // The cleaner of sim/hybrid.cc, with the disks striped: reads the oldest segment from the
-  // MEMStore, writes its live runs to the disks one run at a time, each when its disks are
-  // idle, frees the segment, and goes on to the low water mark.
+  // The write buffer's cleaner (docs/disk-models.md, "The MEMS write buffer"), with the
+  // disks striped: reads the oldest segment from the MEMStore, writes its live runs to the
+  // disks one run at a time, each only when its disks are idle (a first version that wrote a
+  // whole segment at once made reads queue behind it), frees the segment, and goes on to the
+  // low water mark.
   void clean_next(Ns at) {
     std::optional<std::int64_t> s;
     if (log_.wants_cleaning(true)) s = log_.take_oldest();
@@ -401,7 +407,9 @@ class ArrayRun {
     submit_all(parent, e.at, pieces, Op::kWrite);
   }
 
-  // When a device is next idle, as far as is known at `t` (sim/hybrid.cc's disk_idle_at).
+  // When a device is next idle, as far as is known at `t`: no request waiting, none in
+  // service, and no write-back still going to its media. While requests wait, the answer is
+  // unknown until the next of them has started: ask again then.
   Ns idle_at(std::size_t device, Ns t) const {
     const Device* d = devices_[device];
     if (d->pending() > 0) return std::max(t + 1, d->next_start_ns());

@@ -1,7 +1,8 @@
 // The disk-array configurations of Uysal, Merchant and Alvarez, "Using MEMS-based storage
 // in disk arrays" (FAST 2003), run on memsim's device models (issue 19). Every device of an
-// array runs concurrently with its own queue, as in sim/hybrid.h; a request completes when
-// its last part does. The array holds one logical volume of `volume_blocks`.
+// array runs concurrently with its own queue, and a request completes when its last part
+// does (the write buffer of sim/hybrid.h is a one-disk array here). The array holds one
+// logical volume of `volume_blocks`.
 //
 //   kDiskOnly     the conventional array: the volume striped over the disks (RAID-0).
 //   kMemsOnly     the disks replaced by MEMStores: the volume striped over the MEMStores.
