@@ -7,10 +7,12 @@
 // capacity); the cache and the mixed stripe take `cache_mems` and `stripe_mems`; the log
 // one MEMStore. The paper's ranking, as its abstract states it: the MEMS-only array is the
 // fastest and the conventional disk array the slowest, every hybrid lying between.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "model/device_factory.h"
@@ -129,6 +131,12 @@ int cmd_array(const ArrayArgs& a) {
       return 2;
     }
   }
+  for (double speedup : a.speedups) {
+    if (!(speedup > 0)) {
+      std::cerr << "memsim: --speedups must be positive, got " << speedup << "\n";
+      return 2;
+    }
+  }
   std::optional<TraceFormat> trace_format;
   std::vector<std::string> workloads = a.workloads;
   if (!a.trace.empty()) {
@@ -179,10 +187,6 @@ int cmd_array(const ArrayArgs& a) {
   std::vector<Row> rows;
   for (const std::string& workload : workloads) {
     for (double speedup : a.speedups) {
-      if (!(speedup > 0)) {
-        std::cerr << "memsim: --speedups must be positive\n";
-        return 2;
-      }
       Row row;
       row.workload = workload;
       row.speedup = speedup;
