@@ -108,6 +108,33 @@ struct WbufferArgs {
 };
 int cmd_wbuffer(const WbufferArgs& a);
 
+// The disk-array configurations of Uysal, Merchant and Alvarez (FAST 2003; sim/array.h):
+// disk-only, MEMS-only, MEMS/disk mirror, MEMS cache, log on MEMS, mixed stripe, each on the
+// same workload at each speedup. CSV (default) or JSON.
+struct ArrayArgs {
+  std::string disk = "disk20k";  // the paper's 20,000 rpm disk
+  std::string mems = "g2";
+  std::vector<std::string> disk_set, mems_set;  // --set keys for every disk / MEMStore
+  std::int64_t disks = 4;                       // the volume is their capacity
+  std::int64_t cache_mems = 1;                  // MEMStores of the cache
+  std::int64_t stripe_mems = 0;  // MEMStores in the mixed stripe; 0 = as many as disks
+  std::vector<std::string> configs = {"disk", "mems", "mirror", "cache", "log", "stripe"};
+  std::vector<std::string> workloads = {"random", "oltp", "dss"};
+  std::int64_t requests = 20000;
+  std::int64_t warmup_requests = 1000000;  // through the MEMS cache's bookkeeping first
+  double interarrival_ms = 20;             // at speedup 1
+  std::vector<double> speedups = {1, 2, 4, 8, 16};
+  std::uint64_t seed = 1;
+  double stripe_kb = 64;
+  double line_kb = 8;
+  std::int64_t log_segments = 2048;  // 256 MB of log
+  double mems_cost = 10;  // MEMS price per byte over the disk's (the paper's abstract: 10x)
+  std::string trace;      // replaces the synthetic workloads
+  std::string trace_format = "disksim";
+  OutputFormat format = OutputFormat::kCsv;
+};
+int cmd_array(const ArrayArgs& a);
+
 // The 5 x 5 subregion map of positioning and service time (thesis Fig. 6.7).
 struct SubregionsArgs {
   DeviceOptions device;

@@ -1,6 +1,7 @@
 // Two devices working as one store (issue 19): a disk behind the MEMS write buffer of
 // sim/write_buffer.h, or either device alone for comparison. Both devices run concurrently,
-// each with its own queue; a request completes when its last part does.
+// each with its own queue; a request completes when its last part does. The runner is the
+// disk-array one of sim/array.h, with one disk (kMemsLog is this write buffer).
 //
 // Routing, with the buffer: a write goes to the MEMS log (its slots, and the head of any
 // segment it opens); a read whose blocks are all in the log is served from the MEMStore, any

@@ -208,6 +208,58 @@ int main(int argc, char** argv) {
       "JSON instead of CSV");
   wb->callback([&] { status = memstore::sim::cmd_wbuffer(wbuffer); });
 
+  memstore::sim::ArrayArgs array;
+  auto* ar = app.add_subcommand(
+      "array",
+      "Disk arrays with MEMStores (Uysal et al., FAST 2003): disk-only, MEMS-only, mirror, "
+      "MEMS cache, log on MEMS, mixed stripe, replayed 1x..16x (CSV or JSON)");
+  ar->add_option("--disk", array.disk, "Disk (default disk20k, the paper's 20,000 rpm drive)");
+  ar->add_option("--mems", array.mems, "MEMStore (default g2)");
+  ar->add_option(
+      "--disk-set", array.disk_set,
+      "Override a parameter of every disk, key=value (e.g. write_back=false), repeatable");
+  ar->add_option("--mems-set", array.mems_set,
+                 "Override a parameter of every MEMStore, key=value, repeatable");
+  ar->add_option("--disks", array.disks, "Disks of the conventional array (default 4)")
+      ->check(number_check(false));
+  ar->add_option("--cache-mems", array.cache_mems, "MEMStores of the MEMS cache (default 1)")
+      ->check(number_check(false));
+  ar->add_option("--stripe-mems", array.stripe_mems,
+                 "MEMStores in the mixed stripe (default: as many as disks)")
+      ->check(number_check(true));
+  ar->add_option("--configs", array.configs,
+                 "Configurations: disk, mems, mirror, cache, log, stripe (default all)")
+      ->delimiter(',');
+  ar->add_option("--workloads", array.workloads, "Workloads: random, oltp, dss (default all)")
+      ->delimiter(',');
+  ar->add_option("--requests", array.requests, "Requests per run (default 20000)")
+      ->check(number_check(false));
+  ar->add_option("--warmup-requests", array.warmup_requests,
+                 "Requests that warm the MEMS cache before each synthetic run (default 1000000)")
+      ->check(number_check(true));
+  ar->add_option("--interarrival-ms", array.interarrival_ms,
+                 "Mean exponential inter-arrival at speedup 1 (ms, default 20)")
+      ->check(number_check(false));
+  ar->add_option("--speedups", array.speedups, "Speedups, comma-separated (default 1,2,4,8,16)")
+      ->delimiter(',');
+  ar->add_option("--seed", array.seed, "Random seed");
+  ar->add_option("--stripe-kb", array.stripe_kb, "Stripe unit (KB, default 64)")
+      ->check(number_check(false));
+  ar->add_option("--line-kb", array.line_kb, "MEMS cache line (KB, default 8)")
+      ->check(number_check(false));
+  ar->add_option("--log-segments", array.log_segments,
+                 "Log on MEMS in 128 KB segments (default 2048: 256 MB)")
+      ->check(number_check(false));
+  ar->add_option("--mems-cost", array.mems_cost,
+                 "MEMS price per byte as a multiple of the disk's, for relative_cost (default 10)")
+      ->check(number_check(false));
+  ar->add_option("--trace", array.trace,
+                 "Replay this trace instead of the synthetic workloads (--speedups scale it)");
+  ar->add_option("--trace-format", array.trace_format, "Trace format: disksim or spc");
+  ar->add_flag_callback(
+      "--json", [&] { array.format = memstore::sim::OutputFormat::kJson; }, "JSON instead of CSV");
+  ar->callback([&] { status = memstore::sim::cmd_array(array); });
+
   memstore::sim::PowerArgs power;
   auto* pw = app.add_subcommand(
       "power",

@@ -1,0 +1,51 @@
+// End-to-end tests of memsim array (issue 19; Uysal, Merchant and Alvarez, FAST 2003): every
+// configuration runs the same requests, the JSON says whether the paper's ranking holds, a
+// trace replays at each speedup, and bad flags name the fix.
+#include "tests/cli/memsim_cli.h"
+
+namespace {
+
+using namespace memsim_cli;
+
+TEST(MemsimArray, EveryConfigurationRunsTheSameRequestsAndTheRankingIsReported) {
+  const json j =
+      ok_json(memsim({"array", "--workloads", "oltp", "--requests", "2000", "--warmup-requests",
+                      "100000", "--speedups", "1,8", "--disk-set", "write_back=false", "--json"}));
+  ASSERT_EQ(j["runs"].size(), 2u);
+  for (const json& run : j["runs"]) {
+    ASSERT_EQ(run["configs"].size(), 6u);
+    for (const json& c : run["configs"]) EXPECT_EQ(c["requests"], 2000) << c["config"];
+    // The mirror serves every read from its MEMS side; the disk-only array none.
+    EXPECT_EQ(run["configs"][2]["config"], "mirror");
+    EXPECT_GT(run["configs"][2]["reads_served_by_mems"].get<int>(), 1000);
+    EXPECT_EQ(run["configs"][0]["reads_served_by_mems"], 0);
+    EXPECT_EQ(run["paper_ranking_holds"], true) << run["order"];
+    EXPECT_EQ(run["order"].get<std::string>().rfind("mems<", 0), 0u) << run["order"];
+  }
+  // Four 20,000 rpm disks hold the volume; 24 G2s hold it too (equal capacity).
+  EXPECT_EQ(j["runs"][0]["configs"][1]["mems_devices"], 24);
+}
+
+TEST(MemsimArray, ATraceReplaysAtEachSpeedup) {
+  const Result r = memsim({"array", "--trace", data("small.disksim"), "--speedups", "1,16",
+                           "--configs", "disk,mirror"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("workload,speedup,config,", 0), 0u);
+  EXPECT_NE(r.out.find("\ntrace,16,mirror,"), std::string::npos) << r.out;
+}
+
+TEST(MemsimArray, BadFlagsNameTheFix) {
+  Result r = memsim({"array", "--configs", "raid5"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--configs: unknown configuration 'raid5'"), std::string::npos) << r.err;
+  r = memsim({"array", "--workloads", "web"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--workloads: unknown workload 'web'"), std::string::npos) << r.err;
+  r = memsim({"array", "--log-segments", "100000"});
+  expect_clean_failure(r, 2);
+  EXPECT_NE(r.err.find("--log-segments: the log (100000 segments of 128 KB) does not fit on g2"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
