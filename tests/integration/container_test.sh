@@ -12,11 +12,23 @@
 #    answers, and hands its arguments to tcmu-runner (here --version; the
 #    backstore path needs LIO, which the VM test covers: scripts/vm-test
 #    starts tcmu-runner with this same entrypoint).
-# Usage: container_test.sh MEMSTORED
+#  - each image's run stage installs every shared library of the binary it
+#    copies in (container_libs.py: ldd, dpkg -S, apt-cache depends): memstored
+#    for docker/memstored, and handler_memstore.so for docker/tcmu when given.
+# Usage: container_test.sh MEMSTORED [HANDLER_SO]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 memstored=$1
+handler=${2:-}
+
+# --- the images' run-time libraries ---------------------------------------------
+python3 "$repo/tests/integration/container_libs.py" "$repo/docker/memstored/Dockerfile" \
+  "$memstored" || fail "docker/memstored: a library is missing from the image"
+if [ -n "$handler" ]; then
+  python3 "$repo/tests/integration/container_libs.py" "$repo/docker/tcmu/Dockerfile" \
+    "$handler" || fail "docker/tcmu: a library is missing from the image"
+fi
 
 # --- docker/memstored --------------------------------------------------------
 # The exec form's JSON arrays, one argument a line.
