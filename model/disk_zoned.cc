@@ -234,7 +234,7 @@ Breakdown ZonedDisk::write(const Request& r, Ns now) {
   const Lbn end = r.lbn + r.blocks;
   Breakdown b;
   advance_prefetch(now, true);
-  if (!params_.cache.write_back || !cache_.enabled()) {
+  if (!params_.cache.write_back || !cache_.enabled() || r.write_through) {
     // Write-through: the data crosses the interface while the arm moves; the
     // command ends when the media has it.
     const Ns start = std::max(now, media_free_ns_) + overhead;

@@ -30,6 +30,10 @@ struct Request {
   // block (it places the request for schedulers) and `blocks` is 1. Owned by
   // the submitter until the request completes; all extents on one sled.
   const std::vector<BatchExtent>* batch = nullptr;
+  // A write that must be on the medium before it completes: FUA, or the
+  // host turned the write cache off (WCE = 0; SBC-3 §4.14). A disk's
+  // write-back cache does not take it.
+  bool write_through = false;
 };
 
 // Where the time of one service went. seek = max(seek_x + settle, seek_y +

@@ -137,6 +137,13 @@ modepages::ModeOptions Lun::mode_options(const LunConfig& config, const BackingS
   // store without a volatile cache (an in-memory store has nothing to flush).
   o.write_cache = store.volatile_cache();
   o.write_cache_changeable = store.volatile_cache();
+  if (config.disk) {
+    // A disk's WCE is its drive's write-back cache, which the host may
+    // switch (SBC-3, Caching mode page): with WCE = 0 every write is
+    // timed to the medium and made durable before GOOD, whatever the store.
+    o.write_cache = config.disk->cache.write_back;
+    o.write_cache_changeable = true;
+  }
   o.control.scheduler = modepages::scheduler_index(config.scheduler).value_or(0);
   o.control.timing = config.timing.mode;
   o.control.scale_milli = static_cast<std::uint32_t>(config.timing.scale * 1000 + 0.5);

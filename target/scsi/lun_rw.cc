@@ -117,6 +117,8 @@ Outcome Lun::write_blocks(const CommandContext& c, bool durable) {
     if (auto e = store_->flush()) return store_failed(*e, true, rw.lba);
   }
   Outcome o = media_outcome(model::Op::kWrite, rw.lba, blocks);
+  // A disk's own write-back cache times it only when the host allows one.
+  if (o.media) o.media->write_through = durable;
   o.transfer_bytes = rw.blocks * block_size();
   return o;
 }

@@ -223,6 +223,38 @@ TEST_F(DiskLunTest, ReadsCompleteWhenTheDiskModelSays) {
   EXPECT_GT(got[0] - 1'000'000, 2'000'000);
 }
 
+// The Caching mode page's WCE is the drive's own write-back cache (SBC-3,
+// Caching mode page; SBC-3 §4.14): on, a write completes once the drive's
+// memory has it; off (MODE SELECT), or with FUA, once the medium has it.
+TEST_F(DiskLunTest, WceSwitchesTheDrivesWriteBackCache) {
+  std::vector<std::uint8_t> caching = mode_page(0x08);
+  ASSERT_GE(caching.size(), 3U);
+  EXPECT_EQ(caching[2] & 0x04, 0x04);  // WCE: the Atlas 10K's cache writes back
+  const std::vector<std::uint8_t> data(8 * 512, 0x6B);
+  auto write_takes = [&](std::uint64_t lba, bool fua) {
+    std::vector<std::uint8_t> cdb = {0x8A, static_cast<std::uint8_t>(fua ? 0x08 : 0)};
+    cdb.resize(16, 0);
+    for (int i = 0; i < 8; ++i) cdb[2 + i] = static_cast<std::uint8_t>(lba >> (56 - 8 * i));
+    cdb[13] = 8;
+    const ScsiResult r = run(cdb, data);
+    EXPECT_EQ(r.status, Status::kGood);
+    return r.complete_ns - now;  // run() dates each command 1 ms after the last
+  };
+  const model::Ns cached = write_takes(5'000'000, false);
+  const model::Ns forced = write_takes(15'000'000, true);
+  EXPECT_LT(cached, 1'000'000);  // the drive's memory: no seek, no rotation
+  EXPECT_GT(forced, 2'000'000);  // the medium: a seek and the rotation
+  // MODE SELECT(10) of the Caching page with WCE = 0.
+  caching[0] &= 0x3F;  // PS is reserved in MODE SELECT
+  caching[2] &= static_cast<std::uint8_t>(~0x04);
+  std::vector<std::uint8_t> list(8 + caching.size(), 0);  // an 8-byte header, then the page
+  std::copy(caching.begin(), caching.end(), list.begin() + 8);
+  const auto len = static_cast<std::uint8_t>(list.size());
+  ASSERT_EQ(run({0x55, 0x10, 0, 0, 0, 0, 0, 0, len, 0}, list).status, Status::kGood);
+  EXPECT_EQ(mode_page(0x08)[2] & 0x04, 0);
+  EXPECT_GT(write_takes(5'000'000, false), 2'000'000);
+}
+
 TEST(DiskLunConfig, MemstoreOnlySettingsAreRefused) {
   LunConfig rotation = disk_config("atlas10k");
   rotation.rotation_rate = 1;
