@@ -5,25 +5,17 @@
 #include <cmath>
 #include <cstddef>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace memstore::sim {
 namespace {
 
-// Log-linear buckets (HdrHistogram's layout with 10 significant bits): values
-// below kLinearLimit map to themselves; above, each power of two [2^k, 2^k+1)
-// is split into kSubBuckets buckets of width 2^(k - kSubBits).
-constexpr int kSubBits = 9;
-constexpr std::uint64_t kSubBuckets = std::uint64_t{1} << kSubBits;  // 512
-constexpr std::uint64_t kLinearLimit = kSubBuckets * 2;              // 1024
-constexpr int kFirstLogExponent = kSubBits + 1;                      // 10
-
-std::size_t bucket_of(std::int64_t value_ns) {
-  const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
-  if (v < kLinearLimit) return static_cast<std::size_t>(v);
-  const int k = static_cast<int>(std::bit_width(v)) - 1;          // 2^k <= v < 2^(k+1), k >= 10
-  const std::uint64_t sub = (v >> (k - kSubBits)) - kSubBuckets;  // 0..511
-  return static_cast<std::size_t>(
-      kLinearLimit + static_cast<std::uint64_t>(k - kFirstLogExponent) * kSubBuckets + sub);
-}
+using summary_detail::kFirstLogExponent;
+using summary_detail::kLinearLimit;
+using summary_detail::kSubBits;
+using summary_detail::kSubBuckets;
 
 // The midpoint of a bucket, rounded down: the value itself for width-1
 // buckets. Fits in int64 for every bucket bucket_of() can return.
@@ -40,23 +32,40 @@ std::int64_t midpoint_of(std::size_t bucket) {
 
 }  // namespace
 
-void Summary::add(std::int64_t value_ns) {
-  if (count_ == 0) {
-    min_ = max_ = value_ns;
-  } else {
-    min_ = std::min(min_, value_ns);
-    max_ = std::max(max_, value_ns);
-  }
-  ++count_;
-  // Welford (Knuth TAOCP vol. 2, §4.2.2): numerically stable running moments.
-  const double x = static_cast<double>(value_ns);
-  const double delta = x - mean_;
-  mean_ += delta / static_cast<double>(count_);
-  m2_ += delta * (x - mean_);
+void Summary::grow(std::size_t bucket) {
+  buckets_.resize(bucket + 1, 0);
+}
 
-  const std::size_t b = bucket_of(value_ns);
-  if (b >= buckets_.size()) buckets_.resize(b + 1, 0);
-  ++buckets_[b];
+void Summary::add_each(std::span<Summary> summaries, const std::int64_t* values) {
+  const std::size_t n = summaries.size();
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  bool same_count = true;
+  for (std::size_t j = 1; j < n; ++j) same_count &= summaries[j].count_ == summaries[0].count_;
+  if (same_count && n >= 2) {
+    // add()'s Welford update, lane by lane: delta = x - mean;
+    // mean += delta / count; m2 += delta (x - mean), with count already raised.
+    const __m128d count = _mm_set1_pd(static_cast<double>(summaries[0].count_ + 1));
+    for (; i + 1 < n; i += 2) {
+      Summary& a = summaries[i];
+      Summary& b = summaries[i + 1];
+      const __m128d x =
+          _mm_set_pd(static_cast<double>(values[i + 1]), static_cast<double>(values[i]));
+      __m128d mean = _mm_loadh_pd(_mm_load_sd(&a.mean_), &b.mean_);
+      __m128d m2 = _mm_loadh_pd(_mm_load_sd(&a.m2_), &b.m2_);
+      const __m128d delta = _mm_sub_pd(x, mean);
+      mean = _mm_add_pd(mean, _mm_div_pd(delta, count));
+      m2 = _mm_add_pd(m2, _mm_mul_pd(delta, _mm_sub_pd(x, mean)));
+      _mm_storel_pd(&a.mean_, mean);
+      _mm_storeh_pd(&b.mean_, mean);
+      _mm_storel_pd(&a.m2_, m2);
+      _mm_storeh_pd(&b.m2_, m2);
+      a.add_extremes_and_bucket(values[i]);
+      b.add_extremes_and_bucket(values[i + 1]);
+    }
+  }
+#endif
+  for (; i < n; ++i) summaries[i].add(values[i]);
 }
 
 void Summary::merge(const Summary& other) {

@@ -144,8 +144,68 @@ inline std::optional<double> finite_token(std::string_view s) {
   return v;
 }
 
+// std::llround for x in [0, 2^62), without the libm call: the integer part
+// is exact, and so is x minus it, so comparing that with 0.5 rounds halves
+// away from zero as llround does.
+inline std::int64_t round_half_up(double x) {
+  const auto whole = static_cast<std::int64_t>(x);
+  return whole + (x - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+}
+
 std::string bad(const char* field, const char* expected, std::string_view token) {
   return std::string(field) + " must be " + expected + ", got " + quote(token);
+}
+
+// The DiskSim lines memsim writes (disksim_line) and most others, in one pass
+// over the bytes: "digits[.digits] digits digits digits digits" with blanks
+// between. parse_disksim's tokenizer followed by the number parsers read each
+// byte twice or more and were a fifth of a replay's time (docs/benchmarks.md).
+// Gives exactly what parse_disksim gives, or false (nothing decided) for any
+// other shape, a sign, too many digits or a value parse_disksim rejects, which
+// parse_disksim then reads as before. `line` is trimmed, hence starts with a
+// non-blank.
+bool parse_disksim_plain(std::string_view line, Record& r) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  auto digit = [](char c) { return static_cast<unsigned>(static_cast<unsigned char>(c) - '0'); };
+  // The arrival: finite_token's fast path (at most 19 digits, m <= 2^53 and
+  // at most 22 after the point), then m / 10^f as it computes it.
+  std::uint64_t m = 0;
+  int digits = 0;
+  int fraction = 0;
+  const char* const time_begin = p;
+  for (; p != end && digit(*p) <= 9 && digits < 20; ++p, ++digits) m = m * 10 + digit(*p);
+  if (p != end && *p == '.') {
+    ++p;
+    for (; p != end && digit(*p) <= 9 && digits < 20; ++p, ++digits, ++fraction) {
+      m = m * 10 + digit(*p);
+    }
+  }
+  if (digits == 0 || digits > 19 || m > (std::uint64_t{1} << 53) || fraction > 22) return false;
+  if (p == end || !is_blank(*p)) return false;
+  const std::string_view time_text(time_begin, static_cast<std::size_t>(p - time_begin));
+  // Four non-negative integers of at most 18 digits (int_token's fast path).
+  std::int64_t v[4];
+  for (std::int64_t& value : v) {
+    while (p != end && is_blank(*p)) ++p;
+    value = 0;
+    int n = 0;
+    for (; p != end && digit(*p) <= 9 && n <= 18; ++p, ++n) {
+      value = value * 10 + static_cast<std::int64_t>(digit(*p));
+    }
+    if (n == 0 || n > 18 || (p != end && !is_blank(*p))) return false;
+  }
+  if (p != end || v[2] <= 0) return false;  // a fifth field or a size of 0: parse_disksim says
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  r = {static_cast<double>(m) / kPow10[fraction],
+       time_text,
+       v[0],
+       v[1],
+       v[2],
+       (v[3] & 1) != 0 ? model::Op::kRead : model::Op::kWrite};
+  return true;
 }
 
 // Each returns an error message (without the line prefix), empty on success.
@@ -273,6 +333,11 @@ void TraceReader::refill() {
   // Keep the unread tail (the start of a line, at most kMaxLineBytes long or
   // read_line would have stopped) at the front and fill the rest: at least
   // one byte, as buffer_bytes_ >= kMinBufferBytes.
+  if (!previous_saved_) {  // the bytes under previous_text_ are about to move
+    previous_copy_.assign(previous_text_);
+    previous_text_ = previous_copy_;
+    previous_saved_ = true;
+  }
   const std::size_t kept = end_ - begin_;
   if (begin_ != 0 && kept != 0) std::memmove(buffer_.get(), buffer_.get() + begin_, kept);
   begin_ = 0;
@@ -348,36 +413,42 @@ TraceItem TraceReader::next() {
     if (line.empty() || line.front() == '#') continue;
 
     Record r;
-    const std::string error = format_ == TraceFormat::kSpc
-                                  ? parse_spc(line, options_.block_bytes, r)
-                                  : parse_disksim(line, r);
-    if (!error.empty()) return fail(error);
+    if (format_ == TraceFormat::kSpc || !parse_disksim_plain(line, r)) {
+      const std::string error = format_ == TraceFormat::kSpc
+                                    ? parse_spc(line, options_.block_bytes, r)
+                                    : parse_disksim(line, r);
+      if (!error.empty()) return fail(error);
+    }
     if (options_.device_filter && r.device != *options_.device_filter) continue;
 
     if (kept_ == 0) {
       first_time_ = r.time;
     } else if (r.time < previous_time_) {
       return fail(std::string(fmt.time_field) + " " + std::string(r.time_text) + " " + fmt.unit +
-                  " is earlier than the previous request (" + previous_text_ + " " + fmt.unit +
-                  ")");
+                  " is earlier than the previous request (" + std::string(previous_text_) + " " +
+                  fmt.unit + ")");
     }
     // Monotone in r.time, so arrivals come out non-decreasing.
-    const double arrival_ns = (r.time - first_time_) * fmt.ns_per_unit / options_.scale;
+    // x / 1 is x exactly: the division is skipped for unscaled replays.
+    const double unscaled_ns = (r.time - first_time_) * fmt.ns_per_unit;
+    const double arrival_ns = options_.scale == 1.0 ? unscaled_ns : unscaled_ns / options_.scale;
     if (!(arrival_ns < kMaxArrivalNs)) {
       return fail(std::string(fmt.time_field) + " " + std::string(r.time_text) + " " + fmt.unit +
                   " is too far after the first request (more than 2^62 ns once scaled)");
     }
     previous_time_ = r.time;
-    previous_text_.assign(r.time_text);
+    previous_text_ = r.time_text;  // in buffer_ until refill() saves it
+    previous_saved_ = false;
 
     // Fold into the simulated device (see the header).
-    const std::int64_t lbn = r.block % options_.capacity_blocks;
+    const std::int64_t lbn =
+        r.block < options_.capacity_blocks ? r.block : r.block % options_.capacity_blocks;
     const std::int64_t blocks = std::min({r.blocks, options_.capacity_blocks - lbn,
                                           std::int64_t{std::numeric_limits<std::int32_t>::max()}});
     TraceItem item;
     item.kind = TraceItem::Kind::kRequest;
     item.request.id = kept_++;
-    item.request.arrival_ns = static_cast<model::Ns>(std::llround(arrival_ns));
+    item.request.arrival_ns = round_half_up(arrival_ns);
     item.request.lbn = lbn;
     item.request.blocks = static_cast<std::int32_t>(blocks);
     item.request.op = r.op;

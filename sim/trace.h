@@ -125,7 +125,12 @@ class TraceReader {
   std::uint64_t kept_ = 0;
   double first_time_ = 0.0;  // in the trace's unit (ms or s)
   double previous_time_ = 0.0;
-  std::string previous_text_;       // as written, for messages
+  // The previous arrival as written, for messages: a view into buffer_
+  // (copying it for every line cost more than the rest of the bookkeeping)
+  // that refill() moves into previous_copy_ before the buffer's bytes move.
+  std::string_view previous_text_;
+  std::string previous_copy_;
+  bool previous_saved_ = true;
   std::optional<TraceItem> final_;  // set once the trace ended or failed
 };
 
