@@ -32,7 +32,7 @@ void RunStats::add(const model::Completion& c) {
   const std::int64_t values[kMetrics] = {c.response_ns(), c.queue_ns(),    b.service_ns(),
                                          b.seek_ns,       b.seek_x_ns,     b.seek_y_ns,
                                          b.settle_ns,     b.turnaround_ns, b.transfer_ns};
-  Summary::add_each(metrics, values);
+  for (int i = 0; i < kMetrics; ++i) metrics[i].add(values[i]);
   ++requests;
   if (c.request.op == model::Op::kRead) ++reads;
   blocks += c.request.blocks;

@@ -5,10 +5,6 @@
 #include <cmath>
 #include <cstddef>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace memstore::sim {
 namespace {
 
@@ -34,38 +30,6 @@ std::int64_t midpoint_of(std::size_t bucket) {
 
 void Summary::grow(std::size_t bucket) {
   buckets_.resize(bucket + 1, 0);
-}
-
-void Summary::add_each(std::span<Summary> summaries, const std::int64_t* values) {
-  const std::size_t n = summaries.size();
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  bool same_count = true;
-  for (std::size_t j = 1; j < n; ++j) same_count &= summaries[j].count_ == summaries[0].count_;
-  if (same_count && n >= 2) {
-    // add()'s Welford update, lane by lane: delta = x - mean;
-    // mean += delta / count; m2 += delta (x - mean), with count already raised.
-    const __m128d count = _mm_set1_pd(static_cast<double>(summaries[0].count_ + 1));
-    for (; i + 1 < n; i += 2) {
-      Summary& a = summaries[i];
-      Summary& b = summaries[i + 1];
-      const __m128d x =
-          _mm_set_pd(static_cast<double>(values[i + 1]), static_cast<double>(values[i]));
-      __m128d mean = _mm_loadh_pd(_mm_load_sd(&a.mean_), &b.mean_);
-      __m128d m2 = _mm_loadh_pd(_mm_load_sd(&a.m2_), &b.m2_);
-      const __m128d delta = _mm_sub_pd(x, mean);
-      mean = _mm_add_pd(mean, _mm_div_pd(delta, count));
-      m2 = _mm_add_pd(m2, _mm_mul_pd(delta, _mm_sub_pd(x, mean)));
-      _mm_storel_pd(&a.mean_, mean);
-      _mm_storeh_pd(&b.mean_, mean);
-      _mm_storel_pd(&a.m2_, m2);
-      _mm_storeh_pd(&b.m2_, m2);
-      a.add_extremes_and_bucket(values[i]);
-      b.add_extremes_and_bucket(values[i + 1]);
-    }
-  }
-#endif
-  for (; i < n; ++i) summaries[i].add(values[i]);
 }
 
 void Summary::merge(const Summary& other) {

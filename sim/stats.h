@@ -24,7 +24,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 namespace memstore::sim {
@@ -54,12 +53,6 @@ class Summary {
   // call overhead and the serialisation of nine out-of-line calls were a
   // visible part of a replay's time (docs/benchmarks.md).
   void add(std::int64_t value_ns);
-  // summaries[i].add(values[i]) for every i, bit for bit; faster when all
-  // have the same count (RunStats' nine metrics): their running moments are
-  // updated two at a time (SSE2), each lane doing add()'s operations in its
-  // order, so every value is rounded as add() rounds it (tested:
-  // SummaryTest.AddEachEqualsAdd).
-  static void add_each(std::span<Summary> summaries, const std::int64_t* values);
   // Afterwards *this summarises both streams.
   void merge(const Summary& other);
 
@@ -89,19 +82,6 @@ class Summary {
   std::vector<std::int64_t> buckets_;
 
   void grow(std::size_t bucket);  // out of line: rare
-  // add() without the running moments (add_each updates those).
-  void add_extremes_and_bucket(std::int64_t value_ns) {
-    if (count_ == 0) {
-      min_ = max_ = value_ns;
-    } else {
-      min_ = value_ns < min_ ? value_ns : min_;
-      max_ = max_ < value_ns ? value_ns : max_;
-    }
-    ++count_;
-    const std::size_t b = summary_detail::bucket_of(value_ns);
-    if (b >= buckets_.size()) grow(b);
-    ++buckets_[b];
-  }
 };
 
 inline void Summary::add(std::int64_t value_ns) {

@@ -186,14 +186,15 @@ bool parse_disksim_plain(std::string_view line, Record& r) {
   const std::string_view time_text(time_begin, static_cast<std::size_t>(p - time_begin));
   // Four non-negative integers of at most 18 digits (int_token's fast path).
   std::int64_t v[4];
-  for (std::int64_t& value : v) {
+  for (std::int64_t& out : v) {
     while (p != end && is_blank(*p)) ++p;
-    value = 0;
+    std::int64_t value = 0;  // a local: accumulating in v[] went through memory
     int n = 0;
     for (; p != end && digit(*p) <= 9 && n <= 18; ++p, ++n) {
       value = value * 10 + static_cast<std::int64_t>(digit(*p));
     }
     if (n == 0 || n > 18 || (p != end && !is_blank(*p))) return false;
+    out = value;
   }
   if (p != end || v[2] <= 0) return false;  // a fifth field or a size of 0: parse_disksim says
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
