@@ -270,12 +270,14 @@ bool parse_disksim_plain(std::string_view line, const char* readable, Record& r)
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  r = {static_cast<double>(m) / kPow10[fraction],
-       time_text,
-       v[0],
-       v[1],
-       v[2],
-       (v[3] & 1) != 0 ? model::Op::kRead : model::Op::kWrite};
+  // Field by field: a braced copy of the whole Record went through
+  // overlapping stack stores and loads that stalled store forwarding.
+  r.time = static_cast<double>(m) / kPow10[fraction];
+  r.time_text = time_text;
+  r.device = v[0];
+  r.block = v[1];
+  r.blocks = v[2];
+  r.op = (v[3] & 1) != 0 ? model::Op::kRead : model::Op::kWrite;
   return true;
 }
 
