@@ -24,6 +24,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace memstore::sim {
@@ -76,8 +77,8 @@ class Summary {
   std::int64_t count_ = 0;
   double mean_ = 0.0;
   double m2_ = 0.0;  // sum of squared deviations from the mean
-  std::int64_t min_ = 0;
-  std::int64_t max_ = 0;
+  std::int64_t min_ = std::numeric_limits<std::int64_t>::max();  // of no values
+  std::int64_t max_ = std::numeric_limits<std::int64_t>::min();
   // Bucket counts, grown on demand up to the highest bucket used.
   std::vector<std::int64_t> buckets_;
 
@@ -85,12 +86,9 @@ class Summary {
 };
 
 inline void Summary::add(std::int64_t value_ns) {
-  if (count_ == 0) {
-    min_ = max_ = value_ns;
-  } else {
-    min_ = value_ns < min_ ? value_ns : min_;
-    max_ = max_ < value_ns ? value_ns : max_;
-  }
+  // min_ and max_ start at the extremes, so the first value needs no branch.
+  min_ = value_ns < min_ ? value_ns : min_;
+  max_ = max_ < value_ns ? value_ns : max_;
   ++count_;
   // Welford (Knuth TAOCP vol. 2, §4.2.2): numerically stable running moments.
   const double x = static_cast<double>(value_ns);
