@@ -37,7 +37,9 @@
 // bytes in large blocks straight from its streambuf and parses each line in
 // place in that buffer: no per-line string or istream extraction and no
 // allocation per request (only the constructor's buffer, error messages, and
-// the previous arrival's text, whose capacity is reused).
+// a copy of the previous arrival's text when the buffer is refilled). DiskSim
+// lines of the plain shape memsim writes are parsed in one pass, their digits
+// eight bytes at a time; every other line takes the general parser.
 #pragma once
 
 #include <cstddef>
