@@ -408,7 +408,6 @@ void TraceReader::refill() {
   // one byte, as buffer_bytes_ >= kMinBufferBytes.
   if (!previous_saved_) {  // the bytes under previous_text_ are about to move
     previous_copy_.assign(previous_text_);
-    previous_text_ = previous_copy_;
     previous_saved_ = true;
   }
   const std::size_t kept = end_ - begin_;
@@ -498,7 +497,8 @@ TraceItem TraceReader::next() {
       first_time_ = r.time;
     } else if (r.time < previous_time_) {
       return fail(std::string(fmt.time_field) + " " + std::string(r.time_text) + " " + fmt.unit +
-                  " is earlier than the previous request (" + std::string(previous_text_) + " " +
+                  " is earlier than the previous request (" +
+                  (previous_saved_ ? previous_copy_ : std::string(previous_text_)) + " " +
                   fmt.unit + ")");
     }
     // Monotone in r.time, so arrivals come out non-decreasing.

@@ -128,8 +128,10 @@ class TraceReader {
   double first_time_ = 0.0;  // in the trace's unit (ms or s)
   double previous_time_ = 0.0;
   // The previous arrival as written, for messages: a view into buffer_
-  // (copying it for every line cost more than the rest of the bookkeeping)
-  // that refill() moves into previous_copy_ before the buffer's bytes move.
+  // (copying it for every line cost more than the rest of the bookkeeping),
+  // or, once refill() has saved it before the buffer's bytes moved,
+  // previous_copy_. buffer_'s bytes stay put if the reader is moved; a view
+  // into previous_copy_ would not.
   std::string_view previous_text_;
   std::string previous_copy_;
   bool previous_saved_ = true;

@@ -417,6 +417,19 @@ TEST(TraceBuffer, ErrorsAfterManyReadsNameTheirLine) {
   }
 }
 
+// The previous arrival's text is kept as a view into the buffer and copied
+// only when the buffer is refilled: the message must name it either way.
+TEST(TraceBuffer, PreviousArrivalIsNamedAcrossARefill) {
+  std::string text = "5.5 0 0 1 1\n";
+  for (int i = 0; i < 3; ++i) text += "# " + std::string(3000, 'x') + "\n";
+  text += "3.25 0 0 1 1\n";
+  for (const std::size_t bytes : {TraceReader::kMinBufferBytes, TraceReader::kBufferBytes}) {
+    SCOPED_TRACE(bytes);
+    EXPECT_EQ(read_all(text, TraceFormat::kDiskSim, options(), bytes).last.error,
+              "line 5: arrival 3.25 ms is earlier than the previous request (5.5 ms)");
+  }
+}
+
 TEST(TraceBuffer, LongLineStraddlingAReadIsTooLong) {
   // With the smallest buffer, the first read ends inside the second line.
   const std::string text = "0 0 0 1 1\n" + std::string(TraceReader::kMaxLineBytes + 1, '7') + "\n";
