@@ -115,10 +115,12 @@ inline double phase8_sse2_s(double thrust, double k, double xa, double xb, doubl
 
 // The same four boundaries at a time with AVX, for CPUs that have it (chosen
 // at run time: the build assumes no more than x86-64). On the project's AMD
-// EPYC a 4-wide vsqrtpd or vdivpd costs what a 2-wide one does
-// (docs/benchmarks.md), so a phase's 8 square roots and 8 divisions take half
-// as long. Only AVX itself is enabled here, not FMA, so every product and sum
-// is rounded as in the scalar code and each value stays bit-identical.
+// EPYC a 4-wide vsqrtpd or vdivpd costs what a 2-wide one does, so a phase's
+// 8 square roots and 8 divisions take half the instructions: independent
+// seeks run about 1.3x faster, a replay, where each seek waits on its own
+// chain of square roots, about 2% (docs/benchmarks.md, "Toward 40x"). Only
+// AVX itself is enabled here, not FMA, so every product and sum is rounded as
+// in the scalar code and each value stays bit-identical.
 __attribute__((target("avx"))) double phase8_avx_s(double thrust, double k, double xa, double xb,
                                                    double& v) {
   constexpr int kChunks = kChunksPerPhase;
@@ -155,16 +157,15 @@ __attribute__((target("avx"))) double phase8_avx_s(double thrust, double k, doub
   return t;
 }
 
-bool cpu_has_avx() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx");
-}
-const bool kAvx = cpu_has_avx();
+// Set before main(); a seek computed during static initialisation, before
+// it is, takes the SSE2 path, which gives the same values.
+const bool kAvx = seek_detail::cpu_has_avx();
 
 // Both phases of a base seek with the model's chunks. The AVX test is one
 // predictable branch per seek.
-inline double two_phases8_s(double a, double k, double from, double xm, double to, double& v) {
-  if (kAvx) {
+inline double two_phases8_s(double a, double k, double from, double xm, double to, double& v,
+                            bool avx = kAvx) {
+  if (avx) {
     const double t = phase8_avx_s(a, k, from, xm, v);
     return t + phase8_avx_s(-a, k, xm, to, v);
   }
@@ -206,6 +207,31 @@ double base_seek_s(const Axis& axis, double x0, double x1, double v0, double v1,
   double t = phase_s<kMaxChunks>(a, k, from, xm, v, chunks);
   return t + phase_s<kMaxChunks>(-a, k, xm, to, v, chunks);
 }
+
+namespace seek_detail {
+
+bool cpu_has_avx() {
+#if defined(__SSE2__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx");
+#else
+  return false;
+#endif
+}
+
+double base_seek_packed_s(const Axis& axis, double x0, double x1, double v0, double v1, bool avx) {
+  if (x0 == x1) return 0;
+  const auto [from, to, xm] = seek_frame(axis, x0, x1, v0, v1);
+  double v = v0;
+#if defined(__SSE2__)
+  return two_phases8_s(axis.accel_m_s2, axis.spring_per_m, from, xm, to, v, avx && kAvx);
+#else
+  (void)avx;
+  return two_phases8_s(axis.accel_m_s2, axis.spring_per_m, from, xm, to, v);
+#endif
+}
+
+}  // namespace seek_detail
 
 SeekBounds base_seek_bounds_s(const Axis& axis, double x0, double x1, double v, bool upper_only) {
   if (x0 == x1) return {};

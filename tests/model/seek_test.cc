@@ -49,7 +49,7 @@ TEST(Seek, SpringsLengthenShortSeeksAndShortenLongOnes) {
             base_seek_s(kNoSpring, -kHalfRange, kHalfRange - kBit, 0, 0));
 }
 
-// base_seek_s computes the model's chunks two at a time (SSE2); every value
+// base_seek_s computes the model's chunks two (SSE2) or four (AVX) at a time; every value
 // must be the one the scalar loop gives, bit for bit, or results would move.
 TEST(Seek, PackedPhasesEqualScalarOnes) {
   auto same_bits = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
@@ -64,6 +64,11 @@ TEST(Seek, PackedPhasesEqualScalarOnes) {
       ASSERT_TRUE(same_bits(packed, scalar))
           << spring_factor << ": " << b0 << " -> " << b1 << " " << v0 << " " << v1 << ": " << packed
           << " vs " << scalar;
+      // Both packed paths, whichever base_seek_s took on this host.
+      for (const bool avx : {false, true}) {
+        ASSERT_TRUE(same_bits(seek_detail::base_seek_packed_s(axis, x0, x1, v0, v1, avx), scalar))
+            << "avx " << avx << ", " << spring_factor << ": " << b0 << " -> " << b1;
+      }
     };
     // Every 25th cylinder to every 25th, at rest (X) and at access speed (Y).
     for (int b0 = 0; b0 < bits; b0 += 25) {
