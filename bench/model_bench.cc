@@ -1,14 +1,19 @@
-// Model speed (docs/benchmarks.md): one G2 service-time computation, SPTF and
-// ZSPTF choice cost versus queue length, and whole memsim runs.
+// Model speed (docs/benchmarks.md): one G2 service-time computation, one X
+// seek, SPTF and ZSPTF choice cost versus queue length, the DiskSim trace
+// reader, and whole memsim runs.
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "model/device_factory.h"
 #include "model/mems_mechanism.h"
 #include "model/scheduler.h"
+#include "model/seek_piecewise.h"
 #include "sim/simulate.h"
+#include "sim/trace.h"
 #include "sim/workload.h"
 
 namespace {
@@ -43,6 +48,29 @@ void BM_G2ServiceTime(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_G2ServiceTime);
+
+// One rest-to-rest X seek between random G2 cylinders: the piecewise model's
+// 2 x 8 chunks (seek_piecewise.cc; AVX when the CPU has it), which the Random
+// workload pays once per request.
+void BM_G2XSeek(benchmark::State& state) {
+  const model::DeviceParams p = *model::preset("g2");
+  const double bit_m = p.bit_width_nm * 1e-9;
+  const model::Axis axis =
+      model::Axis::make(p.sled_accel_m_s2, p.spring_factor, p.region_bits_x * bit_m / 2);
+  std::mt19937_64 rng(3);
+  std::vector<double> x(4096);
+  for (double& v : x) {
+    v = (static_cast<double>(rng() % static_cast<std::uint64_t>(p.region_bits_x)) -
+         p.region_bits_x / 2) *
+        bit_m;
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(model::rest_to_rest_s(axis, x[i & 4095], x[(i + 1) & 4095]));
+    ++i;
+  }
+}
+BENCHMARK(BM_G2XSeek);
 
 // Positioning estimate alone (what SPTF evaluates per pending request).
 void BM_G2PositioningEstimate(benchmark::State& state) {
@@ -106,6 +134,28 @@ void BM_ChoiceLoopOverhead(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ChoiceLoopOverhead);
+
+// memsim replay's reader: DiskSim ASCII lines as disksim_line writes them
+// (the trace bench/disksim-compare replays), parsed from memory.
+void BM_TraceReaderDiskSim(benchmark::State& state) {
+  std::string text;
+  for (const model::Request& r : random_requests(100'000, 3'000'000, 8, 4)) {
+    model::Request timed = r;
+    timed.arrival_ns = static_cast<model::Ns>(r.id) * 50'123'457;
+    text += sim::disksim_line(timed);
+  }
+  sim::TraceOptions options;
+  options.capacity_blocks = 3'000'000;
+  for (auto _ : state) {
+    std::istringstream in(text);
+    sim::TraceReader reader(in, sim::TraceFormat::kDiskSim, options);
+    std::int64_t n = 0;
+    while (reader.next().kind == sim::TraceItem::Kind::kRequest) ++n;
+    benchmark::DoNotOptimize(n);
+  }
+  state.SetItemsProcessed(state.iterations() * 100'000);
+}
+BENCHMARK(BM_TraceReaderDiskSim)->Unit(benchmark::kMillisecond);
 
 // memsim run: the thesis' Random workload through a G2 device (FCFS).
 void BM_MemsimRun(benchmark::State& state) {

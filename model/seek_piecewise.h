@@ -48,6 +48,15 @@ double base_seek_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, do
 // computes packed, for the tests that check the two agree bit for bit.
 double base_seek_scalar_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s);
 
+// For the tests: the packed computation base_seek_s uses for the model's
+// chunks, on the SSE2 path or (with `avx`, where the CPU has it) the AVX one,
+// so that both can be held to base_seek_scalar_s on any x86-64 host.
+namespace seek_detail {
+bool cpu_has_avx();
+double base_seek_packed_s(const Axis& axis, double x0_m, double x1_m, double v0_m_s, double v1_m_s,
+                          bool avx);
+}  // namespace seek_detail
+
 // Bounds on base_seek_s (with the model's chunks) for a seek that starts and
 // ends at the same speed v (X: 0; Y: the access speed), for schedulers that
 // need the fastest of many seeks without computing each (SPTF, thesis §6.1.2).

@@ -8,22 +8,10 @@
 namespace memstore::sim {
 namespace {
 
-// Log-linear buckets (HdrHistogram's layout with 10 significant bits): values
-// below kLinearLimit map to themselves; above, each power of two [2^k, 2^k+1)
-// is split into kSubBuckets buckets of width 2^(k - kSubBits).
-constexpr int kSubBits = 9;
-constexpr std::uint64_t kSubBuckets = std::uint64_t{1} << kSubBits;  // 512
-constexpr std::uint64_t kLinearLimit = kSubBuckets * 2;              // 1024
-constexpr int kFirstLogExponent = kSubBits + 1;                      // 10
-
-std::size_t bucket_of(std::int64_t value_ns) {
-  const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
-  if (v < kLinearLimit) return static_cast<std::size_t>(v);
-  const int k = static_cast<int>(std::bit_width(v)) - 1;          // 2^k <= v < 2^(k+1), k >= 10
-  const std::uint64_t sub = (v >> (k - kSubBits)) - kSubBuckets;  // 0..511
-  return static_cast<std::size_t>(
-      kLinearLimit + static_cast<std::uint64_t>(k - kFirstLogExponent) * kSubBuckets + sub);
-}
+using summary_detail::kFirstLogExponent;
+using summary_detail::kLinearLimit;
+using summary_detail::kSubBits;
+using summary_detail::kSubBuckets;
 
 // The midpoint of a bucket, rounded down: the value itself for width-1
 // buckets. Fits in int64 for every bucket bucket_of() can return.
@@ -40,23 +28,8 @@ std::int64_t midpoint_of(std::size_t bucket) {
 
 }  // namespace
 
-void Summary::add(std::int64_t value_ns) {
-  if (count_ == 0) {
-    min_ = max_ = value_ns;
-  } else {
-    min_ = std::min(min_, value_ns);
-    max_ = std::max(max_, value_ns);
-  }
-  ++count_;
-  // Welford (Knuth TAOCP vol. 2, §4.2.2): numerically stable running moments.
-  const double x = static_cast<double>(value_ns);
-  const double delta = x - mean_;
-  mean_ += delta / static_cast<double>(count_);
-  m2_ += delta * (x - mean_);
-
-  const std::size_t b = bucket_of(value_ns);
-  if (b >= buckets_.size()) buckets_.resize(b + 1, 0);
-  ++buckets_[b];
+void Summary::grow(std::size_t bucket) {
+  buckets_.resize(bucket + 1, 0);
 }
 
 void Summary::merge(const Summary& other) {

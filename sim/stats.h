@@ -21,13 +21,38 @@
 // order except for the last bits of mean/sd.
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace memstore::sim {
 
+namespace summary_detail {
+
+// Log-linear buckets (HdrHistogram's layout with 10 significant bits):
+// values below kLinearLimit map to themselves; above, each power of two
+// [2^k, 2^k+1) is split into kSubBuckets buckets of width 2^(k - kSubBits).
+inline constexpr int kSubBits = 9;
+inline constexpr std::uint64_t kSubBuckets = std::uint64_t{1} << kSubBits;  // 512
+inline constexpr std::uint64_t kLinearLimit = kSubBuckets * 2;              // 1024
+inline constexpr int kFirstLogExponent = kSubBits + 1;                      // 10
+inline std::size_t bucket_of(std::int64_t value_ns) {
+  const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
+  if (v < kLinearLimit) return static_cast<std::size_t>(v);
+  const int k = static_cast<int>(std::bit_width(v)) - 1;          // 2^k <= v < 2^(k+1), k >= 10
+  const std::uint64_t sub = (v >> (k - kSubBits)) - kSubBuckets;  // 0..511
+  return static_cast<std::size_t>(
+      kLinearLimit + static_cast<std::uint64_t>(k - kFirstLogExponent) * kSubBuckets + sub);
+}
+}  // namespace summary_detail
+
 class Summary {
  public:
+  // Inline (below): memsim adds nine values per simulated request, and the
+  // call overhead and the serialisation of nine out-of-line calls were a
+  // visible part of a replay's time (docs/benchmarks.md).
   void add(std::int64_t value_ns);
   // Afterwards *this summarises both streams.
   void merge(const Summary& other);
@@ -52,10 +77,28 @@ class Summary {
   std::int64_t count_ = 0;
   double mean_ = 0.0;
   double m2_ = 0.0;  // sum of squared deviations from the mean
-  std::int64_t min_ = 0;
-  std::int64_t max_ = 0;
+  std::int64_t min_ = std::numeric_limits<std::int64_t>::max();  // of no values
+  std::int64_t max_ = std::numeric_limits<std::int64_t>::min();
   // Bucket counts, grown on demand up to the highest bucket used.
   std::vector<std::int64_t> buckets_;
+
+  void grow(std::size_t bucket);  // out of line: rare
 };
+
+inline void Summary::add(std::int64_t value_ns) {
+  // min_ and max_ start at the extremes, so the first value needs no branch.
+  min_ = value_ns < min_ ? value_ns : min_;
+  max_ = max_ < value_ns ? value_ns : max_;
+  ++count_;
+  // Welford (Knuth TAOCP vol. 2, §4.2.2): numerically stable running moments.
+  const double x = static_cast<double>(value_ns);
+  const double delta = x - mean_;
+  mean_ += delta / static_cast<double>(count_);
+  m2_ += delta * (x - mean_);
+
+  const std::size_t b = summary_detail::bucket_of(value_ns);
+  if (b >= buckets_.size()) grow(b);
+  ++buckets_[b];
+}
 
 }  // namespace memstore::sim

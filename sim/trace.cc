@@ -1,6 +1,7 @@
 #include "sim/trace.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cinttypes>
 #include <cmath>
@@ -144,8 +145,140 @@ inline std::optional<double> finite_token(std::string_view s) {
   return v;
 }
 
+// std::llround for x in [0, 2^62), without the libm call: the integer part
+// is exact, and so is x minus it, so comparing that with 0.5 rounds halves
+// away from zero as llround does.
+inline std::int64_t round_half_up(double x) {
+  const auto whole = static_cast<std::int64_t>(x);
+  return whole + (x - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+}
+
 std::string bad(const char* field, const char* expected, std::string_view token) {
   return std::string(field) + " must be " + expected + ", got " + quote(token);
+}
+
+// The run of decimal digits at p, up to `end`: returns how many there are
+// and sets `value` to their number (mod 2^64: callers reject runs too long to
+// fit). Eight bytes at a time where eight can be read (`readable`, at or
+// beyond `end`): the bytes that are digits are found, and converted, with
+// integer operations on the whole word (the SWAR method of simdjson's
+// parse_eight_digits_unrolled), instead of a branch per byte.
+inline std::size_t digit_run(const char* p, const char* end, const char* readable,
+                             std::uint64_t& value) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101;
+  std::uint64_t v = 0;
+  std::size_t total = 0;
+  while (readable - p >= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);  // little-endian: the first byte is the lowest
+    // Each byte minus '0'; the lowest byte that is not below 10 (or that
+    // borrowed) is the first non-digit. Bytes above it may be garbled by the
+    // borrow and the carry, and are never used.
+    const std::uint64_t t = word - kOnes * '0';
+    const std::uint64_t high = ((t + kOnes * (0x80 - 10)) | t) & (kOnes * 0x80);
+    auto n = static_cast<std::size_t>(high == 0 ? 8 : std::countr_zero(high) / 8);
+    n = std::min(n, static_cast<std::size_t>(end - p));
+    if (n == 0) break;
+    // The n digit values moved to the top bytes (zeros, i.e. leading zero
+    // digits, below), then combined pairwise: 8 digits in three multiplies.
+    std::uint64_t d = t << (8 * (8 - n));
+    d = d * 10 + (d >> 8);
+    d = (((d & 0x000000FF000000FF) * 0x000F424000000064) +
+         (((d >> 16) & 0x000000FF000000FF) * 0x0000271000000001)) >>
+        32;
+    static constexpr std::uint64_t kScale[] = {1,      10,      100,      1000,     10000,
+                                               100000, 1000000, 10000000, 100000000};
+    v = v * kScale[n] + d;
+    total += n;
+    p += n;
+    if (n < 8) {
+      value = v;
+      return total;
+    }
+  }
+  for (; p != end; ++p, ++total) {  // near the end of the buffer: a byte at a time
+    const unsigned c = static_cast<unsigned char>(*p) - unsigned{'0'};
+    if (c > 9) break;
+    v = v * 10 + c;
+  }
+  value = v;
+  return total;
+}
+
+// The DiskSim lines memsim writes (disksim_line) and most others, in one pass
+// over the bytes: "digits[.digits] digits digits digits digits" with blanks
+// between. parse_disksim's tokenizer followed by the number parsers read each
+// byte twice or more and were a fifth of a replay's time (docs/benchmarks.md).
+// Gives exactly what parse_disksim gives, or false (nothing decided) for any
+// other shape, a sign, too many digits or a value parse_disksim rejects, which
+// parse_disksim then reads as before. `line` is trimmed, hence starts with a
+// non-blank; bytes up to `readable` (at or beyond its end) may be read.
+bool parse_disksim_plain(std::string_view line, const char* readable, Record& r) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  // The arrival: finite_token's fast path (at most 19 digits, m <= 2^53 and
+  // at most 22 after the point), then m / 10^f as it computes it.
+  const char* const time_begin = p;
+  std::uint64_t whole = 0;
+  std::uint64_t fraction_digits = 0;
+  const std::size_t whole_n = digit_run(p, end, readable, whole);
+  p += whole_n;
+  std::size_t fraction = 0;
+  if (p != end && *p == '.') {
+    ++p;
+    fraction = digit_run(p, end, readable, fraction_digits);
+    p += fraction;
+  }
+  const std::size_t digits = whole_n + fraction;
+  if (digits == 0 || digits > 19 || fraction > 22) return false;
+  static constexpr std::uint64_t kPow10Int[] = {1,
+                                                10,
+                                                100,
+                                                1000,
+                                                10000,
+                                                100000,
+                                                1000000,
+                                                10000000,
+                                                100000000,
+                                                1000000000,
+                                                10000000000,
+                                                100000000000,
+                                                1000000000000,
+                                                10000000000000,
+                                                100000000000000,
+                                                1000000000000000,
+                                                10000000000000000,
+                                                100000000000000000,
+                                                1000000000000000000,
+                                                10000000000000000000u};
+  // Exact: fewer than 20 digits in all.
+  const std::uint64_t m = whole * kPow10Int[fraction] + fraction_digits;
+  if (m > (std::uint64_t{1} << 53)) return false;
+  if (p == end || !is_blank(*p)) return false;
+  const std::string_view time_text(time_begin, static_cast<std::size_t>(p - time_begin));
+  // Four non-negative integers of at most 18 digits (int_token's fast path).
+  std::int64_t v[4];
+  for (std::int64_t& out : v) {
+    while (p != end && is_blank(*p)) ++p;
+    std::uint64_t value = 0;
+    const std::size_t n = digit_run(p, end, readable, value);
+    p += n;
+    if (n == 0 || n > 18 || (p != end && !is_blank(*p))) return false;
+    out = static_cast<std::int64_t>(value);
+  }
+  if (p != end || v[2] <= 0) return false;  // a fifth field or a size of 0: parse_disksim says
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  // Field by field: a braced copy of the whole Record went through
+  // overlapping stack stores and loads that stalled store forwarding.
+  r.time = static_cast<double>(m) / kPow10[fraction];
+  r.time_text = time_text;
+  r.device = v[0];
+  r.block = v[1];
+  r.blocks = v[2];
+  r.op = (v[3] & 1) != 0 ? model::Op::kRead : model::Op::kWrite;
+  return true;
 }
 
 // Each returns an error message (without the line prefix), empty on success.
@@ -273,6 +406,10 @@ void TraceReader::refill() {
   // Keep the unread tail (the start of a line, at most kMaxLineBytes long or
   // read_line would have stopped) at the front and fill the rest: at least
   // one byte, as buffer_bytes_ >= kMinBufferBytes.
+  if (!previous_saved_) {  // the bytes under previous_text_ are about to move
+    previous_copy_.assign(previous_text_);
+    previous_saved_ = true;
+  }
   const std::size_t kept = end_ - begin_;
   if (begin_ != 0 && kept != 0) std::memmove(buffer_.get(), buffer_.get() + begin_, kept);
   begin_ = 0;
@@ -348,36 +485,43 @@ TraceItem TraceReader::next() {
     if (line.empty() || line.front() == '#') continue;
 
     Record r;
-    const std::string error = format_ == TraceFormat::kSpc
-                                  ? parse_spc(line, options_.block_bytes, r)
-                                  : parse_disksim(line, r);
-    if (!error.empty()) return fail(error);
+    if (format_ == TraceFormat::kSpc || !parse_disksim_plain(line, buffer_.get() + end_, r)) {
+      const std::string error = format_ == TraceFormat::kSpc
+                                    ? parse_spc(line, options_.block_bytes, r)
+                                    : parse_disksim(line, r);
+      if (!error.empty()) return fail(error);
+    }
     if (options_.device_filter && r.device != *options_.device_filter) continue;
 
     if (kept_ == 0) {
       first_time_ = r.time;
     } else if (r.time < previous_time_) {
       return fail(std::string(fmt.time_field) + " " + std::string(r.time_text) + " " + fmt.unit +
-                  " is earlier than the previous request (" + previous_text_ + " " + fmt.unit +
-                  ")");
+                  " is earlier than the previous request (" +
+                  (previous_saved_ ? previous_copy_ : std::string(previous_text_)) + " " +
+                  fmt.unit + ")");
     }
     // Monotone in r.time, so arrivals come out non-decreasing.
-    const double arrival_ns = (r.time - first_time_) * fmt.ns_per_unit / options_.scale;
+    // x / 1 is x exactly: the division is skipped for unscaled replays.
+    const double unscaled_ns = (r.time - first_time_) * fmt.ns_per_unit;
+    const double arrival_ns = options_.scale == 1.0 ? unscaled_ns : unscaled_ns / options_.scale;
     if (!(arrival_ns < kMaxArrivalNs)) {
       return fail(std::string(fmt.time_field) + " " + std::string(r.time_text) + " " + fmt.unit +
                   " is too far after the first request (more than 2^62 ns once scaled)");
     }
     previous_time_ = r.time;
-    previous_text_.assign(r.time_text);
+    previous_text_ = r.time_text;  // in buffer_ until refill() saves it
+    previous_saved_ = false;
 
     // Fold into the simulated device (see the header).
-    const std::int64_t lbn = r.block % options_.capacity_blocks;
+    const std::int64_t lbn =
+        r.block < options_.capacity_blocks ? r.block : r.block % options_.capacity_blocks;
     const std::int64_t blocks = std::min({r.blocks, options_.capacity_blocks - lbn,
                                           std::int64_t{std::numeric_limits<std::int32_t>::max()}});
     TraceItem item;
     item.kind = TraceItem::Kind::kRequest;
     item.request.id = kept_++;
-    item.request.arrival_ns = static_cast<model::Ns>(std::llround(arrival_ns));
+    item.request.arrival_ns = round_half_up(arrival_ns);
     item.request.lbn = lbn;
     item.request.blocks = static_cast<std::int32_t>(blocks);
     item.request.op = r.op;

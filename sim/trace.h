@@ -37,7 +37,9 @@
 // bytes in large blocks straight from its streambuf and parses each line in
 // place in that buffer: no per-line string or istream extraction and no
 // allocation per request (only the constructor's buffer, error messages, and
-// the previous arrival's text, whose capacity is reused).
+// a copy of the previous arrival's text when the buffer is refilled). DiskSim
+// lines of the plain shape memsim writes are parsed in one pass, their digits
+// eight bytes at a time; every other line takes the general parser.
 #pragma once
 
 #include <cstddef>
@@ -125,7 +127,14 @@ class TraceReader {
   std::uint64_t kept_ = 0;
   double first_time_ = 0.0;  // in the trace's unit (ms or s)
   double previous_time_ = 0.0;
-  std::string previous_text_;       // as written, for messages
+  // The previous arrival as written, for messages: a view into buffer_
+  // (copying it for every line cost more than the rest of the bookkeeping),
+  // or, once refill() has saved it before the buffer's bytes moved,
+  // previous_copy_. buffer_'s bytes stay put if the reader is moved; a view
+  // into previous_copy_ would not.
+  std::string_view previous_text_;
+  std::string previous_copy_;
+  bool previous_saved_ = true;
   std::optional<TraceItem> final_;  // set once the trace ended or failed
 };
 

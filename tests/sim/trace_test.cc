@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <streambuf>
@@ -415,6 +417,19 @@ TEST(TraceBuffer, ErrorsAfterManyReadsNameTheirLine) {
   }
 }
 
+// The previous arrival's text is kept as a view into the buffer and copied
+// only when the buffer is refilled: the message must name it either way.
+TEST(TraceBuffer, PreviousArrivalIsNamedAcrossARefill) {
+  std::string text = "5.5 0 0 1 1\n";
+  for (int i = 0; i < 3; ++i) text += "# " + std::string(3000, 'x') + "\n";
+  text += "3.25 0 0 1 1\n";
+  for (const std::size_t bytes : {TraceReader::kMinBufferBytes, TraceReader::kBufferBytes}) {
+    SCOPED_TRACE(bytes);
+    EXPECT_EQ(read_all(text, TraceFormat::kDiskSim, options(), bytes).last.error,
+              "line 5: arrival 3.25 ms is earlier than the previous request (5.5 ms)");
+  }
+}
+
 TEST(TraceBuffer, LongLineStraddlingAReadIsTooLong) {
   // With the smallest buffer, the first read ends inside the second line.
   const std::string text = "0 0 0 1 1\n" + std::string(TraceReader::kMaxLineBytes + 1, '7') + "\n";
@@ -610,6 +625,78 @@ TEST(TraceNumbers, RandomTokensMatchFromChars) {
     expect_parsed_like_from_chars(t);
     if (HasFailure()) return;  // one token is enough to debug
   }
+}
+
+// The reader parses DiskSim lines of the plain shape in one pass, eight
+// bytes at a time (trace.cc, parse_disksim_plain), and every other line as
+// before. Random lines of many shapes, after a first line at time 0, must give
+// what the per-field definition gives: from_chars on each blank-separated
+// field, the arrival rounded with llround, the block folded.
+TEST(DiskSimTrace, RandomLinesParseLikeFromChars) {
+  std::mt19937_64 rng(11);
+  const auto pick = [&rng](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  static constexpr std::string_view kDigits = "0123456789";
+  static constexpr std::string_view kBlanks = " \t \v\f ";
+  static constexpr std::string_view kOdd = "-+.eEx,a\x80\xff";
+  const std::int64_t capacity = 4'000'000'000'000'000'000;
+  const auto digits = [&](std::size_t max) {
+    std::string d;
+    for (std::size_t n = 1 + pick(max); n > 0; --n) d += kDigits[pick(10)];
+    return d;
+  };
+  int valid_lines = 0;
+  for (int i = 0; i < 100'000; ++i) {
+    std::vector<std::string> fields;
+    std::string time = digits(pick(3) == 0 ? 21 : 7);
+    if (pick(4) != 0) time += "." + (pick(5) == 0 ? std::string() : digits(pick(3) == 0 ? 21 : 6));
+    fields.push_back(time);
+    for (int f = 0; f < 4; ++f) fields.push_back(digits(pick(3) == 0 ? 20 : 8));
+    if (pick(8) == 0) fields.erase(fields.begin() + static_cast<std::ptrdiff_t>(pick(5)));
+    if (pick(8) == 0) fields.push_back(digits(3));
+    if (pick(6) == 0) {  // a sign, a point, an exponent or garbage somewhere
+      std::string& f = fields[pick(fields.size())];
+      f.insert(pick(f.size() + 1), 1, kOdd[pick(kOdd.size())]);
+    }
+    std::string line;
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      if (f > 0 || pick(4) == 0) {
+        for (std::size_t n = 1 + pick(3); n > 0; --n) line += kBlanks[pick(kBlanks.size())];
+      }
+      line += fields[f];
+    }
+    if (pick(4) == 0) line += kBlanks[pick(kBlanks.size())];
+    SCOPED_TRACE(line);
+    const Result got =
+        read_all("0 0 0 1 1\n" + line + "\n", TraceFormat::kDiskSim, options(capacity));
+    // The definition, field by field.
+    std::optional<double> t;
+    std::optional<std::int64_t> dev, block, size, flags;
+    if (fields.size() == 5) {
+      t = from_chars_finite(fields[0]);
+      dev = from_chars_int(fields[1]);
+      block = from_chars_int(fields[2]);
+      size = from_chars_int(fields[3]);
+      flags = from_chars_int(fields[4]);
+    }
+    const bool valid = t && dev && block && *block >= 0 && size && *size > 0 && flags &&
+                       *flags >= 0 && *t >= 0 && *t * 1e6 < 0x1.0p62;
+    if (!valid) {
+      EXPECT_EQ(got.last.kind, Kind::kError);
+      EXPECT_EQ(got.requests.size(), 1u);
+    } else {
+      ++valid_lines;
+      ASSERT_EQ(got.last.kind, Kind::kEnd) << got.last.error;
+      ASSERT_EQ(got.requests.size(), 2u);
+      const model::Request& r = got.requests[1];
+      EXPECT_EQ(r.arrival_ns, std::llround(*t * 1e6));
+      EXPECT_EQ(r.lbn, *block % capacity);
+      EXPECT_EQ(r.blocks, std::min({*size, capacity - *block % capacity,
+                                    std::int64_t{std::numeric_limits<std::int32_t>::max()}}));
+      EXPECT_EQ(r.op, (*flags & 1) != 0 ? model::Op::kRead : model::Op::kWrite);
+    }
+    if (HasFailure()) return;  // one line is enough to debug
+  }
+  EXPECT_GT(valid_lines, 30'000);  // both outcomes are well represented
 }
 
 // --- SPC -------------------------------------------------------------------
