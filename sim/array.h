@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "model/device.h"
+#include "sim/response_totals.h"
 #include "sim/simulate.h"
 #include "sim/write_buffer.h"
 
@@ -62,11 +63,7 @@ struct ArrayParams {
 
 // What happened; the part counts are foreground parts (the host's requests), the rest is
 // background work of the cache or the log.
-struct ArrayStats {
-  std::int64_t requests = 0;
-  std::int64_t reads = 0;
-  double response_ms_sum = 0;
-  double read_ms_sum = 0;
+struct ArrayStats : ResponseTotals {
   std::int64_t mems_read_parts = 0, mems_write_parts = 0;
   std::int64_t disk_read_parts = 0, disk_write_parts = 0;
   std::int64_t reads_served_by_mems = 0;  // reads whose every part was on a MEMStore
@@ -74,12 +71,6 @@ struct ArrayStats {
   std::int64_t cache_destages = 0;
   std::int64_t log_read_hits = 0, log_bypassed_writes = 0, log_segments_cleaned = 0;
   model::Ns last_done_ns = 0;
-  double mean_response_ms() const { return mean(response_ms_sum, requests); }
-  double mean_read_ms() const { return mean(read_ms_sum, reads); }
-  double mean_write_ms() const { return mean(response_ms_sum - read_ms_sum, requests - reads); }
-  static double mean(double sum, std::int64_t n) {
-    return n > 0 ? sum / static_cast<double>(n) : 0;
-  }
 };
 
 // Runs every request of `next` (arrivals non-decreasing, within the volume) on the array.

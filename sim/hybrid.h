@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "model/device.h"
+#include "sim/response_totals.h"
 #include "sim/simulate.h"
 #include "sim/write_buffer.h"
 
@@ -27,21 +28,11 @@ enum class HybridMode : std::uint8_t {
   kWriteBuffered,  // the disk behind the MEMS write buffer
 };
 
-struct HybridStats {
-  std::int64_t requests = 0;
-  std::int64_t reads = 0;
-  double response_ms_sum = 0;
-  double read_ms_sum = 0;
+struct HybridStats : ResponseTotals {
   std::int64_t buffer_read_hits = 0;  // reads served from the log
   std::int64_t bypassed_writes = 0;   // writes that found the log full
   std::int64_t segments_cleaned = 0;
   model::Ns last_done_ns = 0;
-  double mean_response_ms() const { return mean(response_ms_sum, requests); }
-  double mean_read_ms() const { return mean(read_ms_sum, reads); }
-  double mean_write_ms() const { return mean(response_ms_sum - read_ms_sum, requests - reads); }
-  static double mean(double sum, std::int64_t n) {
-    return n > 0 ? sum / static_cast<double>(n) : 0;
-  }
 };
 
 // Runs every request of `next` (arrivals non-decreasing, LBNs within the disk) in `mode`.
