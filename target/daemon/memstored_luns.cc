@@ -190,9 +190,11 @@ control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::S
     if (auto* e = std::get_if<std::string>(&opened)) return *e;
     OpenedTarget& target = std::get<OpenedTarget>(opened);
     const std::vector<control::ControlLun> luns = target.luns;
-    if (const std::string e = server.add_running_target(std::move(target.setup)); !e.empty()) {
-      // Its drivers were never served: they close here, on this loop,
-      // before any of their loops ran a handler of theirs.
+    if (const std::string e = server.add_running_target(target.setup); !e.empty()) {
+      // Never served: each driver is closed on its own loop, as a removed one is.
+      for (auto& [id, driver] : target.setup.luns) {
+        retire(std::move(driver), lun_name(spec.name, id));
+      }
       context.target_index.erase(spec.name);
       return "config.portals: " + e;
     }

@@ -342,14 +342,17 @@ std::string Server::start() {
   return "";
 }
 
-std::string Server::add_running_target(TargetSetup target) {
+std::string Server::add_running_target(TargetSetup& target) {
   Impl& s = *impl_;
   if (std::holds_alternative<Impl::Served*>(s.served(target.name))) {
     return "name: target '" + target.name + "' is served already; remove it first";
   }
   auto t = std::make_unique<Impl::Served>();
   t->setup = std::move(target);
-  if (std::string e = s.bind_portals(*t); !e.empty()) return e;
+  if (std::string e = s.bind_portals(*t); !e.empty()) {
+    target = std::move(t->setup);  // the caller's again
+    return e;
+  }
   s.install(*t);
   s.targets.push_back(std::move(t));
   return "";

@@ -100,8 +100,10 @@ class Server {
   // that no target listens on yet are bound (a target may share an address
   // and port with another), discovery lists it to sessions opened from now
   // on, and logins find it. An error names the portal or the name taken,
-  // and then nothing changed. Call on the server's io_context, after start().
-  std::string add_running_target(TargetSetup target);
+  // and then nothing changed: `target` is taken only on success, so that
+  // the caller can close its LUNs' drivers on their own loops otherwise.
+  // Call on the server's io_context, after start().
+  std::string add_running_target(TargetSetup& target);
   // Removes a target while the server runs: logins and discovery no longer
   // find it, its sessions end (their connections close), its LUNs are taken
   // away as by remove_lun() (each driver to `removed`), and the portals no

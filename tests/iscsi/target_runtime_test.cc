@@ -51,7 +51,11 @@ class TargetRuntimeTest : public ::testing::Test {
 };
 
 TEST_F(TargetRuntimeTest, AnAddedTargetServesOnItsOwnPortal) {
-  ASSERT_EQ(on_target([this] { return target_.server().add_running_target(second(0)); }), "");
+  ASSERT_EQ(on_target([this] {
+              TargetSetup t = second(0);
+              return target_.server().add_running_target(t);
+            }),
+            "");
   const auto ports = on_target([this] { return target_.server().bound_ports(); });
   ASSERT_EQ(ports.size(), 2U);
   EXPECT_NE(ports[1], ports[0]);
@@ -62,7 +66,11 @@ TEST_F(TargetRuntimeTest, AnAddedTargetServesOnItsOwnPortal) {
 
 TEST_F(TargetRuntimeTest, TargetsShareAPortal) {
   const std::uint16_t first = target_.port();
-  ASSERT_EQ(on_target([&] { return target_.server().add_running_target(second(first)); }), "");
+  ASSERT_EQ(on_target([&] {
+              TargetSetup t = second(first);
+              return target_.server().add_running_target(t);
+            }),
+            "");
   testing::RawInitiator to_second(first);
   ASSERT_TRUE(to_second.login(false, false, kSecond));
   EXPECT_EQ(read(to_second, 1), 0);
@@ -75,14 +83,34 @@ TEST_F(TargetRuntimeTest, ANameServedAlreadyIsRefused) {
   const std::string e = on_target([this] {
     TargetSetup t = second(0);
     t.name = testing::kRawTarget;
-    return target_.server().add_running_target(std::move(t));
+    return target_.server().add_running_target(t);
   });
   EXPECT_EQ(e, std::string("name: target '") + testing::kRawTarget +
                    "' is served already; remove it first");
 }
 
+TEST_F(TargetRuntimeTest, APortalThatCannotBeBoundRefusesTheTargetAndLeavesItsLuns) {
+  // Another socket holds the port, without SO_REUSEADDR's leniency: listening.
+  boost::asio::io_context other;
+  boost::asio::ip::tcp::acceptor holder(
+      other, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
+  const std::uint16_t taken = holder.local_endpoint().port();
+  const auto [error, luns_left] = on_target([&] {
+    TargetSetup t = second(taken);
+    std::string e = target_.server().add_running_target(t);
+    return std::pair{e, t.luns.size()};
+  });
+  EXPECT_EQ(error, "portal 127.0.0.1:" + std::to_string(taken) + ": Address already in use");
+  EXPECT_EQ(luns_left, 1U);  // still the caller's, to close
+  EXPECT_EQ(on_target([this] { return target_.server().bound_ports().size(); }), 1U);
+}
+
 TEST_F(TargetRuntimeTest, ARemovedTargetEndsItsSessionsAndStopsListening) {
-  ASSERT_EQ(on_target([this] { return target_.server().add_running_target(second(0)); }), "");
+  ASSERT_EQ(on_target([this] {
+              TargetSetup t = second(0);
+              return target_.server().add_running_target(t);
+            }),
+            "");
   const std::uint16_t port = on_target([this] { return target_.server().bound_ports().at(1); });
   testing::RawInitiator c(port);
   ASSERT_TRUE(c.login(false, false, kSecond));
