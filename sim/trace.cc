@@ -161,8 +161,9 @@ std::string bad(const char* field, const char* expected, std::string_view token)
 // and sets `value` to their number (mod 2^64: callers reject runs too long to
 // fit). Eight bytes at a time where eight can be read (`readable`, at or
 // beyond `end`): the bytes that are digits are found, and converted, with
-// integer operations on the whole word (the SWAR method of simdjson's
-// parse_eight_digits_unrolled), instead of a branch per byte.
+// integer operations on the whole word (SIMD within a register: pairs of
+// digits, then pairs of pairs, combined by multiplies), instead of a branch
+// per byte.
 inline std::size_t digit_run(const char* p, const char* end, const char* readable,
                              std::uint64_t& value) {
   constexpr std::uint64_t kOnes = 0x0101010101010101;
