@@ -13,6 +13,7 @@
 #include "model/scheduler.h"
 #include "modepages/vpd_pages.h"
 #include "target/daemon/config_lun.h"
+#include "target/daemon/config_names.h"
 #include "target/iscsi/chap.h"
 #include "target/lunspec/fault_toml.h"
 #include "target/lunspec/lun_device.h"
@@ -94,20 +95,6 @@ bool get_int(Ctx& ctx, const toml::table& t, const std::string& where, const cha
   return true;
 }
 
-// RFC 7143 §4.2.7: "iqn.", "eui." or "naa." names of at most 223 bytes
-// (§4.2.7.1). An error sentence, or "".
-std::string iscsi_name_error(const std::string& name) {
-  if (name.rfind("iqn.", 0) != 0 && name.rfind("eui.", 0) != 0 && name.rfind("naa.", 0) != 0) {
-    return "must be an iSCSI name (iqn.YYYY-MM.reversed.domain:id, eui. or naa.), not '" +
-           scsi::loggable(name, 64) + "'";
-  }
-  if (name.size() > kMaxIscsiNameBytes) {
-    return "an iSCSI name is at most 223 bytes (RFC 7143 §4.2.7.1); this one is " +
-           std::to_string(name.size());
-  }
-  return "";
-}
-
 bool get_names(Ctx& ctx, const toml::table& t, const std::string& where, const char* key,
                std::vector<std::string>& out) {
   if (!get_strings(ctx, t, where, key, out)) return false;
@@ -117,15 +104,6 @@ bool get_names(Ctx& ctx, const toml::table& t, const std::string& where, const c
     }
   }
   return true;
-}
-
-std::string log_level_error(const std::string& level) {
-  std::string list;
-  for (const char* l : kLogLevels) {
-    if (level == l) return "";
-    list += (list.empty() ? "" : ", ") + std::string(l);
-  }
-  return "'" + scsi::loggable(level, 32) + "' is not a log level; use one of " + list;
 }
 
 // One CHAP field's length bounds (RFC 7143 §9.2.1: secrets of at least 96
