@@ -5,13 +5,20 @@
 #include "target/scsi/lun.h"
 
 namespace memstore::scsi {
+namespace {
+
+// The iSCSI initiator name of an initiator port "<initiator name>,i,0x<ISID>"
+// (describe_nexus): what a rule's `initiator` matches.
+std::string_view initiator_name(const std::string& port) {
+  return std::string_view(port).substr(0, port.find(",i,"));
+}
+
+}  // namespace
 
 FaultQuery Lun::fault_query(const CommandContext& c) const {
   FaultQuery q;
   q.cdb = c.cdb;
-  // The iSCSI initiator port is "<initiator name>,i,0x<ISID>" (describe_nexus).
-  const std::string& port = port_of(c.nexus).name;
-  q.initiator = std::string_view(port).substr(0, port.find(",i,"));
+  q.initiator = initiator_name(port_of(c.nexus).name);
   q.arrival_ns = static_cast<std::uint64_t>(c.arrival_ns);
   return q;
 }
@@ -50,8 +57,7 @@ std::optional<std::uint32_t> Lun::screen_r2t(std::uint64_t nexus, std::span<cons
   if (!may_withhold_r2t()) return std::nullopt;
   FaultQuery q;
   q.cdb = cdb;
-  const std::string& port = port_of(nexus).name;
-  q.initiator = std::string_view(port).substr(0, port.find(",i,"));
+  q.initiator = initiator_name(port_of(nexus).name);
   q.arrival_ns = static_cast<std::uint64_t>(std::max(now, last_arrival_ns_));
   q.range = block_range(cdb, store_->blocks());
   q.before_r2t = true;
