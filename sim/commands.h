@@ -104,6 +104,8 @@ struct WbufferArgs {
   std::uint64_t seed = 1;
   std::vector<double> speedups = {1, 2, 4, 8, 16};
   WriteBufferParams buffer;
+  std::string trace;  // replaces the synthetic workload; its gaps divided by each speedup
+  std::string trace_format = "disksim";
   OutputFormat format = OutputFormat::kCsv;
 };
 int cmd_wbuffer(const WbufferArgs& a);

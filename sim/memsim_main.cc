@@ -203,6 +203,9 @@ int main(int argc, char** argv) {
                  "Start cleaning above this share of segments used (default 0.8)");
   wb->add_option("--low-water", wbuffer.buffer.low_water,
                  "Stop cleaning at this share (default 0.5)");
+  wb->add_option("--trace", wbuffer.trace,
+                 "Replay this trace instead of the synthetic workload (--speedups scale it)");
+  wb->add_option("--trace-format", wbuffer.trace_format, "Trace format: disksim or spc");
   wb->add_flag_callback(
       "--json", [&] { wbuffer.format = memstore::sim::OutputFormat::kJson; },
       "JSON instead of CSV");
