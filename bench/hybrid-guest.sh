@@ -33,11 +33,7 @@ modprobe -a sd_mod sg virtio_scsi virtio_net scsi_transport_iscsi iscsi_tcp dm_m
 # over QEMU's user network.
 if [ "$TRANSPORT" = open-iscsi ]; then
   step login
-  nic=$(ls /sys/class/net | grep -v '^lo$' | head -1)
-  ip link set lo up
-  ip link set "$nic" up
-  ip addr add 10.0.2.15/24 dev "$nic"
-  ip route add default via 10.0.2.2
+  user_network_up
   mkdir -p /run/lock/iscsi
   iscsid
   for _ in 1 2 3 4 5; do

@@ -13,11 +13,16 @@ Each fio result gives, per direction (read, write), the IOPS and the mean and
     write completes on both sides and write-behind only absorbs bursts;
   - the caches: the oltp job (a hot spot) faster than on the disk alone.
 A check whose configurations did not run is left out.
+
+With several rounds (--results given once per round), each figure is the
+median over the rounds, the mean latency with its range beside it, and the
+orderings are decided on the medians.
 """
 import argparse
 import csv
 import json
 import os
+import statistics
 import sys
 
 DIRECTIONS = ("read", "write")
@@ -49,6 +54,24 @@ def load(results, configs):
                     "mb_s": round(d["bw_bytes"] / 1e6, 2),
                 })
     return rows
+
+
+def merge_rounds(rounds):
+    """One row per (config, job, direction): the median of each figure over the
+    rounds that have it, and the range of the mean latency."""
+    groups = {}
+    for rows in rounds:
+        for r in rows:
+            groups.setdefault((r["config"], r["job"], r["direction"]), []).append(r)
+    merged = []
+    for (config, job, direction), rs in groups.items():
+        row = {"config": config, "job": job, "direction": direction, "rounds": len(rs)}
+        for key in ("ios", "iops", "mean_us", "p99_us", "mb_s"):
+            row[key] = round(statistics.median(r[key] for r in rs), 1)
+        row["mean_us_min"] = min(r["mean_us"] for r in rs)
+        row["mean_us_max"] = max(r["mean_us"] for r in rs)
+        merged.append(row)
+    return merged
 
 
 def checks(rows):
@@ -102,9 +125,16 @@ def markdown(rows, found, note):
         if r["config"] not in configs:
             configs.append(r["config"])
     by = {(r["config"], r["job"], r["direction"]): r for r in rows}
+    rounds = max((r["rounds"] for r in rows), default=1)
     lines = [f"Measured by `bench/hybrid-linux` ({note}). Completion latency in µs as fio "
-             "reports it in the guest; IOPS in brackets.", ""]
-    for title, cell in (("mean (IOPS)", lambda r: f"{r['mean_us']:.0f} ({r['iops']:.0f})"),
+             "reports it in the guest; IOPS in square brackets"
+             + (f"; the median of {rounds} rounds, the range of the mean in round brackets"
+                if rounds > 1 else "") + ".", ""]
+    def mean_cell(r):
+        spread = f" ({r['mean_us_min']:.0f}–{r['mean_us_max']:.0f})" if r["rounds"] > 1 else ""
+        return f"{r['mean_us']:.0f}{spread} [{r['iops']:.0f}]"
+
+    for title, cell in (("mean [IOPS]", mean_cell),
                         ("p99", lambda r: f"{r['p99_us']:.0f}")):
         lines.append(f"| job, {title} | " + " | ".join(configs) + " |")
         lines.append("|---" * (len(configs) + 1) + "|")
@@ -121,21 +151,25 @@ def markdown(rows, found, note):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--results", required=True, help="directory of CONFIG.JOB.json files")
+    ap.add_argument("--results", required=True, action="append",
+                    help="directory of CONFIG.JOB.json files; once per round")
     ap.add_argument("--configs", required=True, help="the configurations, space-separated, in order")
     ap.add_argument("--jobs", default="", help="the job names, space-separated, in run order")
     ap.add_argument("--out", required=True, help="directory for hybrid.csv, hybrid.json, hybrid.md")
     ap.add_argument("--note", default="", help="the run's settings, for the Markdown")
     args = ap.parse_args()
-    if not os.path.isdir(args.results):
-        sys.exit(f"hybrid-report: no results directory {args.results}")
-    rows = load(args.results, args.configs.split())
+    os.makedirs(args.out, exist_ok=True)
+    for d in args.results:
+        if not os.path.isdir(d):
+            sys.exit(f"hybrid-report: no results directory {d}")
+    rows = merge_rounds([load(d, args.configs.split()) for d in args.results])
     order = args.jobs.split()
     rows.sort(key=lambda r: (args.configs.split().index(r["config"]),
                              order.index(r["job"]) if r["job"] in order else len(order), r["job"]))
     found = checks(rows)
     with open(os.path.join(args.out, "hybrid.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["config", "job", "direction", "ios", "iops", "mean_us", "p99_us", "mb_s"])
+        w = csv.DictWriter(f, fieldnames=["config", "job", "direction", "rounds", "ios", "iops",
+                                          "mean_us", "mean_us_min", "mean_us_max", "p99_us", "mb_s"])
         w.writeheader()
         w.writerows(rows)
     with open(os.path.join(args.out, "hybrid.json"), "w") as f:

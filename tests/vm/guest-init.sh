@@ -1,8 +1,9 @@
 #!/bin/bash
 # The memstore test VM's script (scripts/vm-test), run by the guest's init
 # stub from the 9p share /mnt/memstore. It installs handler_memstore.so, starts
-# dbus and tcmu-runner, creates two user:memstore backstores and exports them
-# through LIO's iSCSI target, tells the host (serial console marker READY),
+# dbus and tcmu-runner, creates four user:memstore backstores (three
+# MEMStores and an Atlas 10K disk) and exports them through LIO's iSCSI
+# target, tells the host (serial console marker READY),
 # waits for the host's checks (the file host-done on the share), then checks
 # from inside: open-iscsi login to the LIO target, sg3-utils, a file system,
 # the passthrough disk QEMU attaches from a host memstored, if any, and
@@ -18,7 +19,7 @@ set -uo pipefail
 share=/mnt/memstore
 source "$share/vm.env"  # IQN, SIZE, HOST_DONE_TIMEOUT, PASSTHROUGH, LINUX_INITIATOR, LI_*
 
-source "$share/guest-markers.sh"  # step, ok, bad; pass and fail
+source "$share/guest-markers.sh"  # step, ok, bad; pass and fail; user_network_up
 check() {  # check NAME COMMAND...: PASS when the command succeeds
   local name=$1
   shift
@@ -44,13 +45,7 @@ else
 fi
 
 step network
-# QEMU's user network: the guest is 10.0.2.15 (the initramfs' udev may have
-# renamed the NIC, so take the one that is not lo).
-nic=$(ls /sys/class/net | grep -v '^lo$' | head -1)
-ip link set lo up
-ip link set "$nic" up
-ip addr add 10.0.2.15/24 dev "$nic"
-ip route add default via 10.0.2.2
+user_network_up
 
 step tcmu-runner
 # The handler goes where Debian's tcmu-runner looks for handlers.
@@ -119,6 +114,9 @@ rt = next(so for so in root.storage_objects if so.name == "ms_rt")
 off = UserBackedStorageObject("ms_off", config="memstore//run/memstore/off.img;timing=off", size=size)
 scaled = UserBackedStorageObject("ms_scaled", size=size,
                                  config="memstore//run/memstore/scaled.img;timing=scaled;scale=10")
+# A disk beside the MEMStores (docs/disk-models.md): the Atlas 10K preset.
+disk = UserBackedStorageObject("ms_disk", size=9199079936,
+                               config="memstore//run/memstore/disk.img;device=atlas10k")
 tpg = TPG(Target(FabricModule("iscsi"), iqn), 1)
 for name, value in (("authentication", "0"), ("generate_node_acls", "1"),
                     ("demo_mode_write_protect", "0"), ("cache_dynamic_acls", "1")):
@@ -127,11 +125,12 @@ NetworkPortal(tpg, "0.0.0.0", 3260)
 LUN(tpg, 0, rt)
 LUN(tpg, 1, off)
 LUN(tpg, 2, scaled)
+LUN(tpg, 3, disk)
 tpg.enable = True
 print("luns", sorted(l.lun for l in tpg.luns))
 EOF
 )
-if grep -q "luns \[0, 1, 2\]" <<<"$out"; then ok lio_target "$IQN"; else bad lio_target "$out"; finish; fi
+if grep -q "luns \[0, 1, 2, 3\]" <<<"$out"; then ok lio_target "$IQN"; else bad lio_target "$out"; finish; fi
 
 echo "MEMSTORE-VM: READY"
 for _ in $(seq 1 "$HOST_DONE_TIMEOUT"); do
@@ -168,6 +167,21 @@ disk_for_lun() {
 }
 dev=$(disk_for_lun 0) || { bad iscsi_disk "LUN 0 never appeared"; finish; }
 ok iscsi_disk "$dev"
+# The Atlas 10K backstore: Linux takes it for a rotating disk from the
+# handler's VPD B1h (mode page 04h is shown too, by name).
+if tdisk=$(disk_for_lun 3); then
+  q=/sys/block/${tdisk#/dev/}/queue
+  vpd=$(sg_vpd -p bdc "$tdisk" 2>&1 | grep -i "rotation rate" | tr -s ' ')
+  # sg_modes names the page it got (its bytes are a hex dump).
+  geometry=$(sg_modes -p 4 "$tdisk" 2>&1 | grep -i "rigid disk geometry" | tr -s ' ' | head -1)
+  if [ "$(cat "$q/rotational")" = 1 ] && grep -q "10025 rpm" <<<"$vpd"; then
+    ok tcmu_disk_rotational "$tdisk: rotational 1;$vpd; page 04h:$geometry"
+  else
+    bad tcmu_disk_rotational "$tdisk: rotational $(cat "$q/rotational");$vpd; page 04h:$geometry"
+  fi
+else
+  bad tcmu_disk_rotational "LUN 3 (atlas10k) never appeared"
+fi
 
 step sg3-utils
 sg_checks() {  # sg_checks TAG DEVICE: sg3-utils against a MEMStore disk
