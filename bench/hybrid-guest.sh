@@ -65,8 +65,11 @@ path=$(lun_dev 2)
 # The disk's write-back cache off, through sd's MODE SELECT of the Caching page.
 scsi_disk=$(ls -d "/sys/block/${disk#/dev/}/device/scsi_disk/"*)
 echo "write through" >"$scsi_disk/cache_type"
+[ "$(cat "$scsi_disk/cache_type")" = "write through" ] ||
+  { bad luns "the disk's write cache stayed on: cache_type $(cat "$scsi_disk/cache_type")"; finish; }
 ok luns "mems $mems (rotational $(cat "/sys/block/${mems#/dev/}/queue/rotational")), disk $disk" \
   "(rotational $(cat "/sys/block/${disk#/dev/}/queue/rotational"), cache $(cat "$scsi_disk/cache_type")), path $path"
+# No I/O scheduler in the guest: the devices' own SPTF orders their queues.
 for d in "$mems" "$disk" "$path"; do echo none >"/sys/block/${d#/dev/}/queue/scheduler" 2>/dev/null || true; done
 
 # run_jobs CONFIG DEVICE: every job of $JOBS ("NAME FIO-OPTIONS...", jobs
@@ -81,7 +84,7 @@ run_jobs() {
     step "fio $config $name"
     # shellcheck disable=SC2086  # opts: fio options, one word each
     if fio --name="$config-$name" --filename="$dev" --direct=1 --ioengine=libaio $opts \
-      --size="$REGION" --time_based --runtime="$RUNTIME" --randrepeat=0 --norandommap \
+      --size="$REGION" --time_based --runtime="$RUNTIME" --randrepeat=0 --norandommap --lat_percentiles=1 \
       --output-format=json --output="$share/results/$config.$name.json" \
       >/dev/null 2>"/tmp/fio-$config-$name.err"; then
       ok "fio_$config-$name"
