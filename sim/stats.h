@@ -44,8 +44,8 @@ inline constexpr int kFirstLogExponent = kSubBits + 1;                      // 1
 //   = s kSubBuckets + (v >> s), with s = k - 9 = bit_width(v) - 10;
 // below kLinearLimit the same form with s = 0 gives v itself. bit_width(v |
 // 2^9) - 10 is that s in both cases, so one expression covers every value
-// with no branch: the metrics that are sometimes 0 and sometimes not (queue,
-// turnaround) made the old test a mispredicted branch in every request.
+// with no branch: for the metrics that are 0 in some requests and not in
+// others (queue, turnaround) the old test was a branch on the data.
 inline std::size_t bucket_of(std::int64_t value_ns) {
   const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
   const int s = static_cast<int>(std::bit_width(v | kSubBuckets)) - kFirstLogExponent;
@@ -122,17 +122,13 @@ inline void Summary::add(std::int64_t value_ns) {
   ++buckets_[b];
 }
 
-}  // namespace memstore::sim
-
-namespace memstore::sim {
-
 // N summaries that always take one value each at a time (memsim's nine
 // per-request metrics, sim/report.h), kept as arrays: the count is shared,
 // and the N running means and squared deviations sit side by side, so their
-// Welford updates take N/4 four-wide AVX divisions instead of N scalar ones
-// (the divisions of nine Summary::add were a visible part of a replay's time,
-// docs/benchmarks.md). Every summary it gives is bit-identical to a Summary
-// that had add() called with the same values in the same order.
+// Welford updates take N/4 four-wide AVX divisions (and N % 4 scalar ones)
+// instead of N scalar ones (docs/benchmarks.md, "Toward 40x, second step").
+// Every summary it gives is bit-identical to a Summary that had add() called
+// with the same values in the same order.
 template <std::size_t N>
 class SummarySet {
  public:
@@ -140,6 +136,9 @@ class SummarySet {
     for (std::size_t i = 0; i < N; ++i) {
       min_[i] = std::numeric_limits<std::int64_t>::max();  // as Summary's
       max_[i] = std::numeric_limits<std::int64_t>::min();
+      // Bucket 0 from the start: a first value equal to the initial max_
+      // (the lowest int64) grows nothing and lands there.
+      buckets_[i].resize(1, 0);
     }
   }
   void add(const std::int64_t (&values)[N]) {

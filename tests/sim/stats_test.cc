@@ -102,6 +102,20 @@ TEST(SummarySet, EqualsSeparateSummaries) {
   }
 }
 
+TEST(SummarySet, ExtremeValuesFirst) {
+  // The lowest int64 first: no new maximum, yet it must be counted.
+  SummarySet<2> set;
+  Summary alone[2];
+  const std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+  const std::int64_t highest = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t rows[][2] = {{lowest, highest}, {lowest, 0}, {5, highest}, {-1, 2000}};
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < 2; ++i) alone[i].add(row[i]);
+    set.add(row);
+    for (std::size_t i = 0; i < 2; ++i) expect_same_summary(set[i], alone[i]);
+  }
+}
+
 TEST(SummarySet, ScalarAndPackedWelfordAgree) {
   constexpr std::size_t kLanes = 11;  // two packed groups and a scalar tail of 3
   double mean_a[kLanes] = {}, m2_a[kLanes] = {};
