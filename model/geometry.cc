@@ -31,11 +31,12 @@ InvariantDivisor Geometry::divisor(std::int64_t d) {
   return InvariantDivisor(d > 0 ? static_cast<std::uint64_t>(d) : 1);
 }
 
-PhysicalAddress Geometry::to_physical(Lbn lbn) const {
+Geometry::Location Geometry::locate(Lbn lbn) const {
   // The quotients and remainders of the layout (see the header) by ST, Ny and
   // p: l / SC = (l / ST) / Ny since SC = ST Ny, and l % p = (l % ST) % p since
   // p divides ST.
-  PhysicalAddress a;
+  Location where;
+  PhysicalAddress& a = where.address;
   const std::int64_t sled = by_sled_.divide(lbn);
   const Lbn l = lbn - sled * blocks_per_sled_;
   const std::int64_t track = by_st_.divide(l);
@@ -47,8 +48,12 @@ PhysicalAddress Geometry::to_physical(Lbn lbn) const {
   a.x = static_cast<std::int32_t>(x);
   const auto row = static_cast<std::int32_t>(row_in_track);
   a.y = track_runs_up(track) ? row : sy_ - 1 - row;
-  a.square = static_cast<std::int32_t>(track_in_cylinder * p_ + (in_track - row_in_track * p_));
-  return a;
+  const std::int64_t column = in_track - row_in_track * p_;
+  a.square = static_cast<std::int32_t>(track_in_cylinder * p_ + column);
+  where.track = track;
+  // lbn % p, as row_first takes it: p divides the sled's and the track's sizes.
+  where.column = static_cast<std::int32_t>(column);
+  return where;
 }
 
 Lbn Geometry::to_lbn(const PhysicalAddress& a) const {

@@ -57,7 +57,16 @@ class Geometry {
   std::int64_t blocks() const { return blocks_per_sled_ * sleds_; }
 
   // REQUIRES: 0 <= lbn < blocks().
-  PhysicalAddress to_physical(Lbn lbn) const;
+  PhysicalAddress to_physical(Lbn lbn) const { return locate(lbn).address; }
+  // to_physical with what its divisions give on the way: track_of(lbn), and
+  // lbn's column in its row (lbn - row_first(lbn)). One set of divisions for
+  // the mechanism's per-request mapping. REQUIRES: 0 <= lbn < blocks().
+  struct Location {
+    PhysicalAddress address;
+    std::int64_t track = 0;
+    std::int32_t column = 0;
+  };
+  Location locate(Lbn lbn) const;
   // REQUIRES: every field of `a` in range.
   Lbn to_lbn(const PhysicalAddress& a) const;
 

@@ -42,6 +42,18 @@ MemsMechanism::MemsMechanism(const DeviceParams& p)
   const PhysicalAddress a = geometry_.to_physical(centre);
   rest_ = {x_bits_of(a.x), access_start_y(a.y, +1), +1};
   sled_ = rest_;
+  // Every start after a spin-down seeks from the rest position (begin_service),
+  // which is an eighth of a replay's requests at DiskSim's 50 ms mean gap
+  // (docs/benchmarks.md). Those X seeks are computed once here, by the same
+  // call on the same doubles as x_seek_to_bits', so each is bit-identical.
+  // Up to 2^16 cylinders (512 KB); beyond that, every seek is computed.
+  if (geometry_.sx() <= (1 << 16)) {
+    x_from_rest_s_.resize(static_cast<std::size_t>(geometry_.sx()));
+    for (std::int32_t x = 0; x < geometry_.sx(); ++x) {
+      x_from_rest_s_[static_cast<std::size_t>(x)] =
+          rest_to_rest_s(x_axis_, x_m(rest_.x_bits), x_m(x_bits_of(x)));
+    }
+  }
 }
 
 std::int32_t MemsMechanism::access_start_y(std::int32_t y, std::int32_t dir) const {
@@ -60,6 +72,9 @@ MemsMechanism::XSeek MemsMechanism::x_seek(const SledState& from, std::int32_t x
 
 MemsMechanism::XSeek MemsMechanism::x_seek_to_bits(const SledState& from, std::int32_t to_x) const {
   if (to_x == from.x_bits) return {};
+  if (from.x_bits == rest_.x_bits && !x_from_rest_s_.empty()) {
+    return {x_from_rest_s_[static_cast<std::size_t>(to_x + half_x_)], settle_s_};
+  }
   return {rest_to_rest_s(x_axis_, x_m(from.x_bits), x_m(to_x)), settle_s_};
 }
 
@@ -194,6 +209,8 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b,
                               std::vector<Ns>* step_done) {
   bool first = b.media_steps == 0;
   std::int32_t prev_x = -1;
+  // When the steps so far ended (ns of media time), carried from step to step.
+  Ns rows_end = to_ns(row_s_ * b.media_steps);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Step& s = steps[i];
     Positioning pos = position_for(sled_, s.x, s.y, s.preferred_dir);
@@ -218,19 +235,20 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b,
     b.seek_y_ns += to_ns(pos.y.base_s);
     b.turnaround_ns += to_ns(pos.y.turnaround_s);
     b.turnarounds += pos.y.turnarounds;
-    power_.add(PowerState::kSeek, total);
+    power_.add_seek(total);
     // Media time: cumulative rounding keeps the sum exact over many rows.
     ++b.media_steps;
     const Ns row_end = to_ns(row_s_ * b.media_steps);
-    const Ns row_ns = row_end - to_ns(row_s_ * (b.media_steps - 1));
-    power_.add(PowerState::kAccess, row_ns, s.tips);
+    const Ns row_ns = row_end - rows_end;
+    rows_end = row_end;
+    power_.add_access(row_ns, s.tips);
     if (step_done != nullptr)
       step_done->push_back(b.startup_ns + b.seek_ns + b.switch_ns + row_end);
     sled_ = {x_bits_of(s.x), access_end_y(s.y, pos.dir), pos.dir};
     prev_x = s.x;
     first = false;
   }
-  b.transfer_ns = to_ns(row_s_ * b.media_steps);
+  b.transfer_ns = rows_end;
 }
 
 Breakdown MemsMechanism::service(const Request& r, Ns now) {
@@ -252,15 +270,15 @@ void MemsMechanism::cut_steps(Lbn first, Lbn end) {
   steps_.clear();  // reused: no allocation per request
   Lbn l = first;
   while (l < end) {
-    const PhysicalAddress a = g.to_physical(l);
-    const std::int64_t track = g.track_of(l);
-    const Lbn row_end = std::min(end, g.row_first(l) + g.p());
+    const Geometry::Location where = g.locate(l);
+    const PhysicalAddress& a = where.address;
+    const Lbn row_end = std::min(end, l - where.column + g.p());  // row_first(l) + p
     Lbn next = row_end;
     if (next < end && g.starts_track(next) && !g.starts_cylinder(next)) {
       next = std::min(end, next + (g.p() - (row_end - l)));
     }
     const auto blocks = static_cast<std::int32_t>(next - l);
-    steps_.push_back({a.x, a.y, blocks, Geometry::track_runs_up(track) ? +1 : -1,
+    steps_.push_back({a.x, a.y, blocks, Geometry::track_runs_up(where.track) ? +1 : -1,
                       blocks * params_.tips_per_block});
     l = next;
   }
@@ -337,8 +355,9 @@ BatchOutcome MemsMechanism::service_batch(std::span<const BatchExtent> extents, 
 }
 
 SledState MemsMechanism::state_after_reading(Lbn lbn) const {
-  const PhysicalAddress a = geometry_.to_physical(lbn);
-  const std::int32_t dir = Geometry::track_runs_up(geometry_.track_of(lbn)) ? +1 : -1;
+  const Geometry::Location where = geometry_.locate(lbn);
+  const PhysicalAddress& a = where.address;
+  const std::int32_t dir = Geometry::track_runs_up(where.track) ? +1 : -1;
   return {x_bits_of(a.x), access_end_y(a.y, dir), dir};
 }
 
@@ -349,8 +368,9 @@ SledState MemsMechanism::start_state(Ns now) const {
 }
 
 PositioningTarget MemsMechanism::place_of(Lbn lbn) const {
-  const PhysicalAddress a = geometry_.to_physical(lbn);
-  const int dir = Geometry::track_runs_up(geometry_.track_of(lbn)) ? +1 : -1;
+  const Geometry::Location where = geometry_.locate(lbn);
+  const PhysicalAddress& a = where.address;
+  const int dir = Geometry::track_runs_up(where.track) ? +1 : -1;
   return {x_bits_of(a.x), access_start_y(a.y, +1), access_start_y(a.y, -1), dir};
 }
 

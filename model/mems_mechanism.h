@@ -181,6 +181,8 @@ class MemsMechanism final : public Mechanism {
   std::shared_ptr<const YSeekTable> y_table_;  // null when too large (then computed)
 
   SledState rest_;  // where the sled waits at rest (fixed by the geometry)
+  // rest_to_rest_s from rest_'s cylinder to each cylinder (empty: too many).
+  std::vector<double> x_from_rest_s_;
   SledState sled_;
   bool inactive_ = true;  // a device starts spun down (as DiskSim's)
   Ns last_done_ns_ = 0;

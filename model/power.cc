@@ -19,6 +19,8 @@ const char* power_state_name(PowerState s) {
 }
 
 void PowerMeter::add(PowerState s, Ns duration_ns, int tips) {
+  if (s == PowerState::kSeek) return add_seek(duration_ns);
+  if (s == PowerState::kAccess) return add_access(duration_ns, tips);
   if (duration_ns <= 0) return;
   const auto i = static_cast<int>(s);
   report_.time_ns[i] += duration_ns;
@@ -32,11 +34,8 @@ void PowerMeter::add(PowerState s, Ns duration_ns, int tips) {
       watts = p_.sled_motion_w + p_.idle_tips * p_.tip_active_w;
       break;
     case PowerState::kSeek:
-      watts = p_.sled_motion_w;
-      break;
     case PowerState::kAccess:
-      watts = p_.sled_motion_w + tips * p_.tip_active_w;
-      break;
+      break;  // above
     case PowerState::kStartup:
       // The paper gives the energy of a whole startup, not a power.
       report_.energy_j[i] += p_.startup_ns > 0 ? p_.startup_j * static_cast<double>(duration_ns) /

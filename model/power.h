@@ -23,6 +23,22 @@ class PowerMeter {
 
   // Time spent in a state; for ACCESS, `tips` active tips.
   void add(PowerState s, Ns duration_ns, int tips = 0);
+  // add(kSeek, ...) and add(kAccess, ...), inline: the mechanism calls them
+  // for every media step, where the call and the switch on the state cost
+  // more than the accounting (docs/benchmarks.md).
+  void add_seek(Ns duration_ns) {
+    if (duration_ns <= 0) return;
+    constexpr auto i = static_cast<int>(PowerState::kSeek);
+    report_.time_ns[i] += duration_ns;
+    report_.energy_j[i] += p_.sled_motion_w * (static_cast<double>(duration_ns) * 1e-9);
+  }
+  void add_access(Ns duration_ns, int tips) {
+    if (duration_ns <= 0) return;
+    constexpr auto i = static_cast<int>(PowerState::kAccess);
+    report_.time_ns[i] += duration_ns;
+    const double watts = p_.sled_motion_w + tips * p_.tip_active_w;
+    report_.energy_j[i] += watts * (static_cast<double>(duration_ns) * 1e-9);
+  }
   void startup() {
     ++report_.startups;
     add(PowerState::kStartup, p_.startup_ns);

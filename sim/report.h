@@ -29,7 +29,8 @@ inline constexpr int kMetrics = 9;
 const char* metric_key(Metric m);  // "response_ms", ...
 
 struct RunStats {
-  std::array<Summary, kMetrics> metrics;
+  // Updated together, one value each per request (SummarySet).
+  SummarySet<kMetrics> metrics;
   std::int64_t requests = 0;
   std::int64_t reads = 0;
   std::int64_t blocks = 0;
@@ -41,7 +42,7 @@ struct RunStats {
   std::int64_t merged = 0;
 
   void add(const model::Completion& c);
-  const Summary& operator[](Metric m) const { return metrics[static_cast<int>(m)]; }
+  Summary operator[](Metric m) const { return metrics[static_cast<std::size_t>(m)]; }
   double throughput_iops() const;
 };
 

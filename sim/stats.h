@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace memstore::sim {
@@ -38,21 +39,35 @@ inline constexpr int kSubBits = 9;
 inline constexpr std::uint64_t kSubBuckets = std::uint64_t{1} << kSubBits;  // 512
 inline constexpr std::uint64_t kLinearLimit = kSubBuckets * 2;              // 1024
 inline constexpr int kFirstLogExponent = kSubBits + 1;                      // 10
+// For v >= 2^k, k >= 10 (2^k <= v < 2^(k+1)) the bucket is
+//   kLinearLimit + (k - 10) kSubBuckets + (v >> (k - 9)) - kSubBuckets
+//   = s kSubBuckets + (v >> s), with s = k - 9 = bit_width(v) - 10;
+// below kLinearLimit the same form with s = 0 gives v itself. bit_width(v |
+// 2^9) - 10 is that s in both cases, so one expression covers every value
+// with no branch: for the metrics that are 0 in some requests and not in
+// others (queue, turnaround) the old test was a branch on the data.
 inline std::size_t bucket_of(std::int64_t value_ns) {
   const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
-  if (v < kLinearLimit) return static_cast<std::size_t>(v);
-  const int k = static_cast<int>(std::bit_width(v)) - 1;          // 2^k <= v < 2^(k+1), k >= 10
-  const std::uint64_t sub = (v >> (k - kSubBits)) - kSubBuckets;  // 0..511
-  return static_cast<std::size_t>(
-      kLinearLimit + static_cast<std::uint64_t>(k - kFirstLogExponent) * kSubBuckets + sub);
+  const int s = static_cast<int>(std::bit_width(v | kSubBuckets)) - kFirstLogExponent;
+  return static_cast<std::size_t>(static_cast<std::uint64_t>(s) * kSubBuckets + (v >> s));
 }
+
+// For i < lanes, the running moments of lane i take
+// values[i] as the n-th value, exactly as Summary::add does it:
+//   delta = x - mean[i]; mean[i] += delta / n; m2[i] += delta * (x - mean[i]).
+// Four lanes at a time with AVX when the CPU has it (chosen at run time;
+// only AVX is enabled, not FMA, so every operation is rounded as in the
+// scalar code and each lane's value is bit-identical to Summary::add's).
+// allow_avx = false forces the scalar path (for the tests).
+void welford_lanes(const std::int64_t* values, double* mean, double* m2, double n,
+                   std::size_t lanes, bool allow_avx = true);
 }  // namespace summary_detail
 
 class Summary {
  public:
-  // Inline (below): memsim adds nine values per simulated request, and the
-  // call overhead and the serialisation of nine out-of-line calls were a
-  // visible part of a replay's time (docs/benchmarks.md).
+  Summary() = default;
+  // Inline (below): it runs once per value. (memsim's nine per-request
+  // metrics go through SummarySet, further down, which gives the same values.)
   void add(std::int64_t value_ns);
   // Afterwards *this summarises both streams.
   void merge(const Summary& other);
@@ -74,6 +89,12 @@ class Summary {
   std::int64_t p99() const { return percentile(99.0); }
 
  private:
+  template <std::size_t N>
+  friend class SummarySet;
+  Summary(std::int64_t count, double mean, double m2, std::int64_t min, std::int64_t max,
+          std::vector<std::int64_t> buckets)
+      : count_(count), mean_(mean), m2_(m2), min_(min), max_(max), buckets_(std::move(buckets)) {}
+
   std::int64_t count_ = 0;
   double mean_ = 0.0;
   double m2_ = 0.0;  // sum of squared deviations from the mean
@@ -100,5 +121,61 @@ inline void Summary::add(std::int64_t value_ns) {
   if (b >= buckets_.size()) grow(b);
   ++buckets_[b];
 }
+
+// N summaries that always take one value each at a time (memsim's nine
+// per-request metrics, sim/report.h), kept as arrays: the count is shared,
+// and the N running means and squared deviations sit side by side, so their
+// Welford updates take N/4 four-wide AVX divisions (and N % 4 scalar ones)
+// instead of N scalar ones (docs/benchmarks.md, "Toward 40x, second step").
+// Every summary it gives is bit-identical to a Summary that had add() called
+// with the same values in the same order.
+template <std::size_t N>
+class SummarySet {
+ public:
+  SummarySet() {
+    for (std::size_t i = 0; i < N; ++i) {
+      min_[i] = std::numeric_limits<std::int64_t>::max();  // as Summary's
+      max_[i] = std::numeric_limits<std::int64_t>::min();
+      // Bucket 0 from the start: a first value equal to the initial max_
+      // (the lowest int64) grows nothing and lands there.
+      buckets_[i].resize(1, 0);
+    }
+  }
+  void add(const std::int64_t (&values)[N]) {
+    ++count_;
+    for (std::size_t i = 0; i < N; ++i) {
+      const std::int64_t v = values[i];
+      min_[i] = v < min_[i] ? v : min_[i];
+      // bucket_of never decreases with the value, so the buckets up to the
+      // maximum's hold every value seen: they only grow with a new maximum,
+      // which is rare once the run has begun.
+      if (max_[i] < v) [[unlikely]] {
+        grow(i, v);
+      }
+      ++buckets_[i][summary_detail::bucket_of(v)];
+    }
+    summary_detail::welford_lanes(values, mean_, m2_, static_cast<double>(count_), N);
+  }
+  // Summary i, as if it had been fed on its own. REQUIRES: i < N.
+  Summary operator[](std::size_t i) const {
+    return Summary(count_, mean_[i], m2_[i], min_[i], max_[i], buckets_[i]);
+  }
+  std::int64_t count() const { return count_; }
+
+ private:
+  std::int64_t count_ = 0;
+  double mean_[N] = {};
+  double m2_[N] = {};
+  std::int64_t min_[N];
+  std::int64_t max_[N];
+  // Summary's buckets_, each up to the bucket of max_[i].
+  std::vector<std::int64_t> buckets_[N];
+
+  void grow(std::size_t i, std::int64_t new_max) {
+    max_[i] = new_max;
+    const std::size_t b = summary_detail::bucket_of(new_max);
+    if (b >= buckets_[i].size()) buckets_[i].resize(b + 1, 0);
+  }
+};
 
 }  // namespace memstore::sim

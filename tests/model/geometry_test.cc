@@ -174,6 +174,10 @@ TEST(Geometry, EveryLbnMapsAsByDivision) {
       ASSERT_EQ(g.to_physical(l), to_physical_by_division(g, l)) << p.name << " " << l;
       ASSERT_EQ(g.track_of(l), l % g.blocks_per_sled() / g.st()) << p.name << " " << l;
       ASSERT_EQ(g.row_first(l), l / g.p() * g.p()) << p.name << " " << l;
+      const Geometry::Location where = g.locate(l);
+      ASSERT_EQ(where.address, g.to_physical(l)) << p.name << " " << l;
+      ASSERT_EQ(where.track, g.track_of(l)) << p.name << " " << l;
+      ASSERT_EQ(where.column, l - g.row_first(l)) << p.name << " " << l;
       ASSERT_EQ(g.starts_track(l), l % g.st() == 0) << p.name << " " << l;
       ASSERT_EQ(g.starts_cylinder(l), l % g.sc() == 0) << p.name << " " << l;
       ASSERT_EQ(g.ensemble(l).first, l / g.st() * g.st()) << p.name << " " << l;

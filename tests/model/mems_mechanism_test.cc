@@ -129,6 +129,24 @@ TEST(MemsMechanism, PositioningEstimateIsPureAndMatchesService) {
   EXPECT_EQ(m.service(read(3'000'000, 8), 1'000'000).seek_ns, estimate);
 }
 
+TEST(MemsMechanism, XSeeksFromRestAreTheComputedOnes) {
+  // The constructor computes the X seeks from the rest cylinder once; each
+  // must be what rest_to_rest_s gives for the pair, bit for bit, as any
+  // other seek is. A sled at rest, to every cylinder.
+  for (const char* name : {"g1", "g2", "g3"}) {
+    const MemsMechanism m(*preset(name));
+    const SledState rest = m.state();
+    const std::int32_t rest_cylinder = rest.x_bits + m.geometry().sx() / 2;
+    for (std::int32_t x = 0; x < m.geometry().sx(); ++x) {
+      const double want =
+          x == rest_cylinder
+              ? 0
+              : rest_to_rest_s(m.x_axis(), m.x_position_m(rest_cylinder), m.x_position_m(x));
+      ASSERT_EQ(m.position_in(rest, x, 0, +1).x_base_s, want) << name << " " << x;
+    }
+  }
+}
+
 TEST(MemsMechanism, BreakdownAddsUp) {
   MemsMechanism m = warmed_up(*preset("g2"), 0);
   const Breakdown b = m.service(read(4'000'123, 300), 1'000'000);

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -25,6 +27,109 @@ void expect_percentiles_close(const Summary& s, std::vector<std::int64_t> values
     const auto exact = static_cast<double>(exact_percentile(values, pct));
     const auto got = static_cast<double>(s.percentile(pct));
     EXPECT_LE(std::abs(got - exact), 0.002 * exact) << "pct " << pct;
+  }
+}
+
+// The bucket mapping as first written, with a branch for the linear range:
+// bucket_of's one-expression form must agree with it everywhere.
+std::size_t bucket_with_branch(std::int64_t value_ns) {
+  using namespace summary_detail;
+  const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
+  if (v < kLinearLimit) return static_cast<std::size_t>(v);
+  const int k = static_cast<int>(std::bit_width(v)) - 1;
+  const std::uint64_t sub = (v >> (k - kSubBits)) - kSubBuckets;
+  return static_cast<std::size_t>(
+      kLinearLimit + static_cast<std::uint64_t>(k - kFirstLogExponent) * kSubBuckets + sub);
+}
+
+TEST(Summary, BranchFreeBucketsEqualTheBranchingOnes) {
+  using summary_detail::bucket_of;
+  for (std::int64_t v = -5; v < (std::int64_t{1} << 20); ++v) {
+    ASSERT_EQ(bucket_of(v), bucket_with_branch(v)) << v;
+  }
+  std::mt19937_64 rng(20);
+  for (int width = 1; width <= 63; ++width) {
+    const std::uint64_t top = std::uint64_t{1} << (width - 1);
+    for (const std::uint64_t low : {std::uint64_t{0}, top - 1}) {
+      const auto v = static_cast<std::int64_t>(top | low);
+      ASSERT_EQ(bucket_of(v), bucket_with_branch(v)) << v;
+    }
+    for (int i = 0; i < 10000; ++i) {
+      const auto v = static_cast<std::int64_t>(top | (rng() & (top - 1)));
+      ASSERT_EQ(bucket_of(v), bucket_with_branch(v)) << v;
+    }
+  }
+  EXPECT_EQ(bucket_of(std::numeric_limits<std::int64_t>::max()),
+            bucket_with_branch(std::numeric_limits<std::int64_t>::max()));
+  EXPECT_EQ(bucket_of(std::numeric_limits<std::int64_t>::min()), 0u);
+}
+
+void expect_same_summary(const Summary& a, const Summary& b) {
+  EXPECT_EQ(a.count(), b.count());
+  // Bit for bit: the same operations in the same order.
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(a.mean()), std::bit_cast<std::uint64_t>(b.mean()));
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(a.sd()), std::bit_cast<std::uint64_t>(b.sd()));
+  EXPECT_EQ(a.min(), b.min());
+  EXPECT_EQ(a.max(), b.max());
+  for (double pct : {0.0, 1.0, 25.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
+    EXPECT_EQ(a.percentile(pct), b.percentile(pct)) << pct;
+  }
+}
+
+TEST(SummarySet, EqualsSeparateSummaries) {
+  // Nine streams as memsim's metrics are: wide, constant, often 0, negative.
+  constexpr std::size_t kN = 9;
+  SummarySet<kN> set;
+  Summary alone[kN];
+  expect_same_summary(set[0], alone[0]);  // empty
+  std::mt19937_64 rng(9);
+  std::exponential_distribution<double> wide(1.0 / 800'000);
+  for (int r = 0; r < 200'000; ++r) {
+    std::int64_t v[kN];
+    for (std::size_t i = 0; i < kN; ++i) v[i] = static_cast<std::int64_t>(wide(rng));
+    v[1] = 123'456;                                         // constant
+    v[2] = rng() % 3 == 0 ? 0 : v[2];                       // often 0
+    v[3] = static_cast<std::int64_t>(rng() % 2000) - 1000;  // around 0, negative too
+    v[4] = r;                                               // a new maximum every time
+    v[5] = static_cast<std::int64_t>(rng() >> 1);           // up to 2^63 - 1
+    for (std::size_t i = 0; i < kN; ++i) alone[i].add(v[i]);
+    set.add(v);
+  }
+  EXPECT_EQ(set.count(), 200'000);
+  for (std::size_t i = 0; i < kN; ++i) {
+    SCOPED_TRACE(i);
+    expect_same_summary(set[i], alone[i]);
+  }
+}
+
+TEST(SummarySet, ExtremeValuesFirst) {
+  // The lowest int64 first: no new maximum, yet it must be counted.
+  SummarySet<2> set;
+  Summary alone[2];
+  const std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+  const std::int64_t highest = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t rows[][2] = {{lowest, highest}, {lowest, 0}, {5, highest}, {-1, 2000}};
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < 2; ++i) alone[i].add(row[i]);
+    set.add(row);
+    for (std::size_t i = 0; i < 2; ++i) expect_same_summary(set[i], alone[i]);
+  }
+}
+
+TEST(SummarySet, ScalarAndPackedWelfordAgree) {
+  constexpr std::size_t kLanes = 11;  // two packed groups and a scalar tail of 3
+  double mean_a[kLanes] = {}, m2_a[kLanes] = {};
+  double mean_b[kLanes] = {}, m2_b[kLanes] = {};
+  std::mt19937_64 rng(12);
+  for (int n = 1; n <= 100'000; ++n) {
+    std::int64_t v[kLanes];
+    for (std::int64_t& x : v) x = static_cast<std::int64_t>(rng() >> (rng() % 64));
+    summary_detail::welford_lanes(v, mean_a, m2_a, n, kLanes, /*allow_avx=*/false);
+    summary_detail::welford_lanes(v, mean_b, m2_b, n, kLanes, /*allow_avx=*/true);
+  }
+  for (std::size_t i = 0; i < kLanes; ++i) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(mean_a[i]), std::bit_cast<std::uint64_t>(mean_b[i]));
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(m2_a[i]), std::bit_cast<std::uint64_t>(m2_b[i]));
   }
 }
 
