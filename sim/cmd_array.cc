@@ -240,15 +240,7 @@ int cmd_array(const ArrayArgs& a) {
           to.capacity_blocks = params.volume_blocks;
           TraceReader reader(in, *trace_format, to);
           std::string trace_error;
-          m.stats = run_array(
-              kind, params, mems, disks,
-              [&]() -> std::optional<model::Request> {
-                TraceItem item = reader.next();
-                if (item.kind == TraceItem::Kind::kRequest) return item.request;
-                if (item.kind == TraceItem::Kind::kError) trace_error = item.error;
-                return std::nullopt;
-              },
-              &error);
+          m.stats = run_array(kind, params, mems, disks, requests_of(reader, trace_error), &error);
           if (!trace_error.empty()) {
             std::cerr << "memsim: " << a.trace << ": " << trace_error << "\n";
             return 1;

@@ -104,12 +104,7 @@ int cmd_replay(const ReplayArgs& a) {
   std::string error;
   RunStats stats;
   try {
-    stats = simulate(*device, [&]() -> std::optional<model::Request> {
-      TraceItem item = reader.next();
-      if (item.kind == TraceItem::Kind::kRequest) return item.request;
-      if (item.kind == TraceItem::Kind::kError) error = item.error;
-      return std::nullopt;
-    });
+    stats = simulate(*device, requests_of(reader, error));
   } catch (const std::ios_base::failure& e) {
     // libstdc++'s filebuf throws when read(2) fails (EIO, a special file).
     std::cerr << "memsim: " << a.trace << ": read error: " << e.what() << "\n";

@@ -99,12 +99,7 @@ int cmd_wbuffer(const WbufferArgs& a) {
       to.scale = speedup;
       to.capacity_blocks = disk->blocks();  // blocks beyond the disk fold into it
       TraceReader reader(in, *trace_format, to);
-      return run_hybrid(mode, m, d, a.buffer, [&]() -> std::optional<model::Request> {
-        TraceItem item = reader.next();
-        if (item.kind == TraceItem::Kind::kRequest) return item.request;
-        if (item.kind == TraceItem::Kind::kError && trace_error.empty()) trace_error = item.error;
-        return std::nullopt;
-      });
+      return run_hybrid(mode, m, d, a.buffer, requests_of(reader, trace_error));
     };
     Row row;
     row.speedup = speedup;

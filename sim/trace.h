@@ -138,6 +138,18 @@ class TraceReader {
   std::optional<TraceItem> final_;  // set once the trace ended or failed
 };
 
+// The reader as the request source of a simulation (memsim replay, array,
+// wbuffer): each call gives the next kept request, or nullopt at the end of
+// the trace or at an error, whose message it leaves in `error`.
+inline auto requests_of(TraceReader& reader, std::string& error) {
+  return [&reader, &error]() -> std::optional<model::Request> {
+    TraceItem item = reader.next();
+    if (item.kind == TraceItem::Kind::kRequest) return item.request;
+    if (item.kind == TraceItem::Kind::kError) error = item.error;
+    return std::nullopt;
+  };
+}
+
 // The readers' number parsers, exposed so that tests can hold them to
 // std::from_chars, which they replace on the common shapes for speed: each
 // accepts a token exactly when std::from_chars (base 10, resp.
