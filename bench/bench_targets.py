@@ -236,6 +236,15 @@ def load_average():
         return " ".join(f.read().split()[:3])
 
 
+def steal_seconds():
+    """CPU time the host took from this virtual machine's CPUs (the steal field of
+    /proc/stat, summed over the CPUs), in seconds; 0 on bare metal. A vCPU that the
+    host stops delays whatever runs on it, real-time threads included (bench/vm-stalls)."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    return int(fields[8]) / CLK_TCK if len(fields) > 8 else 0.0
+
+
 def date_now():
     """The local date and time, for the record of a run."""
     return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
