@@ -8,6 +8,7 @@ import datetime
 import json
 import os
 import re
+import resource
 import shlex
 import socket
 import sys
@@ -69,6 +70,13 @@ def cpu_seconds(pid):
         fields = f.read().rsplit(")", 1)[1].split()
     # Fields 14 and 15 of proc(5) (utime, stime), counted after the ")".
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def children_cpu_seconds():
+    """User + system CPU time of this process's children that have exited and been waited
+    for: around one subprocess.run, that child's CPU time."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def memory_kib(pid):

@@ -34,6 +34,7 @@ assert [(r["threads"], r["a_busy"]) for r in d["runs"]] == \
     [(1, False), (1, True), (2, False), (2, True)], d["runs"]
 for r in d["runs"]:
     assert r["b_client"]["failed"] == 0 and r["b_report"]["joined"] == 300
+    assert r["steal_ms_per_s"] >= 0
     if r["a_busy"]:
         ws, sync = r["a_clients"]["writesame"], r["a_clients"]["sync"]
         assert ws["failed"] == 0 and sync["failed"] == 0 and ws["bs"] == 16384 * 512
@@ -45,7 +46,7 @@ THREADS=1,2 LUNS=1,3 DURATION=1 "$src/bench/lun-scale" "$out/lun-scale" >"$out/l
 cat "$out/lun-scale.md"
 for threads in 1 2; do
   for luns in 1 3; do
-    grep -Eq "^\| $threads \| $luns \| [0-9]+ \| [0-9]+ / [0-9]+ \| .* \| 0 \| [0-9.]+ \| [0-9.]+ \| (met|missed) \|$" \
+    grep -Eq "^\| $threads \| $luns \| [0-9]+ \| [0-9]+ / [0-9]+ \| .* \| 0 \| [0-9.]+ \| [0-9.]+ \| [0-9]+ \| (met|missed) \|$" \
       "$out/lun-scale.md"
   done
   grep -q "^- threads $threads: the largest LUN count with p99 ≤ 20 µs is " "$out/lun-scale.md"
@@ -56,6 +57,7 @@ d = json.load(open(sys.argv[1]))
 assert [(s["threads"], s["luns"]) for s in d["steps"]] == [(1, 1), (1, 3), (2, 1), (2, 3)]
 for s in d["steps"]:
     assert len(s["clients"]) == s["luns"] and s["failed_commands"] == 0
+    assert s["steal_ms_per_s"] >= 0
     assert s["iops_per_lun_min"] > 0 and s["late_us"]["count"] > 0
 PY
 
@@ -91,6 +93,8 @@ d = json.load(open(sys.argv[1]))
 want = 2 * len(sys.argv[2].split(",")) * 3 * 2
 assert len(d["runs"]) == want, (len(d["runs"]), want)
 assert all(r["iops"] > 0 and r["round"] in (1, 2) for r in d["runs"])
+# The client's CPU time was counted (it did work) and the CPUs' use is a share.
+assert all(r["client_cpu_s_per_100k"] > 0 and 0 < r["cpus_busy"] <= 1.05 for r in d["runs"])
 assert len(d["summary"]) == want // 2
 PY
 echo ok
