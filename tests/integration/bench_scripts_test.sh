@@ -8,6 +8,25 @@
 set -euo pipefail
 src=$1
 export MEMSTORE_BUILD_DIR=$2 NO_BUILD=1
+# Two free ports in a row (memstored's, and tgt's next to it), so that runs of
+# this test in two checkouts at once do not meet on the scripts' default ports.
+BENCH_PORT=$(python3 - <<'PY'
+import random, socket
+# Below 32768: tgtd takes the port as its management socket's number too, and
+# refuses larger ones.
+for _ in range(100):
+    port = random.randrange(20000, 32000)
+    try:
+        with socket.socket() as a, socket.socket() as b:
+            a.bind(("127.0.0.1", port))
+            b.bind(("127.0.0.1", port + 1))
+    except OSError:
+        continue
+    print(port)
+    break
+PY
+)
+export BENCH_PORT
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
