@@ -6,6 +6,7 @@
 
 #include "model/device.h"
 #include "sim/commands.h"
+#include "sim/pipelined_simulate.h"
 #include "sim/random_run.h"
 #include "sim/shaped_workload.h"
 #include "sim/simulate.h"
@@ -104,7 +105,8 @@ int cmd_replay(const ReplayArgs& a) {
   std::string error;
   RunStats stats;
   try {
-    stats = simulate(*device, requests_of(reader, error));
+    const int threads = a.threads > 0 ? a.threads : default_simulation_threads();
+    stats = simulate_pipelined(*device, requests_of(reader, error), threads);
   } catch (const std::ios_base::failure& e) {
     // libstdc++'s filebuf throws when read(2) fails (EIO, a special file).
     std::cerr << "memsim: " << a.trace << ": read error: " << e.what() << "\n";

@@ -152,6 +152,8 @@ struct ReplayArgs {
   std::string trace_format = "disksim";
   double scale = 1.0;
   std::int64_t device_number = -1;  // -1: every device in the trace
+  // Threads of the simulation (sim/pipelined_simulate.h); 0: the default.
+  int threads = 0;
   OutputFormat format = OutputFormat::kText;
 };
 int cmd_replay(const ReplayArgs& a);
