@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
                 "Replay only this device number / ASU of the trace");
   p->add_option("--threads", replay.threads,
                 "Threads: 1 = one; 2 = another parses the trace and counts the statistics; "
-                "3 = one for each (default 2, or 1 on one core)")
+                "3 = one for each (default 2; 1 when only one CPU is usable)")
       ->check(CLI::Range(1, 3));
   add_format(p, replay.format, true);
   p->callback([&] { status = memstore::sim::cmd_replay(replay); });

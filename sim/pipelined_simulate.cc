@@ -1,5 +1,7 @@
 #include "sim/pipelined_simulate.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstddef>
@@ -214,7 +216,13 @@ class Helpers {
 }  // namespace
 
 int default_simulation_threads() {
-  return std::thread::hardware_concurrency() == 1 ? 1 : 2;
+  // The CPUs this process may run on (taskset, cgroup cpusets), not the
+  // machine's: pinned to one CPU, a helper only adds hand-overs.
+  cpu_set_t cpus;
+  const int usable = sched_getaffinity(0, sizeof cpus, &cpus) == 0
+                         ? CPU_COUNT(&cpus)
+                         : static_cast<int>(std::thread::hardware_concurrency());
+  return usable == 1 ? 1 : 2;
 }
 
 RunStats simulate_pipelined(model::Device& device, const RequestSource& next, int threads,

@@ -21,7 +21,8 @@
 
 namespace memstore::sim {
 
-// Threads for a replay by default: two, or one on a single-core machine.
+// Threads for a replay by default: two, or one when this process may run on
+// only one CPU.
 int default_simulation_threads();
 
 // simulate() on `threads` threads: 1 is simulate() itself; 2 adds one helper
