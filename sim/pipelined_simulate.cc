@@ -225,6 +225,10 @@ int default_simulation_threads() {
   return usable == 1 ? 1 : 2;
 }
 
+int simulation_threads(int requested) {
+  return requested > 0 ? requested : default_simulation_threads();
+}
+
 RunStats simulate_pipelined(model::Device& device, const RequestSource& next, int threads,
                             const model::Device::Sink& on_completion) {
   if (threads <= 1) return simulate(device, next, on_completion);

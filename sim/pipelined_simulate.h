@@ -25,6 +25,9 @@ namespace memstore::sim {
 // only one CPU.
 int default_simulation_threads();
 
+// memsim's --threads: `requested` if positive, else the default.
+int simulation_threads(int requested);
+
 // simulate() on `threads` threads: 1 is simulate() itself; 2 adds one helper
 // that both produces the requests and counts the completions; 3 (or more)
 // gives each of those its own helper.

@@ -173,6 +173,32 @@ TEST(MemsimRun, WrittenTraceReplaysToTheSameResults) {
   EXPECT_EQ(run, replay);
 }
 
+TEST(MemsimRun, ThreadsGiveTheSameOutputAndTrace) {
+  // Each kind of workload: Random (with the trace it writes), shaped, files.
+  const std::vector<std::vector<std::string>> runs = {
+      {"run", "--requests", "5000", "--interarrival-ms", "1", "--json"},
+      {"run", "--workload", "mobile", "--scale", "4", "--requests", "3000", "--json"},
+      {"run", "--layout", "organ-pipe", "--requests", "3000", "--csv"}};
+  for (const std::vector<std::string>& args : runs) {
+    std::vector<std::string> one = args;
+    one.insert(one.end(), {"--threads", "1"});
+    const Result plain = memsim(one);
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    for (const char* threads : {"2", "3"}) {
+      std::vector<std::string> more = args;
+      more.insert(more.end(), {"--threads", threads});
+      EXPECT_EQ(memsim(more).out, plain.out) << args[2] << " " << threads;
+    }
+    EXPECT_EQ(memsim(args).out, plain.out) << args[2];
+  }
+  TempFile one, two;
+  ok_json(memsim(
+      {"run", "--requests", "3000", "--threads", "1", "--write-trace", one.path(), "--json"}));
+  ok_json(memsim({"run", "--requests", "3000", "--write-trace", two.path(), "--json"}));
+  EXPECT_EQ(slurp(one.path()), slurp(two.path()));
+  expect_clean_failure(memsim({"run", "--requests", "10", "--threads", "4"}), 2);
+}
+
 TEST(MemsimRun, UnwritableTraceIsARuntimeError) {
   const Result r =
       memsim({"run", "--requests", "10", "--write-trace", "/nonexistent-memsim-dir/t", "--json"});
