@@ -1,7 +1,8 @@
-// simulate() spread over two or three threads, for replays of long traces.
+// simulate() spread over two or three threads, for long replays and runs.
 //
 // A replay's work splits into three stages that only pass values forward:
-// producing the requests (parsing the trace), running the device model, and
+// producing the requests (parsing the trace, or generating a workload for
+// `memsim run`), running the device model, and
 // adding each completion to the statistics. The model is about 70% of a
 // 1M-request replay; the other two stages are the rest (docs/benchmarks.md).
 // Here the model keeps the calling thread while helper threads produce the
@@ -11,8 +12,9 @@
 //
 // The result is bit-identical to simulate(): the device sees the same
 // requests in the same order, with the same causality, and the statistics
-// add the same completions in the same order. Only more CPU time is used in
-// total (handing the batches over), in less wall time.
+// add the same completions in the same order. It takes less wall time when a
+// second CPU is free, and a few percent more CPU time in total (handing the
+// batches over).
 #pragma once
 
 #include "model/device.h"
