@@ -20,10 +20,11 @@ namespace {
 using Requests = std::vector<model::Request>;
 using Completions = std::vector<model::Completion>;
 
-// Items per batch. A batch of requests is about 50 KB and one of completions
-// about 140 KB, so a batch being filled and the one being read both stay in
-// their cores' L2 caches. Smaller batches meet more often; larger ones gained
-// nothing (docs/benchmarks.md).
+// Items per batch. A batch of requests is 48 KB and one of completions 136 KB,
+// small enough for the batch being filled and the one being read to fit in
+// their cores' L2 caches, and large enough that the threads meet rarely.
+// Batches of 256 and of 4096 timed the same within the noise
+// (docs/benchmarks.md).
 constexpr std::size_t kBatch = 1024;
 // Batches of requests produced ahead of the model: enough that it never waits
 // while a helper counts a batch of completions instead.
