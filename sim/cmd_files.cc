@@ -6,6 +6,7 @@
 
 #include "sim/commands.h"
 #include "sim/file_workload.h"
+#include "sim/pipelined_simulate.h"
 #include "sim/random_run.h"
 #include "sim/simulate.h"
 
@@ -60,7 +61,8 @@ int run_files(const RunArgs& a) {
   auto device = device_or_report(a.device);
   if (!device) return 2;
   FileWorkload workload(spec, geometry);
-  const RunStats stats = simulate(*device, [&workload] { return workload.next(); });
+  const RunStats stats = simulate_pipelined(
+      *device, [&workload] { return workload.next(); }, simulation_threads(a.threads));
   const std::string label = std::string("files, layout ") + layout_name(spec.layout);
   return print_run(stats, {a.device.device, a.device.scheduler, label}, a.format);
 }

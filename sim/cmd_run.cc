@@ -6,9 +6,9 @@
 
 #include "model/device.h"
 #include "sim/commands.h"
+#include "sim/pipelined_simulate.h"
 #include "sim/random_run.h"
 #include "sim/shaped_workload.h"
-#include "sim/simulate.h"
 #include "sim/trace.h"
 #include "sim/workload.h"
 
@@ -35,7 +35,8 @@ int run_shaped(const RunArgs& a, const WorkloadShape& shape) {
     return 2;
   }
   ShapedWorkload w(spec);
-  const RunStats stats = simulate(*device, [&w] { return w.next(); });
+  const RunStats stats = simulate_pipelined(
+      *device, [&w] { return w.next(); }, simulation_threads(a.threads));
   return print_run(stats, {a.device.device, a.device.scheduler, a.workload}, a.format);
 }
 
@@ -63,7 +64,8 @@ int cmd_run(const RunArgs& a) {
       return 1;
     }
   }
-  const RunStats stats = simulate_random(*device, spec, trace.is_open() ? &trace : nullptr);
+  const RunStats stats = simulate_random(*device, spec, trace.is_open() ? &trace : nullptr,
+                                         simulation_threads(a.threads));
   if (trace.is_open()) {
     trace.close();
     if (!trace) {
@@ -104,7 +106,7 @@ int cmd_replay(const ReplayArgs& a) {
   std::string error;
   RunStats stats;
   try {
-    stats = simulate(*device, requests_of(reader, error));
+    stats = simulate_pipelined(*device, requests_of(reader, error), simulation_threads(a.threads));
   } catch (const std::ios_base::failure& e) {
     // libstdc++'s filebuf throws when read(2) fails (EIO, a special file).
     std::cerr << "memsim: " << a.trace << ": read error: " << e.what() << "\n";

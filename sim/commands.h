@@ -68,6 +68,8 @@ struct RunArgs {
   double popularity_mean = 1.0 / 25;
   // --workload user|server|mobile (sim/shaped_workload.h): every gap divided by this.
   double scale = 1.0;
+  // Threads of the simulation (sim/pipelined_simulate.h); 0: the default.
+  int threads = 0;
   OutputFormat format = OutputFormat::kText;
 };
 int cmd_run(const RunArgs& a);
@@ -152,6 +154,7 @@ struct ReplayArgs {
   std::string trace_format = "disksim";
   double scale = 1.0;
   std::int64_t device_number = -1;  // -1: every device in the trace
+  int threads = 0;                  // as in RunArgs
   OutputFormat format = OutputFormat::kText;
 };
 int cmd_replay(const ReplayArgs& a);

@@ -56,6 +56,16 @@ void add_format(CLI::App* cmd, OutputFormat& f, bool csv) {
         "--csv", [&f] { f = OutputFormat::kCsv; }, "Print CSV");
 }
 
+// --threads of run and replay (sim/pipelined_simulate.h); `produce` says how
+// the helper makes the requests.
+void add_threads(CLI::App* cmd, int& threads, const std::string& produce) {
+  cmd->add_option("--threads", threads,
+                  "Threads: 1 = one; 2 = another " + produce +
+                      " and counts the statistics; 3 = one for each (default 2; 1 when only "
+                      "one CPU is usable)")
+      ->check(CLI::Range(1, 3));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,6 +139,7 @@ int main(int argc, char** argv) {
   r->add_option("--popularity-mean", run.popularity_mean,
                 "Files workload: mean popularity rank, as a fraction of the files (default 0.04)")
       ->check(number_check(false));
+  add_threads(r, run.threads, "generates the workload");
   add_format(r, run.format, true);
   r->callback([&] {
     if (!run.layout.empty() && workload_opt->count() == 0) run.workload = "files";
@@ -156,6 +167,7 @@ int main(int argc, char** argv) {
       ->check(number_check(false));
   p->add_option("--device-number", replay.device_number,
                 "Replay only this device number / ASU of the trace");
+  add_threads(p, replay.threads, "parses the trace");
   add_format(p, replay.format, true);
   p->callback([&] { status = memstore::sim::cmd_replay(replay); });
 

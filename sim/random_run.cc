@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "sim/simulate.h"
+#include "sim/pipelined_simulate.h"
 #include "sim/trace.h"
 
 namespace memstore::sim {
@@ -47,14 +47,15 @@ std::unique_ptr<model::Device> prepare_random(const DeviceOptions& o, RandomWork
   return device;
 }
 
-RunStats simulate_random(model::Device& device, const RandomWorkloadSpec& spec,
-                         std::ostream* trace) {
+RunStats simulate_random(model::Device& device, const RandomWorkloadSpec& spec, std::ostream* trace,
+                         int threads) {
   RandomWorkload w(spec);
-  return simulate(device, [&w, trace] {
+  const RequestSource next = [&w, trace] {
     std::optional<model::Request> r = w.next();
     if (r && trace != nullptr) *trace << disksim_line(*r);
     return r;
-  });
+  };
+  return simulate_pipelined(device, next, threads);
 }
 
 std::optional<RunStats> run_random(const DeviceOptions& o, RandomWorkloadSpec spec) {

@@ -33,9 +33,11 @@ bool check_workload(const std::string& w);
 std::unique_ptr<model::Device> prepare_random(const DeviceOptions& o, RandomWorkloadSpec& spec);
 
 // `spec` as completed by prepare_random(). `trace`, if not null, receives
-// every generated request as a DiskSim line.
+// every generated request as a DiskSim line (written by the thread that
+// generates them: nothing else may use it until this returns). `threads` as
+// for simulate_pipelined().
 RunStats simulate_random(model::Device& device, const RandomWorkloadSpec& spec,
-                         std::ostream* trace = nullptr);
+                         std::ostream* trace = nullptr, int threads = 1);
 
 // prepare_random() then simulate_random(); nullopt after reporting an error.
 std::optional<RunStats> run_random(const DeviceOptions& o, RandomWorkloadSpec spec);

@@ -173,6 +173,32 @@ TEST(MemsimRun, WrittenTraceReplaysToTheSameResults) {
   EXPECT_EQ(run, replay);
 }
 
+TEST(MemsimRun, ThreadsGiveTheSameOutputAndTrace) {
+  // Each kind of workload: Random (with the trace it writes), shaped, files.
+  const std::vector<std::vector<std::string>> runs = {
+      {"run", "--requests", "5000", "--interarrival-ms", "1", "--json"},
+      {"run", "--workload", "mobile", "--scale", "4", "--requests", "3000", "--json"},
+      {"run", "--layout", "organ-pipe", "--requests", "3000", "--csv"}};
+  for (const std::vector<std::string>& args : runs) {
+    std::vector<std::string> one = args;
+    one.insert(one.end(), {"--threads", "1"});
+    const Result plain = memsim(one);
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    for (const char* threads : {"2", "3"}) {
+      std::vector<std::string> more = args;
+      more.insert(more.end(), {"--threads", threads});
+      EXPECT_EQ(memsim(more).out, plain.out) << args[2] << " " << threads;
+    }
+    EXPECT_EQ(memsim(args).out, plain.out) << args[2];
+  }
+  TempFile one, two;
+  ok_json(memsim(
+      {"run", "--requests", "3000", "--threads", "1", "--write-trace", one.path(), "--json"}));
+  ok_json(memsim({"run", "--requests", "3000", "--write-trace", two.path(), "--json"}));
+  EXPECT_EQ(slurp(one.path()), slurp(two.path()));
+  expect_clean_failure(memsim({"run", "--requests", "10", "--threads", "4"}), 2);
+}
+
 TEST(MemsimRun, UnwritableTraceIsARuntimeError) {
   const Result r =
       memsim({"run", "--requests", "10", "--write-trace", "/nonexistent-memsim-dir/t", "--json"});
@@ -293,6 +319,25 @@ TEST(MemsimReplay, SpcTrace) {
   EXPECT_EQ(j["reads"], 2);
 }
 
+TEST(MemsimReplay, ThreadsGiveTheSameOutput) {
+  // 5000 requests: several of the pipeline's batches of 1024, and a partial one.
+  TempFile trace;
+  ok_json(memsim({"run", "--requests", "5000", "--interarrival-ms", "1", "--seed", "3",
+                  "--write-trace", trace.path(), "--json"}));
+  const Result one = memsim({"replay", "--trace", trace.path(), "--threads", "1", "--json"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  for (const char* threads : {"2", "3"}) {
+    const Result r = memsim({"replay", "--trace", trace.path(), "--threads", threads, "--json"});
+    EXPECT_EQ(r.out, one.out) << threads;
+  }
+  EXPECT_EQ(memsim({"replay", "--trace", trace.path(), "--json"}).out, one.out);
+  EXPECT_EQ(memsim({"replay", "--trace", trace.path(), "--threads", "2", "--csv"}).out,
+            memsim({"replay", "--trace", trace.path(), "--threads", "1", "--csv"}).out);
+  EXPECT_EQ(memsim({"replay", "--trace", trace.path(), "--threads", "2"}).out,
+            memsim({"replay", "--trace", trace.path(), "--threads", "1"}).out);
+  expect_clean_failure(memsim({"replay", "--trace", trace.path(), "--threads", "0"}), 2);
+}
+
 TEST(MemsimReplay, ScaleKeepsRequestCount) {
   json j = ok_json(memsim({"replay", "--trace", data("small.disksim"), "--format", "disksim",
                            "--scale", "4", "--json"}));
@@ -373,6 +418,16 @@ TEST(MemsimErrors, ReplayMalformedLineNamesTheLine) {
   expect_clean_failure(r, 1);
   EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(MemsimErrors, ReplayMalformedLineIsTheSameOnEveryThreadCount) {
+  for (const char* threads : {"1", "2", "3"}) {
+    const Result r =
+        memsim({"replay", "--trace", data("malformed_line3.disksim"), "--threads", threads});
+    expect_clean_failure(r, 1);
+    EXPECT_EQ(r.err, memsim({"replay", "--trace", data("malformed_line3.disksim")}).err);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
 }
 
 TEST(MemsimErrors, ReplayUnknownFormat) {
