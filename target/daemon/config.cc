@@ -529,6 +529,7 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
       {cli.rt_priority, &Config::rt_priority},
       {cli.transport_compensation_us, &Config::transport_compensation_us},
       {cli.threads, &Config::threads},
+      {cli.awake_cpus, &Config::awake_cpus},
       {cli.security_log_rate, &Config::security_log_rate},
   };
   for (const auto& [value, field] : numbers) {

@@ -95,6 +95,9 @@ struct Config {
   std::uint32_t transport_compensation_us = 0;
   // Event-loop threads (docs/design.md, "Threads"). 0: one per core.
   std::uint32_t threads = 0;
+  // CPUs kept from halting by a spinner at the lowest priority (awake_cpus.h):
+  // on a VM, a halted vCPU wakes only when its host runs it again. 0: none.
+  std::uint32_t awake_cpus = 0;
   static constexpr std::uint32_t kMaxThreads = 256;
   // Initiator names that may change the control mode pages (22h, 1Ah) of every LUN
   // (scsi::ControlAccess); empty: none may. Copied into each LunSpec.
@@ -124,6 +127,7 @@ inline constexpr DaemonNumber kDaemonNumbers[] = {
     {"rt_priority", &Config::rt_priority, 0, 99, "SCHED_FIFO priority; 0: normal scheduling"},
     {"transport_compensation_us", &Config::transport_compensation_us, 0, 10000, "microseconds"},
     {"threads", &Config::threads, 0, Config::kMaxThreads, "event-loop threads; 0: one per core"},
+    {"awake_cpus", &Config::awake_cpus, 0, 4096, "CPUs kept from halting; 0: none"},
     {"security_log_rate", &Config::security_log_rate, 1, 1000, "lines per second per kind"},
 };
 
@@ -150,6 +154,7 @@ struct CommandLine {
   std::optional<std::uint32_t> rt_priority;
   std::optional<std::uint32_t> transport_compensation_us;
   std::optional<std::uint32_t> threads;
+  std::optional<std::uint32_t> awake_cpus;
   std::optional<std::uint32_t> security_log_rate;
   std::vector<std::string> control_initiators;  // --control-initiator, repeatable
   std::string control_socket;                   // --control-socket PATH

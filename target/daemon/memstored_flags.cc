@@ -41,6 +41,11 @@ void add_flags(CLI::App& app, Flags& f) {
                  "Event-loop threads: LUNs and connections are spread over them (default 0: one "
                  "per core)")
       ->check(CLI::Range(0U, daemon::Config::kMaxThreads));
+  app.add_option("--awake-cpus", f.cli.awake_cpus,
+                 "Keep this many CPUs from halting with a spinner at the lowest priority "
+                 "(SCHED_IDLE), so that a delivery never waits for a virtual machine's halted "
+                 "vCPU to be run again by its host; costs those CPUs' power (default 0: none)")
+      ->check(CLI::Range(0U, 4096U));
   app.add_option("--control-initiator", f.cli.control_initiators,
                  "An initiator name that may change the control mode page 22h (timing, scale, "
                  "scheduler) of every LUN; repeatable (default: none may)");

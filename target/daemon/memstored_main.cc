@@ -21,10 +21,12 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "target/control/control_server.h"
 #include "target/control/metrics_server.h"
+#include "target/daemon/awake_cpus.h"
 #include "target/daemon/config.h"
 #include "target/daemon/journal_log.h"
 #include "target/daemon/memstored_flags.h"
@@ -292,8 +294,19 @@ int main(int argc, char** argv) {
   // request would end the daemon); a no-op without NOTIFY_SOCKET.
   ::sd_notifyf(0, "READY=1\nSTATUS=serving %zu target(s) on %zu portal(s)", config.targets.size(),
                ports.size());
+  std::optional<daemon::AwakeCpus> awake;
+  if (config.awake_cpus > 0) {
+    awake.emplace(config.awake_cpus);
+    if (awake->running() < config.awake_cpus) {
+      spdlog::info(
+          "awake_cpus {}: {} CPU(s) kept awake (the others are not this process's, or "
+          "refused SCHED_IDLE)",
+          config.awake_cpus, awake->running());
+    }
+  }
   run_loop(io);
   for (std::thread& w : workers) w.join();
+  awake.reset();
   int status = 0;
   for (const control::ControlLun& lun : commands.luns()) {
     iscsi::LunDriver* d = lun.driver;

@@ -189,9 +189,13 @@ TEST(DaemonConfigBounds, CommandLineNumbersAreCheckedLikeTheFile) {
   cli.security_log_rate = 0;
   EXPECT_THAT(error_of(resolve(cli)), HasSubstr("--security-log-rate: must be from 1 to 1000"));
   cli.security_log_rate = 50;
+  cli.awake_cpus = 5000;
+  EXPECT_THAT(error_of(resolve(cli)), HasSubstr("--awake-cpus: must be from 0 to 4096"));
+  cli.awake_cpus = 2;
   const auto r = resolve(cli);
   ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
   EXPECT_EQ(std::get<Config>(r).security_log_rate, 50u);
+  EXPECT_EQ(std::get<Config>(r).awake_cpus, 2u);
 }
 
 TEST(DaemonConfigLogLevel, UnknownLevelIsAnErrorNamingTheLevels) {
