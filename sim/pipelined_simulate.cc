@@ -33,6 +33,19 @@ constexpr std::size_t kRequestsAhead = 4;
 // to be counted, bounding the memory.
 constexpr std::size_t kCompletionsBehind = 8;
 
+// An emptied batch from `spares` for reuse (a new one if none), with room for
+// kBatch items. Called under the pipe's lock.
+template <class Batch>
+Batch take_spare(std::vector<Batch>& spares) {
+  Batch batch;
+  if (!spares.empty()) {
+    batch = std::move(spares.back());
+    spares.pop_back();
+  }
+  batch.reserve(kBatch);
+  return batch;
+}
+
 // What the threads share. One mutex and one condition variable for both
 // directions: they are taken once per batch, so their cost is small, and one
 // helper doing both jobs can wait for either kind of work with one wait.
@@ -69,13 +82,7 @@ class Pipe {
     if (!done.empty()) completions_.push_back(std::move(done));
     completions_closed_ = last;
     changed_.notify_all();
-    Completions next;
-    if (!spare_completions_.empty()) {
-      next = std::move(spare_completions_.back());
-      spare_completions_.pop_back();
-    }
-    next.reserve(kBatch);
-    return next;
+    return take_spare(spare_completions_);
   }
 
   // The model's thread is leaving early (an exception): helpers stop.
@@ -112,7 +119,7 @@ class Pipe {
       // Producing first: the model waiting for requests costs more than
       // completions waiting to be counted.
       if (produce && requests_.size() < kRequestsAhead) {
-        Requests batch = spare_request_batch();
+        Requests batch = take_spare(spare_requests_);
         lock.unlock();
         std::exception_ptr error;
         bool ended = false;
@@ -151,16 +158,6 @@ class Pipe {
       batch.push_back(*r);
     }
     return false;
-  }
-
-  Requests spare_request_batch() {
-    Requests batch;
-    if (!spare_requests_.empty()) {
-      batch = std::move(spare_requests_.back());
-      spare_requests_.pop_back();
-    }
-    batch.reserve(kBatch);
-    return batch;
   }
 
   std::mutex mutex_;
