@@ -253,6 +253,17 @@ def steal_seconds():
     return int(fields[8]) / CLK_TCK if len(fields) > 8 else 0.0
 
 
+class StealMeter:
+    """The host's steal time (steal_seconds) from its creation on, in ms per second of wall
+    time, summed over the CPUs."""
+
+    def __init__(self):
+        self.start, self.t0 = steal_seconds(), time.monotonic()
+
+    def ms_per_s(self):
+        return (steal_seconds() - self.start) * 1e3 / (time.monotonic() - self.t0)
+
+
 def date_now():
     """The local date and time, for the record of a run."""
     return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
