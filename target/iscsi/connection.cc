@@ -14,6 +14,18 @@ using asio::ip::tcp;
 
 namespace {
 
+// Asio's transfer_all moves at most 64 KiB per system call, and every further
+// call waits for a round through the event loop: a 128 KB Data-In went out in
+// three sendmsg calls, each waking the initiator, and a 128 KB Data-Out came
+// in by as many reads (docs/benchmarks.md, "Throughput"). This asks for all
+// that is left at once; the kernel still takes only what the socket buffer
+// holds, and the rest waits for the socket to become writable.
+struct TransferAllAtOnce {
+  std::size_t operator()(const boost::system::error_code& ec, std::size_t) const {
+    return ec ? 0 : std::numeric_limits<std::size_t>::max();
+  }
+};
+
 class AsioConnection final : public Connection,
                              public std::enable_shared_from_this<AsioConnection> {
  public:
@@ -97,7 +109,7 @@ class AsioConnection final : public Connection,
     if (rest == 0) return on_pdu();
     reading_ = true;
     asio::async_read(
-        socket_, asio::buffer(rest_),
+        socket_, asio::buffer(rest_), TransferAllAtOnce{},
         with_memory(read_memory_,
                     [self = shared_from_this()](const boost::system::error_code& e, std::size_t) {
                       self->reading_ = false;
@@ -249,7 +261,7 @@ class AsioConnection final : public Connection,
       if (o.has_data_digest) gather_.push_back(asio::buffer(o.data_digest));
     }
     writing_ = true;
-    asio::async_write(socket_, std::span<const asio::const_buffer>(gather_),
+    asio::async_write(socket_, std::span<const asio::const_buffer>(gather_), TransferAllAtOnce{},
                       with_memory(write_memory_, [self = shared_from_this()](
                                                      const boost::system::error_code& ec,
                                                      std::size_t) { self->on_written(ec); }));
