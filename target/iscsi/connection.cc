@@ -31,13 +31,14 @@ class AsioConnection final : public Connection,
  public:
   AsioConnection(tcp::socket socket, const MakeSession& make_session,
                  const ConnectionLimits& limits, std::atomic<std::size_t>& open,
-                 std::function<void()> on_finish)
+                 std::function<void()> on_finish, Placement placement)
       : socket_(std::move(socket)),
         ping_timer_(socket_.get_executor()),
         login_timer_(socket_.get_executor()),
         limits_(limits),
         open_(open),
-        on_finish_(std::move(on_finish)) {
+        on_finish_(std::move(on_finish)),
+        placement_(std::move(placement)) {
     open_.fetch_add(1, std::memory_order_relaxed);
     session_ = make_session(Session::Sink{
         [this](std::vector<std::uint8_t> pdu) { enqueue(std::move(pdu)); }, [this] { close(); },
@@ -46,7 +47,19 @@ class AsioConnection final : public Connection,
   }
 
   void start() override {
-    read_header();
+    if (placement_.first) {
+      // Moved here from another loop, with the login it read: that PDU
+      // first, as if just read here (no digest before the login).
+      FirstPdu f = std::move(*placement_.first);
+      placement_ = {};
+      bhs_ = f.bhs;
+      rest_ = std::move(f.rest);
+      ahs_len_ = std::size_t{bhs_[4]} * 4;
+      data_len_ = (std::size_t{bhs_[5]} << 16) | (bhs_[6] << 8) | bhs_[7];
+      on_pdu();
+    } else {
+      read_header();
+    }
     if (limits_.nop_in_interval.count() > 0) arm_ping();
     if (limits_.login_timeout.count() > 0) arm_login_timeout();
   }
@@ -120,6 +133,7 @@ class AsioConnection final : public Connection,
   }
 
   void on_pdu() {
+    if (placement_.rehome && moved_away()) return;
     const auto rest = std::span<const std::uint8_t>(rest_);
     const auto ahs = rest.first(ahs_len_);
     std::size_t at = ahs_len_;
@@ -142,6 +156,18 @@ class AsioConnection final : public Connection,
     }
     session_->on_pdu(bhs_, ahs, padded.first(data_len_));
     if (!closing_) read_next();
+  }
+
+  // Asks once, at the first PDU, whether the connection belongs on another
+  // loop (Placement); if it went, this one ends without a word: its socket
+  // and its login went with it, and nothing was answered here.
+  bool moved_away() {
+    auto rehome = std::exchange(placement_.rehome, nullptr);
+    FirstPdu first{bhs_, rest_};
+    if (!rehome(socket_, first)) return false;
+    closing_ = true;
+    end();
+    return true;
   }
 
   // Backpressure: while more than max_output_bytes wait to be written (an
@@ -296,19 +322,24 @@ class AsioConnection final : public Connection,
   // our Reject and the end of the stream.
   void finish() {
     if (finished_) return;
-    finished_ = true;
-    open_.fetch_sub(1, std::memory_order_relaxed);
-    session_.reset();  // forgets pending results before the LUNs call back
-    if (on_finish_) on_finish_();
+    end();
     boost::system::error_code ignored;
-    login_timer_.cancel();
-    ping_timer_.cancel();
     socket_.shutdown(tcp::socket::shutdown_send, ignored);
     ping_timer_.expires_after(std::chrono::seconds(2));
     ping_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
       if (!ec) self->close_socket();
     });
     if (!reading_) drain({});
+  }
+
+  // What every end does: the session goes, and the timers stop.
+  void end() {
+    finished_ = true;
+    open_.fetch_sub(1, std::memory_order_relaxed);
+    session_.reset();  // forgets pending results before the LUNs call back
+    if (on_finish_) on_finish_();
+    login_timer_.cancel();
+    ping_timer_.cancel();
   }
 
   void drain(const boost::system::error_code& ec) {
@@ -337,6 +368,7 @@ class AsioConnection final : public Connection,
   const ConnectionLimits limits_;
   std::atomic<std::size_t>& open_;
   std::function<void()> on_finish_;
+  Placement placement_;
   std::unique_ptr<Session> session_;
   HandlerMemory read_memory_, write_memory_, ping_memory_;
   Bhs bhs_{};
@@ -370,9 +402,9 @@ class AsioConnection final : public Connection,
 std::shared_ptr<Connection> make_connection(tcp::socket socket, const MakeSession& make_session,
                                             const ConnectionLimits& limits,
                                             std::atomic<std::size_t>& open,
-                                            std::function<void()> on_finish) {
+                                            std::function<void()> on_finish, Placement placement) {
   return std::make_shared<AsioConnection>(std::move(socket), make_session, limits, open,
-                                          std::move(on_finish));
+                                          std::move(on_finish), std::move(placement));
 }
 
 }  // namespace memstore::iscsi

@@ -12,7 +12,10 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 
+#include "target/iscsi/pdu_bhs.h"
 #include "target/iscsi/session.h"
 
 namespace memstore::iscsi {
@@ -30,6 +33,25 @@ struct ConnectionLimits {
 };
 
 using MakeSession = std::function<std::unique_ptr<Session>(Session::Sink)>;
+
+// A connection's first PDU, as read: its BHS, then its AHS and data segment
+// (no digests: none is negotiated before the login).
+struct FirstPdu {
+  Bhs bhs{};
+  std::vector<std::uint8_t> rest;
+};
+
+// Where a connection belongs (docs/design.md, "Threads"). A connection is
+// accepted onto the loops in turn; its first PDU, a login naming its target,
+// may show that the target's LUNs all live on another loop. Then `rehome`
+// takes the socket and the PDU to open the connection again on that loop,
+// where its commands reach the LUNs without crossing threads, and returns
+// true; the connection here ends without a word. Asked once; empty: stay.
+// `first`: the PDU a connection opened that way starts from.
+struct Placement {
+  std::function<bool(boost::asio::ip::tcp::socket&, FirstPdu&)> rehome;
+  std::optional<FirstPdu> first;
+};
 
 class Connection {
  public:
@@ -52,6 +74,7 @@ std::shared_ptr<Connection> make_connection(boost::asio::ip::tcp::socket socket,
                                             const MakeSession& make_session,
                                             const ConnectionLimits& limits,
                                             std::atomic<std::size_t>& open,
-                                            std::function<void()> on_finish);
+                                            std::function<void()> on_finish,
+                                            Placement placement = {});
 
 }  // namespace memstore::iscsi

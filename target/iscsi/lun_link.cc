@@ -17,6 +17,10 @@ LunLink::LunLink(asio::io_context& home, LunDriver& driver)
       local_(&home == &driver.context()),
       block_size_(driver.block_size()) {}
 
+const void* LunLink::loop() const {
+  return retired_ ? nullptr : &driver_.context();
+}
+
 void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
                      std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
                      Done done) {

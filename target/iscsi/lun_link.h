@@ -40,6 +40,7 @@ class LunLink final : public LunPort {
   void screen_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb,
                   R2tAnswer answer) override;
 
+  const void* loop() const override;
   bool local() const { return local_; }
   // The LUN was removed (Server::remove_lun): from now on the link answers
   // every command itself, at once, as for a LUN that does not exist

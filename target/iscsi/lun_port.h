@@ -51,6 +51,10 @@ class LunPort {
                           R2tAnswer answer) {
     answer(false);
   }
+  // The event loop the LUN's commands run on, where a session's calls go
+  // straight to it (docs/design.md, "Threads"); nullptr when not known or
+  // when the LUN is gone. Compared, never run: it may be another thread's.
+  virtual const void* loop() const { return nullptr; }
 };
 
 }  // namespace memstore::iscsi

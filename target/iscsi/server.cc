@@ -3,6 +3,8 @@
 // Connection (connection.h); everything protocol-level is in Session.
 #include "target/iscsi/server.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
@@ -18,6 +20,7 @@
 #include "target/iscsi/connection.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/lun_link.h"
+#include "target/iscsi/placement.h"
 
 namespace memstore::iscsi {
 
@@ -68,6 +71,7 @@ struct Server::Impl {
   std::function<void(const std::string&)> warn = [](const std::string&) {};
   std::uint16_t next_tsih = 1;
   bool refusing = false;  // at max_connections; logged once until it passes
+  bool stopped = false;   // stop() ran: a connection on its way to another loop is dropped
 
   // The sessions in the full feature phase, from every loop: a mutex, since
   // logins on different loops admit at once; never on the READ/WRITE path.
@@ -176,30 +180,84 @@ struct Server::Impl {
         const std::string a = remote.address().to_string();
         peer = (remote.address().is_v6() ? "[" + a + "]" : a) + ":" + std::to_string(remote.port());
       }
-      const std::uint64_t nexus = next_nexus++;
-      const std::uint16_t tsih = next_tsih++;
-      if (next_tsih == 0) next_tsih = 1;  // TSIH 0 is reserved (RFC 7143 §11.12.3)
-      // The connection, for admit(): set before it starts.
-      auto self = std::make_shared<std::weak_ptr<Connection>>();
-      auto conn = make_connection(
-          std::move(socket),
-          [this, nexus, tsih, loop, self, peer](Session::Sink sink) {
-            auto session = std::make_unique<Session>(
-                [this, loop](std::string_view n) { return find(loop, n); }, discovery, nexus, tsih,
-                std::move(sink), limits.session,
-                [this, self](const SessionIdentity& id) { return admit(id, *self); });
-            session->set_audit(peer, security_log);
-            session->set_event_log(event_log);
-            return session;
-          },
-          limits.connection, open_connections, [this, nexus] { leave(nexus); });
-      *self = conn;
-      if (connections.size() >= 64 && (connections.size() & (connections.size() - 1)) == 0) {
-        std::erase_if(connections, [](const auto& w) { return w.expired(); });
-      }
-      connections.push_back(conn);
-      asio::post(conn->executor(), [conn] { conn->start(); });
+      open(std::move(socket), loop, std::move(peer), std::nullopt);
     }
+  }
+
+  // A connection on loops[loop], its socket already there; `first`: the login
+  // it read on the loop it was accepted onto (rehome()). On the server's loop.
+  void open(tcp::socket socket, std::size_t loop, std::string peer, std::optional<FirstPdu> first) {
+    const std::uint64_t nexus = next_nexus++;
+    const std::uint16_t tsih = next_tsih++;
+    if (next_tsih == 0) next_tsih = 1;  // TSIH 0 is reserved (RFC 7143 §11.12.3)
+    // The connection, for admit(): set before it starts.
+    auto self = std::make_shared<std::weak_ptr<Connection>>();
+    Placement placement;
+    if (first) {
+      placement.first = std::move(first);
+    } else if (loops.size() > 1) {
+      placement.rehome = [this, loop, peer](tcp::socket& s, FirstPdu& f) {
+        return rehome(loop, peer, s, f);
+      };
+    }
+    auto conn = make_connection(
+        std::move(socket),
+        [this, nexus, tsih, loop, self, peer](Session::Sink sink) {
+          auto session = std::make_unique<Session>(
+              [this, loop](std::string_view n) { return find(loop, n); }, discovery, nexus, tsih,
+              std::move(sink), limits.session,
+              [this, self](const SessionIdentity& id) { return admit(id, *self); });
+          session->set_audit(peer, security_log);
+          session->set_event_log(event_log);
+          return session;
+        },
+        limits.connection, open_connections, [this, nexus] { leave(nexus); }, std::move(placement));
+    *self = conn;
+    if (connections.size() >= 64 && (connections.size() & (connections.size() - 1)) == 0) {
+      std::erase_if(connections, [](const auto& w) { return w.expired(); });
+    }
+    connections.push_back(conn);
+    asio::post(conn->executor(), [conn] { conn->start(); });
+  }
+
+  // On loops[from], at a connection's first PDU: when it is a login to a
+  // target whose LUNs all live on one other loop, the socket moves there
+  // with the PDU and the connection opens again on it (Placement). One
+  // session per LUN loop then does its socket work on the LUN's own thread:
+  // no post across threads per command, and no copy of each write's data
+  // (docs/benchmarks.md, "Connections on their LUNs' loop"). A discovery
+  // session, an unknown target, or one whose LUNs span loops stays.
+  bool rehome(std::size_t from, const std::string& peer, tcp::socket& socket, FirstPdu& first) {
+    const auto to = home_of(from, first);
+    if (!to) return false;
+    boost::system::error_code ec;
+    const tcp::endpoint local = socket.local_endpoint(ec);
+    if (ec) return false;
+    const int fd = socket.release(ec);
+    if (ec) return false;
+    tcp::socket moved(*loops[*to]);
+    moved.assign(local.protocol(), fd, ec);
+    if (ec) {
+      ::close(fd);
+      return true;  // the connection is lost either way; it had nothing answered yet
+    }
+    asio::post(
+        io, [this, to = *to, peer, first = std::move(first), moved = std::move(moved)]() mutable {
+          if (stopped) return;  // the socket closes with the handler
+          open(std::move(moved), to, peer, std::move(first));
+        });
+    return true;
+  }
+
+  // The loop holding every LUN of the target a login names, when that is
+  // not `from`. Reads only loop `from`'s own tables.
+  std::optional<std::size_t> home_of(std::size_t from, const FirstPdu& first) const {
+    const void* home = target_loop(
+        first.bhs, first.rest, [this, from](std::string_view name) { return find(from, name); });
+    for (std::size_t i = 0; i < loops.size(); ++i) {
+      if (home != nullptr && loops[i] == home && i != from) return i;
+    }
+    return std::nullopt;
   }
 };
 
@@ -402,6 +460,7 @@ void Server::Impl::close_unused_listeners() {
 }
 
 void Server::stop() {
+  impl_->stopped = true;
   for (auto& l : impl_->listeners) {
     boost::system::error_code ignored;
     l.acceptor->close(ignored);
@@ -519,6 +578,20 @@ std::vector<std::uint16_t> Server::bound_ports() const {
 
 std::size_t Server::connections() const {
   return impl_->open_connections.load(std::memory_order_relaxed);
+}
+
+std::vector<std::size_t> Server::connections_by_loop() const {
+  std::vector<std::size_t> count(impl_->loops.size());
+  for (const auto& w : impl_->connections) {
+    const auto c = w.lock();
+    if (!c) continue;
+    const auto* ex = c->executor().target<asio::io_context::executor_type>();
+    if (ex == nullptr) continue;
+    for (std::size_t i = 0; i < count.size(); ++i) {
+      if (&ex->context() == impl_->loops[i]) ++count[i];
+    }
+  }
+  return count;
 }
 
 }  // namespace memstore::iscsi

@@ -119,6 +119,10 @@ class Server {
   std::vector<std::uint16_t> bound_ports() const;
   // Connections not yet finished; callable from any thread.
   std::size_t connections() const;
+  // How many of the connections live on each loop, in set_loops() order
+  // (ended ones may count until they are gone). Call on the server's
+  // io_context.
+  std::vector<std::size_t> connections_by_loop() const;
 
  private:
   struct Impl;

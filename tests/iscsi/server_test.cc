@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
+#include <future>
+#include <thread>
 
 #include "tests/iscsi/loopback_target.h"
 
@@ -165,72 +167,134 @@ TEST_F(PingServerTest, SilentInitiatorIsDisconnected) {
 namespace memstore::iscsi {
 namespace {
 
-// Two event loops, each on its own thread, as memstored runs with
-// --threads 2: the LUN lives on the second loop; connections are spread
-// over both, so one session reaches the LUN directly and the other through
-// a LunLink that posts across threads. Each writes its own blocks and reads
-// them back, several times, with digests on; both see their own data.
-TEST(TwoLoopServer, SessionsOnEitherLoopReachALunOnTheOther) {
-  boost::asio::io_context server_loop, lun_loop;
-  auto guard_a = boost::asio::make_work_guard(server_loop);
-  auto guard_b = boost::asio::make_work_guard(lun_loop);
-  Server server(server_loop);
-  server.set_loops({&server_loop, &lun_loop});
-  TargetSetup t;
-  t.name = testing::kRawTarget;
-  t.portals = {{"127.0.0.1", 0}};
-  t.luns[0] = std::make_unique<LunDriver>(lun_loop, testing::memory_lun());
-  server.add_target(std::move(t));
-  ASSERT_EQ(server.start(), "");
-  const std::uint16_t port = server.bound_ports().at(0);
-  std::thread a([&] { server_loop.run(); });
-  std::thread b([&] { lun_loop.run(); });
-
-  auto session = [port](std::uint8_t seed, std::uint32_t lba, int rounds) {
-    testing::RawInitiator c(port, seed);
-    if (!c.login(true)) return std::string("login failed");
-    std::uint32_t itt = 1;
-    for (int round = 0; round < rounds; ++round) {
-      std::vector<std::uint8_t> data(4096);
-      for (std::size_t i = 0; i < data.size(); ++i) {
-        data[i] = static_cast<std::uint8_t>(i * seed + static_cast<std::size_t>(round));
-      }
-      c.send(c.write10(itt, itt, 4096, lba), data);
-      ++itt;
-      auto r = c.receive();
-      if (!r || !std::holds_alternative<ScsiResponsePdu>(r->first)) return std::string("write");
-      c.send(c.read16(itt, itt, lba, 4096));
-      ++itt;
-      std::vector<std::uint8_t> got;
-      for (bool status = false; !status;) {
-        r = c.receive();
-        if (!r) return std::string("read: connection ended");
-        const auto* in = std::get_if<DataInPdu>(&r->first);
-        if (in == nullptr) return std::string("read: not Data-In");
-        got.insert(got.end(), r->second.begin(), r->second.end());
-        status = in->has_status;
-      }
-      if (got != data) return "round " + std::to_string(round) + ": wrong data";
+// A session that writes its own blocks of LUN 0 and reads them back,
+// `rounds` times, with digests on: "" when it saw its own data each time.
+std::string write_and_read(std::uint16_t port, std::uint8_t seed, std::uint32_t lba, int rounds) {
+  testing::RawInitiator c(port, seed);
+  if (!c.login(true)) return "login failed";
+  std::uint32_t itt = 1;
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<std::uint8_t> data(4096);
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      data[i] = static_cast<std::uint8_t>(i * seed + static_cast<std::size_t>(round));
     }
-    return std::string();
-  };
+    c.send(c.write10(itt, itt, 4096, lba), data);
+    ++itt;
+    auto r = c.receive();
+    if (!r || !std::holds_alternative<ScsiResponsePdu>(r->first)) return "write";
+    c.send(c.read16(itt, itt, lba, 4096));
+    ++itt;
+    std::vector<std::uint8_t> got;
+    for (bool status = false; !status;) {
+      r = c.receive();
+      if (!r) return "read: connection ended";
+      const auto* in = std::get_if<DataInPdu>(&r->first);
+      if (in == nullptr) return "read: not Data-In";
+      got.insert(got.end(), r->second.begin(), r->second.end());
+      status = in->has_status;
+    }
+    if (got != data) return "round " + std::to_string(round) + ": wrong data";
+  }
+  return "";
+}
+
+// Two event loops, each on its own thread, as memstored runs with
+// --threads 2, serving one target. `luns` gives the loop of each LUN
+// (0: the server's, 1: the other).
+class TwoLoopServer : public ::testing::Test {
+ protected:
+  void start(const std::vector<int>& luns) {
+    server_.set_loops({&server_loop_, &lun_loop_});
+    TargetSetup t;
+    t.name = testing::kRawTarget;
+    t.portals = {{"127.0.0.1", 0}};
+    for (std::size_t id = 0; id < luns.size(); ++id) {
+      t.luns[static_cast<std::uint16_t>(id)] = std::make_unique<LunDriver>(
+          luns[id] == 0 ? server_loop_ : lun_loop_, testing::memory_lun());
+    }
+    server_.add_target(std::move(t));
+    ASSERT_EQ(server_.start(), "");
+    port_ = server_.bound_ports().at(0);
+    a_ = std::thread([this] { server_loop_.run(); });
+    b_ = std::thread([this] { lun_loop_.run(); });
+  }
+  void TearDown() override {
+    boost::asio::post(server_loop_, [this] { server_.stop(); });
+    for (int i = 0; i < 500 && server_.connections() > 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(server_.connections(), 0U);
+    guard_a_.reset();
+    guard_b_.reset();
+    if (a_.joinable()) a_.join();
+    if (b_.joinable()) b_.join();
+  }
+  // Connections per loop, once they settle (a moved one ends on its old loop
+  // shortly after it opens on the new one).
+  std::vector<std::size_t> connections_by_loop(std::size_t expected_total) {
+    std::vector<std::size_t> count;
+    for (int i = 0; i < 200; ++i) {
+      std::promise<std::vector<std::size_t>> p;
+      boost::asio::post(server_loop_, [&] { p.set_value(server_.connections_by_loop()); });
+      count = p.get_future().get();
+      if (count.size() == 2 && count[0] + count[1] == expected_total) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return count;
+  }
+
+  boost::asio::io_context server_loop_, lun_loop_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_a_ =
+      boost::asio::make_work_guard(server_loop_);
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_b_ =
+      boost::asio::make_work_guard(lun_loop_);
+  Server server_{server_loop_};
+  std::uint16_t port_ = 0;
+  std::thread a_, b_;
+};
+
+// The target's LUNs span both loops, so connections stay on the loop they
+// were accepted onto, in turn: one session reaches LUN 0 directly and the
+// other through a LunLink that posts across threads. Both see their data.
+TEST_F(TwoLoopServer, SessionsOnEitherLoopReachALunOnTheOther) {
+  start({1, 0});
   std::string first, second;
-  std::thread s1([&] { first = session(3, 64, 50); });
-  std::thread s2([&] { second = session(5, 4096, 50); });
+  std::thread s1([&] { first = write_and_read(port_, 3, 64, 50); });
+  std::thread s2([&] { second = write_and_read(port_, 5, 4096, 50); });
   s1.join();
   s2.join();
   EXPECT_EQ(first, "");
   EXPECT_EQ(second, "");
+}
 
-  boost::asio::post(server_loop, [&] { server.stop(); });
-  for (int i = 0; i < 500 && server.connections() > 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+// The target's only LUN lives on the second loop: every session moves there
+// at its login, whichever loop accepted it, and works there (its login was
+// read on the other loop and answered on this one).
+TEST_F(TwoLoopServer, ConnectionsMoveToTheLoopOfTheirTargetsLuns) {
+  start({1});
+  std::vector<std::unique_ptr<testing::RawInitiator>> open;
+  for (std::uint8_t seed = 3; seed < 6; ++seed) {
+    open.push_back(std::make_unique<testing::RawInitiator>(port_, seed));
+    ASSERT_TRUE(open.back()->login(true));
   }
-  EXPECT_EQ(server.connections(), 0U);
-  guard_a.reset();
-  guard_b.reset();
-  a.join();
-  b.join();
+  EXPECT_EQ(connections_by_loop(3), (std::vector<std::size_t>{0, 3}));
+  std::string first, second;
+  std::thread s1([&] { first = write_and_read(port_, 7, 64, 20); });
+  std::thread s2([&] { second = write_and_read(port_, 8, 4096, 20); });
+  s1.join();
+  s2.join();
+  EXPECT_EQ(first, "");
+  EXPECT_EQ(second, "");
+}
+
+// A login to a target that does not exist stays where it was accepted and
+// gets its refusal there.
+TEST_F(TwoLoopServer, ALoginToAnUnknownTargetIsRefusedWhereItLands) {
+  start({1});
+  for (std::uint8_t seed = 3; seed < 5; ++seed) {
+    testing::RawInitiator c(port_, seed);
+    EXPECT_FALSE(c.login(false, false, "iqn.2026-11.org.memstore.test:nobody"));
+  }
 }
 
 // An injected "corrupt-digest" fault (docs/faults.md): the READ's Data-In
