@@ -128,14 +128,22 @@ class Memstored:
         self.log.close()
 
 
-def write_config(path, backings, threads, timing="realtime"):
+def target_name(index):
+    """The name of target `index` in a write_config(..., one_target_per_lun=True) file."""
+    return f"{MEMSTORED_IQN}-{index}"
+
+
+def write_config(path, backings, threads, timing="realtime", one_target_per_lun=False):
     """A memstored TOML configuration: one target (memstored's default name) with a G2 LUN
     per backing (an image path or "memory"), LUN ids 0, 1, ... in order, and `threads`
-    event-loop threads. memstored's --listen gives the portal."""
-    lines = ["[daemon]", f"threads = {int(threads)}", "", "[[target]]",
-             f"name = {json.dumps(MEMSTORED_IQN)}"]
+    event-loop threads; or, with one_target_per_lun, one target per backing
+    (target_name(i)), each with its LUN 0. memstored's --listen gives the portal."""
+    lines = ["[daemon]", f"threads = {int(threads)}"]
     for i, backing in enumerate(backings):
-        lines += ["", "[[target.lun]]", f"id = {i}", 'device = "g2"',
+        if i == 0 or one_target_per_lun:
+            name = target_name(i) if one_target_per_lun else MEMSTORED_IQN
+            lines += ["", "[[target]]", f"name = {json.dumps(name)}"]
+        lines += ["", "[[target.lun]]", f"id = {0 if one_target_per_lun else i}", 'device = "g2"',
                   f"backing = {json.dumps(backing)}", f"timing = {json.dumps(timing)}"]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -284,15 +292,18 @@ def percentiles(values):
             "max": float(v[-1]) if v else 0.0}
 
 
-def lateness_by_lun(completion_log):
-    """How late each delivery in memstored's --completion-log was, in µs, per LUN id."""
+def lateness_by_lun(completion_log, by_target=False):
+    """How late each delivery in memstored's --completion-log was, in µs, per LUN id (with
+    by_target: per (target name, LUN id))."""
     late = {}
     with open(completion_log) as f:
         columns = f.readline().rstrip("\n").split(",")
-        lun, late_ns = columns.index("lun"), columns.index("late_ns")
+        target, lun = columns.index("target"), columns.index("lun")
+        late_ns = columns.index("late_ns")
         for line in f:
             fields = line.split(",")
-            late.setdefault(int(fields[lun]), []).append(int(fields[late_ns]) / 1e3)
+            key = (fields[target], int(fields[lun])) if by_target else int(fields[lun])
+            late.setdefault(key, []).append(int(fields[late_ns]) / 1e3)
     return late
 
 

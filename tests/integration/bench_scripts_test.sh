@@ -80,6 +80,18 @@ for s in d["steps"]:
     assert s["iops_per_lun_min"] > 0 and s["late_us"]["count"] > 0
 PY
 
+# The same with one target per LUN (LAYOUT=targets): each client reaches its
+# own target's LUN (one with a wrong URL fails its login, and the step with it).
+LAYOUT=targets THREADS=2 LUNS=3 DURATION=1 "$src/bench/lun-scale" "$out/lun-scale-targets" \
+  >"$out/lun-scale-targets.md"
+python3 - "$out/lun-scale-targets/lun-scale.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+[s] = d["steps"]
+assert s["luns"] == 3 and len(s["clients"]) == 3 and s["failed_commands"] == 0
+assert s["iops_per_lun_min"] > 0 and s["late_us"]["count"] > 0
+PY
+
 if ! command -v tgtd >/dev/null || [ "$(id -u)" != 0 ]; then
   echo "tgtd or root missing: the comparison with tgt is not run"
   exit 0
@@ -113,7 +125,11 @@ want = 2 * len(sys.argv[2].split(",")) * 3 * 2
 assert len(d["runs"]) == want, (len(d["runs"]), want)
 assert all(r["iops"] > 0 and r["round"] in (1, 2) for r in d["runs"])
 # The client's CPU time was counted (it did work) and the CPUs' use is a share.
-assert all(r["client_cpu_s_per_100k"] > 0 and 0 < r["cpus_busy"] <= 1.05 for r in d["runs"])
+# The target's CPU time comes in 10 ms ticks (/proc/PID/stat), and these runs
+# last tens of ms on a fast day (1,000 commands at 140,000/s), so one tick
+# more can read above 100%; a share of one CPU counted as of all would read
+# twice that.
+assert all(r["client_cpu_s_per_100k"] > 0 and 0 < r["cpus_busy"] <= 1.5 for r in d["runs"])
 assert len(d["summary"]) == want // 2
 PY
 echo ok
