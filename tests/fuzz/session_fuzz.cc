@@ -7,7 +7,9 @@
 //   2: a valid login first, then PDUs from the input (full feature phase).
 // PDUs are 48 header bytes followed by the data segment their header
 // announces (cut at the end of the input). Nothing may crash or leak; every
-// PDU the session sends must decode.
+// PDU the session sends must decode. In modes 0 and 1 the first PDU also
+// goes where the server sends it first, the choice of its loop
+// (placement.h): the LUN's loop or none.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "target/iscsi/pdu.h"
+#include "target/iscsi/placement.h"
 #include "target/iscsi/session.h"
 #include "target/iscsi/text_keys.h"
 #include "target/scsi/memory_store.h"
@@ -47,6 +50,7 @@ class Port final : public LunPort {
   }
   void forget(std::uint64_t) override {}
   std::uint32_t block_size() const override { return lun_->block_size(); }
+  const void* loop() const override { return this; }  // a loop of its own, for placement
 
  private:
   std::unique_ptr<scsi::Lun> lun_;
@@ -126,10 +130,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                 [&closed] { closed = true; }},
                   SessionLimits{.max_tasks = 8, .cmd_window = 8, .max_text_bytes = 8192},
                   [refuse](const SessionIdentity&) { return !refuse; });
+  const auto find = [](std::string_view n) { return n == kTarget ? &context : nullptr; };
+  const auto place = [&](std::span<const std::uint8_t> pdus) {
+    if (pdus.size() < kBhsSize) return;
+    Bhs bhs;
+    std::copy_n(pdus.begin(), kBhsSize, bhs.begin());
+    const void* loop = target_loop(bhs, pdus.subspan(kBhsSize), find);
+    check(loop == nullptr || loop == port.get());
+  };
   if (mode == 1) {
-    feed(session, login_pdu(in), closed);
+    const std::vector<std::uint8_t> login = login_pdu(in);
+    place(login);
+    feed(session, login, closed);
     return 0;
   }
+  if (mode == 0) place(in);
   if (mode == 2) {
     const std::vector<TextPair> keys{{"InitiatorName", "iqn.2026-11.org.memstore.fuzz:i"},
                                      {"TargetName", kTarget},
