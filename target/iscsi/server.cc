@@ -186,6 +186,8 @@ struct Server::Impl {
 
   // A connection on loops[loop], its socket already there; `first`: the login
   // it read on the loop it was accepted onto (rehome()). On the server's loop.
+  // A moved connection's login deadline starts again here: a connection
+  // moves once, so its login gets at most twice login_timeout.
   void open(tcp::socket socket, std::size_t loop, std::string peer, std::optional<FirstPdu> first) {
     const std::uint64_t nexus = next_nexus++;
     const std::uint16_t tsih = next_tsih++;
