@@ -54,8 +54,7 @@ class AsioConnection final : public Connection,
       placement_ = {};
       bhs_ = f.bhs;
       rest_ = std::move(f.rest);
-      ahs_len_ = std::size_t{bhs_[4]} * 4;
-      data_len_ = (std::size_t{bhs_[5]} << 16) | (bhs_[6] << 8) | bhs_[7];
+      frame();
       on_pdu();
     } else {
       read_header();
@@ -101,11 +100,7 @@ class AsioConnection final : public Connection,
     reading_ = false;
     if (finished_) return drain(ec);
     if (ec || closing_ || !session_) return close();
-    const bool ffp = session_->full_feature();
-    header_digest_ = ffp && session_->params().header_digest;
-    data_digest_ = ffp && session_->params().data_digest;
-    ahs_len_ = std::size_t{bhs_[4]} * 4;
-    data_len_ = (std::size_t{bhs_[5]} << 16) | (bhs_[6] << 8) | bhs_[7];
+    frame();
     // The initiator must respect our MaxRecvDataSegmentLength (§13.12). A
     // longer segment is a protocol error; at ErrorRecoveryLevel 0 the
     // connection ends after the Reject (§7.1.4).
@@ -130,6 +125,16 @@ class AsioConnection final : public Connection,
                       if (e || self->closing_ || !self->session_) return self->close();
                       self->on_pdu();
                     }));
+  }
+
+  // What follows the BHS in bhs_: its AHS and data segment lengths, and the
+  // digests the session has negotiated (none before the full feature phase).
+  void frame() {
+    const bool ffp = session_->full_feature();
+    header_digest_ = ffp && session_->params().header_digest;
+    data_digest_ = ffp && session_->params().data_digest;
+    ahs_len_ = std::size_t{total_ahs_length(bhs_)} * 4;
+    data_len_ = data_segment_length(bhs_);
   }
 
   void on_pdu() {

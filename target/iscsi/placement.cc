@@ -9,10 +9,9 @@ namespace memstore::iscsi {
 
 const void* target_loop(const Bhs& bhs, std::span<const std::uint8_t> rest,
                         const std::function<const TargetContext*(std::string_view)>& find) {
-  constexpr std::uint8_t kLoginRequest = 0x03;  // RFC 7143 §11.12
-  if ((bhs[0] & 0x3F) != kLoginRequest) return nullptr;
-  const std::size_t ahs = std::size_t{bhs[4]} * 4;
-  const std::size_t length = (std::size_t{bhs[5]} << 16) | (std::size_t{bhs[6]} << 8) | bhs[7];
+  if (opcode_of(bhs) != Opcode::kLoginRequest) return nullptr;
+  const std::size_t ahs = std::size_t{total_ahs_length(bhs)} * 4;
+  const std::size_t length = data_segment_length(bhs);
   if (rest.size() < ahs + length) return nullptr;
   const auto keys = parse_text(rest.subspan(ahs, length));
   const auto* pairs = std::get_if<std::vector<TextPair>>(&keys);

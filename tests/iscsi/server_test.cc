@@ -229,6 +229,17 @@ class TwoLoopServer : public ::testing::Test {
     if (a_.joinable()) a_.join();
     if (b_.joinable()) b_.join();
   }
+  // Two sessions at once, each writing and reading back its own blocks
+  // (write_and_read): what each reported, "" when it saw its data.
+  std::pair<std::string, std::string> two_sessions_at_once(std::uint8_t seed_a, std::uint8_t seed_b,
+                                                           int rounds) {
+    std::pair<std::string, std::string> got;
+    std::thread a([&] { got.first = write_and_read(port_, seed_a, 64, rounds); });
+    std::thread b([&] { got.second = write_and_read(port_, seed_b, 4096, rounds); });
+    a.join();
+    b.join();
+    return got;
+  }
   // Connections per loop, once they settle (a moved one ends on its old loop
   // shortly after it opens on the new one).
   std::vector<std::size_t> connections_by_loop(std::size_t expected_total) {
@@ -258,13 +269,7 @@ class TwoLoopServer : public ::testing::Test {
 // other through a LunLink that posts across threads. Both see their data.
 TEST_F(TwoLoopServer, SessionsOnEitherLoopReachALunOnTheOther) {
   start({1, 0});
-  std::string first, second;
-  std::thread s1([&] { first = write_and_read(port_, 3, 64, 50); });
-  std::thread s2([&] { second = write_and_read(port_, 5, 4096, 50); });
-  s1.join();
-  s2.join();
-  EXPECT_EQ(first, "");
-  EXPECT_EQ(second, "");
+  EXPECT_EQ(two_sessions_at_once(3, 5, 50), (std::pair<std::string, std::string>{"", ""}));
 }
 
 // The target's only LUN lives on the second loop: every session moves there
@@ -278,13 +283,7 @@ TEST_F(TwoLoopServer, ConnectionsMoveToTheLoopOfTheirTargetsLuns) {
     ASSERT_TRUE(open.back()->login(true));
   }
   EXPECT_EQ(connections_by_loop(3), (std::vector<std::size_t>{0, 3}));
-  std::string first, second;
-  std::thread s1([&] { first = write_and_read(port_, 7, 64, 20); });
-  std::thread s2([&] { second = write_and_read(port_, 8, 4096, 20); });
-  s1.join();
-  s2.join();
-  EXPECT_EQ(first, "");
-  EXPECT_EQ(second, "");
+  EXPECT_EQ(two_sessions_at_once(7, 8, 20), (std::pair<std::string, std::string>{"", ""}));
 }
 
 // A login to a target that does not exist stays where it was accepted and
