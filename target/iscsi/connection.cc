@@ -1,7 +1,9 @@
 #include "target/iscsi/connection.h"
 
+#include <array>
 #include <boost/asio.hpp>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "target/iscsi/digest.h"
@@ -108,6 +110,10 @@ class AsioConnection final : public Connection,
       session_->reject(bhs_, RejectReason::kProtocolError);
       return close();
     }
+    // Write data goes straight where the session keeps it.
+    if (ahs_len_ == 0 && data_len_ > 0) {
+      if (auto landing = session_->landing(bhs_)) return read_landed(std::move(*landing));
+    }
     // AHS, header digest, padded data, data digest: one read into a buffer
     // the connection keeps PDU after PDU.
     const std::size_t rest = ahs_len_ + (header_digest_ ? kDigestSize : 0) +
@@ -125,6 +131,52 @@ class AsioConnection final : public Connection,
                       if (e || self->closing_ || !self->session_) return self->close();
                       self->on_pdu();
                     }));
+  }
+
+  // A segment read into the buffer the session lent (Session::landing):
+  // the header digest before it and the padding and data digest after it
+  // come here, all in one read. The connection owns the buffer until it is
+  // given back, so a session that ends meanwhile leaves the read safe.
+  void read_landed(Session::Landing landing) {
+    landing_ = std::move(landing);
+    const std::size_t pad = padded_length(data_len_) - data_len_;
+    const std::array<asio::mutable_buffer, 3> parts{
+        asio::buffer(header_digest_bytes_.data(), header_digest_ ? kDigestSize : 0),
+        asio::buffer(landing_->buffer.data() + landing_->offset, data_len_),
+        asio::buffer(tail_.data(), pad + (data_digest_ ? kDigestSize : 0))};
+    reading_ = true;
+    asio::async_read(socket_, parts, TransferAllAtOnce{},
+                     with_memory(read_memory_,
+                                 [self = shared_from_this()](const boost::system::error_code& e,
+                                                             std::size_t) { self->on_landed(e); }));
+  }
+
+  void on_landed(const boost::system::error_code& ec) {
+    reading_ = false;
+    Session::Landing landing = std::move(*landing_);
+    landing_.reset();
+    if (finished_) return drain(ec);
+    if (!session_) return close();
+    // A header digest error leaves the framing unknown: the connection ends
+    // (RFC 7143 §7.8), as in on_pdu().
+    if (ec || closing_ || (header_digest_ && digest_value(header_digest_bytes_) != crc32c(bhs_))) {
+      session_->land(bhs_, std::move(landing), false);
+      return close();
+    }
+    if (data_digest_) {
+      const auto segment =
+          std::span<const std::uint8_t>(landing.buffer).subspan(landing.offset, data_len_);
+      const auto tail = std::span<const std::uint8_t>(tail_);
+      const std::size_t pad = padded_length(data_len_) - data_len_;
+      if (digest_value(tail.subspan(pad).first<kDigestSize>()) !=
+          crc32c(tail.first(pad), crc32c(segment))) {
+        session_->land(bhs_, std::move(landing), false);
+        session_->reject(bhs_, RejectReason::kDataDigestError);
+        return read_next();
+      }
+    }
+    session_->land(bhs_, std::move(landing), true);
+    if (!closing_) read_next();
   }
 
   // What follows the BHS in bhs_: its AHS and data segment lengths, and the
@@ -381,6 +433,10 @@ class AsioConnection final : public Connection,
   bool header_digest_ = false, data_digest_ = false;
   bool corrupt_next_digest_ = false;  // Session::Sink::corrupt_next_digest
   std::vector<std::uint8_t> rest_;    // the PDU being read, after its BHS
+  // A segment being read in place (read_landed), and what surrounds it.
+  std::optional<Session::Landing> landing_;
+  DigestBytes header_digest_bytes_{};
+  std::array<std::uint8_t, 3 + kDigestSize> tail_{};  // padding, data digest
   // A PDU to write: its bytes (BHS, header digest, and the padded segment
   // unless it is viewed in place), the view, and the data digest.
   struct Out {

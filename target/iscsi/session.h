@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "target/iscsi/lun_port.h"
@@ -22,6 +23,7 @@
 #include "target/iscsi/pdu.h"
 #include "target/iscsi/security_event.h"
 #include "target/iscsi/session_limits.h"
+#include "target/iscsi/write_buffer.h"
 #include "target/scsi/node_pool.h"
 
 namespace memstore::iscsi {
@@ -71,6 +73,23 @@ class Session {
   void on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
               std::span<const std::uint8_t> data);
 
+  // A data segment received in place, with no copy: the write buffer it
+  // belongs in, lent to the connection while the bytes come from the socket.
+  struct Landing {
+    WriteBuffer buffer;      // sized to end where the segment ends
+    std::size_t offset = 0;  // where the segment starts in it
+    std::uint64_t tag = 0;   // the task that lent it (Data-Out); 0 for immediate data
+  };
+  // Asked with a PDU's BHS, before its data segment is read: for a SCSI
+  // Command with immediate data, or a Data-Out this session will take whole
+  // (the checks on_pdu makes, on the header alone), the buffer that segment
+  // would be copied into. Nothing else changes until land() gives it back.
+  std::optional<Landing> landing(const Bhs& bhs);
+  // The lent buffer back: with the segment in it when `arrived` (digests
+  // checked), and the PDU is then taken as on_pdu takes it; or without (a
+  // data digest error), and all is as before landing().
+  void land(const Bhs& bhs, Landing landing, bool arrived);
+
   // Hands back a PDU buffer the connection has written, for reuse: the
   // READ/WRITE path allocates nothing per command once warm.
   void recycle(std::vector<std::uint8_t> pdu);
@@ -112,10 +131,17 @@ class Session {
   void refuse_login(const LoginRequestPdu& req, LoginStatus status, std::string_view reason);
   // One line to the event log (set_event_log): WHAT, who, and DETAIL.
   void log_event(std::string_view what, std::string_view detail = {}) const;
+  // With `landed`, `data` is in that buffer, and the task takes it whole.
   void on_command(const ScsiCommandPdu& pdu, std::span<const std::uint8_t> ahs,
-                  std::span<const std::uint8_t> data);
+                  std::span<const std::uint8_t> data, WriteBuffer* landed = nullptr);
   void start_task(Task& task);
-  void on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data);
+  // With `in_place`, `data` is already where it belongs in the task's buffer.
+  void on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data,
+                   bool in_place = false);
+  // The task a Data-Out PDU with `length` data bytes continues, and the
+  // DataSN counter of its sequence. No task: the PDU is for one that is gone
+  // and is ignored. No counter: it is out of sequence or order.
+  std::pair<Task*, std::uint32_t*> data_out_place(const DataOutPdu& pdu, std::size_t length);
   void send_r2ts(Task& task);
   // The LUN's answer to the question before a task's first R2T
   // (LunPort::screen_r2t), for the task still under that ITT and tag.
@@ -167,6 +193,10 @@ class Session {
   TaskMap tasks_;                                      // by ITT, until completed
   scsi::NodePool<TaskMap> task_pool_;                  // erased tasks, kept with their buffers
   std::vector<std::vector<std::uint8_t>> spare_pdus_;  // written PDU buffers
+  // Buffers for immediate data (landing()): a command's task takes the one
+  // its data landed in and gives up its own, so they circulate, keeping
+  // their capacity.
+  std::vector<WriteBuffer> spare_writes_;
   // Raised when a task in a LUN is aborted: a task's LUN tag is its ITT and
   // this generation, so that a result for an aborted task is told apart
   // from one for a new task reusing its ITT.

@@ -15,7 +15,7 @@ constexpr std::uint8_t kReportLuns = 0xA0;
 }  // namespace
 
 void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t> ahs,
-                         std::span<const std::uint8_t> data) {
+                         std::span<const std::uint8_t> data, WriteBuffer* landed) {
   if (!accept_cmd_sn(cmd.immediate, cmd.cmd_sn)) return;
   // Immediate commands bypass the window; this bounds them too (SAM-5
   // §5.3.3: TASK SET FULL, the initiator retries later).
@@ -64,8 +64,15 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
         drop();
         return reject(encode(InitiatorPdu{cmd}), RejectReason::kProtocolError);
       }
-      task->data.assign(data.begin(),
-                        data.begin() + std::min<std::size_t>(data.size(), task->wanted));
+      const std::size_t keep = std::min<std::size_t>(data.size(), task->wanted);
+      if (landed != nullptr) {
+        // Received in place: the task takes that buffer and gives up its
+        // own, which waits for the next command's data (spare_writes_).
+        std::swap(task->data, *landed);
+        task->data.resize(keep);
+      } else {
+        task->data.assign(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(keep));
+      }
       task->received = static_cast<std::uint32_t>(data.size());
     }
     // Unsolicited Data-Out PDUs follow unless F is set; they are allowed only

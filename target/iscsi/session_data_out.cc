@@ -51,38 +51,45 @@ void Session::r2t_screened(std::uint32_t itt, std::uint64_t tag, bool withhold) 
             "R2T withheld for task " + std::to_string(itt) + " LUN " + std::to_string(t.lun));
 }
 
-void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data) {
+std::pair<Session::Task*, std::uint32_t*> Session::data_out_place(const DataOutPdu& pdu,
+                                                                  std::size_t length) {
   auto it = tasks_.find(pdu.itt);
-  if (it == tasks_.end() || !it->second->cmd.write || it->second->submitted) {
-    // Data for an unknown or finished task: ignore it (it may have been aborted).
-    return;
-  }
+  if (it == tasks_.end() || !it->second->cmd.write || it->second->submitted) return {};
   Task& t = *it->second;
   // Data nobody asked for (an unknown Target Transfer Tag, unsolicited data
   // that is not allowed) and DataSN gaps (DataSN counts 0, 1, 2... within
-  // each sequence) cannot be recovered at ErrorRecoveryLevel 0: reject the
-  // PDU and end the connection (RFC 7143 §7.1.4, §7.2).
+  // each sequence) cannot be recovered at ErrorRecoveryLevel 0.
+  const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + length;
   std::uint32_t* expected = nullptr;
   if (pdu.ttt == kReservedTag) {
     // Unsolicited data: only in the sequence the command announced (F=0),
     // and immediate plus unsolicited data within FirstBurstLength (§13.14).
-    const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
     if (!t.unsolicited_done && end <= params_.first_burst_length) expected = &t.unsolicited_data_sn;
   } else {
     expected = t.r2t_sequence(pdu.ttt);
   }
-  if (expected == nullptr || pdu.data_sn != *expected) {
-    reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
-    return sink_.close();
-  }
-  ++*expected;
+  if (expected == nullptr || pdu.data_sn != *expected) return {&t, nullptr};
   // In order and within the transfer length (RFC 7143 §13.19, §11.7.6).
-  const std::uint64_t end = std::uint64_t{pdu.buffer_offset} + data.size();
   if (pdu.buffer_offset != t.received || end > t.cmd.expected_data_transfer_length) {
+    return {&t, nullptr};
+  }
+  return {&t, expected};
+}
+
+void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data,
+                          bool in_place) {
+  auto [task, expected] = data_out_place(pdu, data.size());
+  // Data for an unknown or finished task: ignored (it may have been aborted).
+  if (task == nullptr) return;
+  // Out of sequence or order: the PDU is rejected and the connection ends
+  // (RFC 7143 §7.1.4, §7.2).
+  if (expected == nullptr) {
     reject(encode(InitiatorPdu{pdu}), RejectReason::kProtocolError);
     return sink_.close();
   }
-  if (t.received < t.wanted) {
+  Task& t = *task;
+  ++*expected;
+  if (t.received < t.wanted && !in_place) {
     const std::size_t keep = std::min<std::size_t>(data.size(), t.wanted - t.received);
     t.data.insert(t.data.end(), data.begin(), data.begin() + static_cast<std::ptrdiff_t>(keep));
   }

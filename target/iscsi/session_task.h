@@ -25,7 +25,7 @@ struct Session::Task {
   // DataSequenceInOrder = Yes), up to `wanted` bytes. It grows with what
   // the initiator really sent: a header announcing 4 GiB costs nothing
   // until the bytes come.
-  std::vector<std::uint8_t> data;
+  WriteBuffer data;
   std::uint32_t received = 0;  // data bytes received so far, kept or not
   std::uint32_t next_r2t_offset = 0;
   std::uint32_t r2t_sn = 0;

@@ -9,7 +9,9 @@
 // announces (cut at the end of the input). Nothing may crash or leak; every
 // PDU the session sends must decode. In modes 0 and 1 the first PDU also
 // goes where the server sends it first, the choice of its loop
-// (placement.h): the LUN's loop or none.
+// (placement.h): the LUN's loop or none. Write data lands in the buffer the
+// session lends for it (Session::landing), as on a connection.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -92,8 +94,22 @@ void feed(Session& s, std::span<const std::uint8_t> in, const bool& closed) {
     in = in.subspan(ahs_len);
     const std::size_t announced = (std::size_t{bhs[5]} << 16) | (bhs[6] << 8) | bhs[7];
     const std::size_t len = std::min(announced, in.size());
-    s.on_pdu(bhs, ahs, std::vector<std::uint8_t>(in.begin(), in.begin() + len));
+    const auto segment = in.first(len);
     in = in.subspan(len);
+    // Write data the session lends a buffer for is read into it, as the
+    // connection does; a segment starting with 0xDD stands for one whose
+    // data digest failed.
+    if (ahs_len == 0 && len == announced) {
+      if (auto landing = s.landing(bhs)) {
+        check(landing->buffer.size() == landing->offset + len);
+        std::copy(segment.begin(), segment.end(), landing->buffer.begin() + landing->offset);
+        const bool arrived = segment.empty() || segment[0] != 0xDD;
+        s.land(bhs, std::move(*landing), arrived);
+        if (!arrived) s.reject(bhs, RejectReason::kDataDigestError);
+        continue;
+      }
+    }
+    s.on_pdu(bhs, ahs, std::vector<std::uint8_t>(segment.begin(), segment.end()));
   }
 }
 

@@ -67,6 +67,38 @@ TEST_F(ServerTest, DataDigestErrorGetsARejectAndTheConnectionLives) {
 // Data-In segments go out from the READ's buffer in place: with digests on,
 // their data digest (checked by receive()) covers those bytes, and they are
 // the bytes written.
+// Solicited data is read from the socket straight into the write's buffer
+// (Session::landing): a Data-Out that fails its digest is rejected and
+// leaves nothing behind, and the same PDU sent again completes the write.
+TEST_F(ServerTest, DataOutDigestErrorIsRejectedAndItsResendIsWritten) {
+  Client c(port_);
+  ASSERT_TRUE(c.login(true, /*solicited=*/true));
+  Bhs cmd = c.write10(1, 1, 1024, 20);
+  cmd[5] = cmd[6] = cmd[7] = 0;  // no immediate data: all of it after the R2T
+  c.send(cmd);
+  auto r = c.receive();
+  ASSERT_TRUE(r && std::holds_alternative<R2tPdu>(r->first));
+  DataOutPdu d;
+  d.final = true;
+  d.itt = 1;
+  d.ttt = std::get<R2tPdu>(r->first).ttt;
+  d.data_segment_length = 1024;
+  const std::vector<std::uint8_t> data(1024, 0x5A);
+  c.send(encode(InitiatorPdu{d}), std::vector<std::uint8_t>(1024, 0xEE), false,
+         /*corrupt_data=*/true);
+  r = c.receive();
+  ASSERT_TRUE(r && std::holds_alternative<RejectPdu>(r->first));
+  EXPECT_EQ(std::get<RejectPdu>(r->first).reason, RejectReason::kDataDigestError);
+  c.send(encode(InitiatorPdu{d}), data);
+  r = c.receive();
+  ASSERT_TRUE(r && std::holds_alternative<ScsiResponsePdu>(r->first));
+  EXPECT_EQ(std::get<ScsiResponsePdu>(r->first).status, 0);
+  c.send(c.read16(2, 2, 20, 1024));
+  r = c.receive();
+  ASSERT_TRUE(r && std::holds_alternative<DataInPdu>(r->first));
+  EXPECT_EQ(r->second, data);
+}
+
 TEST_F(ServerTest, ReadDataInCarriesTheWrittenDataAndItsDigest) {
   Client c(port_);
   ASSERT_TRUE(c.login(true));

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -76,6 +77,27 @@ class ImmediatePort final : public LunPort {
   std::vector<std::pair<scsi::ScsiResult, Done>> held_;
 };
 
+// `n` bytes counting up from `seed`.
+inline std::vector<std::uint8_t> pattern(std::size_t n, std::uint8_t seed) {
+  std::vector<std::uint8_t> v(n);
+  std::iota(v.begin(), v.end(), seed);
+  return v;
+}
+
+// A Data-Out for LUN 0.
+inline DataOutPdu data_out(std::uint32_t itt, std::uint32_t ttt, std::uint32_t data_sn,
+                           std::uint32_t offset, std::uint32_t length, bool final) {
+  DataOutPdu d;
+  d.lun = encode_lun(0);
+  d.itt = itt;
+  d.ttt = ttt;
+  d.data_sn = data_sn;
+  d.buffer_offset = offset;
+  d.data_segment_length = length;
+  d.final = final;
+  return d;
+}
+
 // One PDU the target sent: its decoded header and its data segment.
 struct Sent {
   TargetPdu pdu;
@@ -131,6 +153,27 @@ class SessionTest : public ::testing::Test {
   // Sends one PDU with its data segment.
   void send(const InitiatorPdu& pdu, std::vector<std::uint8_t> data = {}) {
     session_->on_pdu(encode(pdu), {}, std::move(data));
+  }
+  // Sends one PDU as the connection sends write data: its segment copied,
+  // as the socket would write it, into the buffer the session lends
+  // (Session::landing), and given back with `arrived` (false: its digest
+  // failed). False when the session lent none and on_pdu took the PDU.
+  bool send_landed(const InitiatorPdu& pdu, const std::vector<std::uint8_t>& data,
+                   bool arrived = true) {
+    const Bhs bhs = encode(pdu);
+    auto landing = session_->landing(bhs);
+    if (!landing) {
+      session_->on_pdu(bhs, {}, data);
+      return false;
+    }
+    if (landing->buffer.size() != landing->offset + data.size()) {
+      ADD_FAILURE() << "lent " << landing->buffer.size() << " bytes for a segment of "
+                    << data.size() << " at " << landing->offset;
+      return false;
+    }
+    std::copy(data.begin(), data.end(), landing->buffer.begin() + landing->offset);
+    session_->land(bhs, std::move(*landing), arrived);
+    return true;
   }
   void send_raw(const Bhs& bhs) { session_->on_pdu(bhs, {}, {}); }
   bool ping_session() { return session_->ping(); }

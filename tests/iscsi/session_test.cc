@@ -3,8 +3,6 @@
 // silent drop, or the end of the connection), never a hang.
 #include <gtest/gtest.h>
 
-#include <numeric>
-
 #include "tests/iscsi/session_harness.h"
 
 namespace memstore::iscsi::testing {
@@ -12,25 +10,6 @@ namespace {
 
 constexpr std::uint8_t kRead10 = 0x28;
 constexpr std::uint8_t kWrite10 = 0x2A;
-
-std::vector<std::uint8_t> pattern(std::size_t n, std::uint8_t seed) {
-  std::vector<std::uint8_t> v(n);
-  std::iota(v.begin(), v.end(), seed);
-  return v;
-}
-
-DataOutPdu data_out(std::uint32_t itt, std::uint32_t ttt, std::uint32_t data_sn,
-                    std::uint32_t offset, std::uint32_t length, bool final) {
-  DataOutPdu d;
-  d.lun = encode_lun(0);
-  d.itt = itt;
-  d.ttt = ttt;
-  d.data_sn = data_sn;
-  d.buffer_offset = offset;
-  d.data_segment_length = length;
-  d.final = final;
-  return d;
-}
 
 TEST_F(SessionTest, LoginEntersFullFeaturePhase) {
   const LoginResponsePdu r = login();
