@@ -23,7 +23,6 @@
 #include "target/iscsi/pdu.h"
 #include "target/iscsi/security_event.h"
 #include "target/iscsi/session_limits.h"
-#include "target/iscsi/write_buffer.h"
 #include "target/scsi/node_pool.h"
 
 namespace memstore::iscsi {
@@ -76,7 +75,7 @@ class Session {
   // A data segment received in place, with no copy: the write buffer it
   // belongs in, lent to the connection while the bytes come from the socket.
   struct Landing {
-    WriteBuffer buffer;      // sized to end where the segment ends
+    scsi::Bytes buffer;      // at least as long as where the segment ends
     std::size_t offset = 0;  // where the segment starts in it
     std::uint64_t tag = 0;   // the task that lent it (Data-Out); 0 for immediate data
   };
@@ -133,7 +132,7 @@ class Session {
   void log_event(std::string_view what, std::string_view detail = {}) const;
   // With `landed`, `data` is in that buffer, and the task takes it whole.
   void on_command(const ScsiCommandPdu& pdu, std::span<const std::uint8_t> ahs,
-                  std::span<const std::uint8_t> data, WriteBuffer* landed = nullptr);
+                  std::span<const std::uint8_t> data, scsi::Bytes* landed = nullptr);
   void start_task(Task& task);
   // With `in_place`, `data` is already where it belongs in the task's buffer.
   void on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> data,
@@ -196,7 +195,7 @@ class Session {
   // Buffers for immediate data (landing()): a command's task takes the one
   // its data landed in and gives up its own, so they circulate, keeping
   // their capacity.
-  std::vector<WriteBuffer> spare_writes_;
+  std::vector<scsi::Bytes> spare_writes_;
   // Raised when a task in a LUN is aborted: a task's LUN tag is its ITT and
   // this generation, so that a result for an aborted task is told apart
   // from one for a new task reusing its ITT.

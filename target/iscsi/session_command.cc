@@ -15,7 +15,7 @@ constexpr std::uint8_t kReportLuns = 0xA0;
 }  // namespace
 
 void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t> ahs,
-                         std::span<const std::uint8_t> data, WriteBuffer* landed) {
+                         std::span<const std::uint8_t> data, scsi::Bytes* landed) {
   if (!accept_cmd_sn(cmd.immediate, cmd.cmd_sn)) return;
   // Immediate commands bypass the window; this bounds them too (SAM-5
   // §5.3.3: TASK SET FULL, the initiator retries later).
@@ -69,10 +69,10 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
         // Received in place: the task takes that buffer and gives up its
         // own, which waits for the next command's data (spare_writes_).
         std::swap(task->data, *landed);
-        task->data.resize(keep);
       } else {
-        task->data.assign(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(keep));
+        std::copy_n(data.begin(), keep, task->room(keep).begin());
       }
+      task->kept = static_cast<std::uint32_t>(keep);
       task->received = static_cast<std::uint32_t>(data.size());
     }
     // Unsolicited Data-Out PDUs follow unless F is set; they are allowed only
@@ -129,7 +129,7 @@ void Session::submit(Task& t) {
   }
   // The initiator's Data-Out Buffer may be larger than what was kept.
   const std::uint64_t buffer = t.cmd.write ? t.cmd.expected_data_transfer_length : 0;
-  t.port->submit(nexus_, tag, t.cdb, t.data, buffer,
+  t.port->submit(nexus_, tag, t.cdb, std::span(t.data).first(t.kept), buffer,
                  [this, tag](scsi::ScsiResult r) { complete(tag, std::move(r)); });
 }
 

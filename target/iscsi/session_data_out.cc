@@ -89,9 +89,12 @@ void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> d
   }
   Task& t = *task;
   ++*expected;
-  if (t.received < t.wanted && !in_place) {
+  if (in_place) {
+    t.kept += static_cast<std::uint32_t>(data.size());  // landing() lent only whole segments
+  } else if (t.received < t.wanted) {
     const std::size_t keep = std::min<std::size_t>(data.size(), t.wanted - t.received);
-    t.data.insert(t.data.end(), data.begin(), data.begin() + static_cast<std::ptrdiff_t>(keep));
+    std::copy_n(data.begin(), keep, t.room(keep).begin());
+    t.kept += static_cast<std::uint32_t>(keep);
   }
   t.received += static_cast<std::uint32_t>(data.size());
   if (pdu.final) {

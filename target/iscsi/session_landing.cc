@@ -31,21 +31,20 @@ std::optional<Session::Landing> Session::landing(const Bhs& bhs) {
       l.buffer = std::move(spare_writes_.back());
       spare_writes_.pop_back();
     }
-    l.buffer.resize(length);
+    if (l.buffer.size() < length) l.buffer.resize(length);
     return l;
   }
   const auto* out = std::get_if<DataOutPdu>(pdu);
   if (out == nullptr) return {};
   auto [task, expected] = data_out_place(*out, length);
-  // Only a segment kept whole, right after what the buffer holds; data
-  // past the CDB's own length, and refusals, take the copying path.
-  if (expected == nullptr || task->data.size() != task->received ||
+  // Only a segment kept whole, right after what is kept; data past the
+  // CDB's own length, and refusals, take the copying path.
+  if (expected == nullptr || task->kept != task->received ||
       std::uint64_t{task->received} + length > task->wanted) {
     return {};
   }
-  Landing l{std::move(task->data), task->received, task->tag};
-  l.buffer.resize(l.offset + length);
-  return l;
+  task->room(length);
+  return Landing{std::move(task->data), task->kept, task->tag};
 }
 
 void Session::land(const Bhs& bhs, Landing landing, bool arrived) {
@@ -55,10 +54,7 @@ void Session::land(const Bhs& bhs, Landing landing, bool arrived) {
                         .subspan(landing.offset, data_segment_length(bhs));
   if (const auto* cmd = std::get_if<ScsiCommandPdu>(&pdu)) {
     if (arrived && !logged_out_) on_command(*cmd, {}, data, &landing.buffer);
-    if (spare_writes_.size() < kSpareWrites) {
-      landing.buffer.clear();
-      spare_writes_.push_back(std::move(landing.buffer));
-    }
+    if (spare_writes_.size() < kSpareWrites) spare_writes_.push_back(std::move(landing.buffer));
     return;
   }
   const auto& out = std::get<DataOutPdu>(pdu);
@@ -67,11 +63,8 @@ void Session::land(const Bhs& bhs, Landing landing, bool arrived) {
   if (it == tasks_.end() || it->second->tag != landing.tag) return;
   Task& t = *it->second;
   t.data = std::move(landing.buffer);
-  if (!arrived) {
-    t.data.resize(landing.offset);
-    return;
-  }
-  on_data_out(out, data, true);
+  // Not arrived: what the buffer holds past `kept` does not count.
+  if (arrived) on_data_out(out, data, true);
 }
 
 }  // namespace memstore::iscsi

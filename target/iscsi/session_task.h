@@ -22,10 +22,13 @@ struct Session::Task {
   std::uint16_t lun = 0;
   LunPort* port = nullptr;
   // Write data as it arrives, in order (we negotiate DataPDUInOrder and
-  // DataSequenceInOrder = Yes), up to `wanted` bytes. It grows with what
-  // the initiator really sent: a header announcing 4 GiB costs nothing
-  // until the bytes come.
-  WriteBuffer data;
+  // DataSequenceInOrder = Yes), up to `wanted` bytes: the first `kept` bytes
+  // of `data`. The buffer grows with what the initiator really sent (a
+  // header announcing 4 GiB costs nothing until the bytes come), and is
+  // never cleared: growing it zeroes the new bytes, which the data then
+  // overwrites, so a recycled task reuses its size as well as its capacity.
+  scsi::Bytes data;
+  std::uint32_t kept = 0;
   std::uint32_t received = 0;  // data bytes received so far, kept or not
   std::uint32_t next_r2t_offset = 0;
   std::uint32_t r2t_sn = 0;
@@ -51,6 +54,12 @@ struct Session::Task {
   bool r2t_screened = false;
   bool r2t_withheld = false;
 
+  // Room for `n` more bytes of data after what is kept; where they go.
+  std::span<std::uint8_t> room(std::size_t n) {
+    if (data.size() < kept + n) data.resize(kept + n);
+    return std::span(data).subspan(kept, n);
+  }
+
   // For a recycled task: everything back to its initial state, buffers kept.
   void reset() {
     cmd = {};
@@ -59,7 +68,7 @@ struct Session::Task {
     cdb.clear();
     lun = 0;
     port = nullptr;
-    data.clear();
+    kept = 0;
     received = 0;
     next_r2t_offset = 0;
     r2t_sn = 0;
