@@ -61,12 +61,14 @@ class Engine {
   // queued command at once; the transport then calls deliver_all() soon,
   // but not from inside this call's caller if that is a `done` (a session
   // submits the next command from a completion).
-  // `data_out_buffer`: ScsiCommand::data_out_buffer (0: data_out.size()).
+  // `data_out_buffer` and `data_out_owner`: those of scsi::ScsiCommand
+  // (0: data_out.size(); nullptr: the data is copied as needed).
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer, Done done);
+              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
+              scsi::Bytes* data_out_owner, Done done);
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
               std::span<const std::uint8_t> data_out, Done done) {
-    submit(nexus, tag, cdb, data_out, 0, std::move(done));
+    submit(nexus, tag, cdb, data_out, 0, nullptr, std::move(done));
   }
   // Drops the pending results of a nexus (its connection closed); the Lun
   // still serves its commands in the model.

@@ -16,7 +16,7 @@ LunDriver::LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun
 
 void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
                        std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-                       Done done) {
+                       scsi::Bytes* data_out_owner, Done done) {
   if (retired_) {  // cannot happen through a LunLink (retired first); kept safe
     scsi::ScsiResult r;
     r.nexus = nexus;
@@ -26,7 +26,7 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
                                 lun().descriptor_sense());
     return done(std::move(r));
   }
-  engine_.submit(nexus, tag, cdb, data_out, data_out_buffer, std::move(done));
+  engine_.submit(nexus, tag, cdb, data_out, data_out_buffer, data_out_owner, std::move(done));
   watch_storage();
   if (!engine_.timing_off()) return schedule();
   if (engine_.has_results() && !drain_posted_) {

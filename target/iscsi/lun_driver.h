@@ -51,7 +51,7 @@ class LunDriver final : public LunPort {
   using LunPort::submit;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
               std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              Done done) override;
+              scsi::Bytes* data_out_owner, Done done) override;
 
   // Drops the pending callbacks of a nexus (its connection closed); the LUN
   // still serves the commands in the model.

@@ -23,7 +23,7 @@ const void* LunLink::loop() const {
 
 void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
                      std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-                     Done done) {
+                     scsi::Bytes* data_out_owner, Done done) {
   if (retired_) {
     scsi::AbsentLunAnswer a = scsi::absent_lun(cdb);
     scsi::ScsiResult r;
@@ -34,7 +34,10 @@ void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std
     r.data_in = std::move(a.data_in);
     return done(std::move(r));
   }
-  if (local_) return driver_.submit(nexus, tag, cdb, data_out, data_out_buffer, std::move(done));
+  if (local_) {
+    return driver_.submit(nexus, tag, cdb, data_out, data_out_buffer, data_out_owner,
+                          std::move(done));
+  }
   std::shared_ptr<bool>& alive = alive_[nexus];
   if (!alive) alive = std::make_shared<bool>(true);
   // The spans are the session's only until this returns.
@@ -44,7 +47,7 @@ void LunLink::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std
                                  data = std::vector<std::uint8_t>(data_out.begin(), data_out.end()),
                                  done = std::move(done)]() mutable {
     driver.submit(
-        nexus, tag, cdb, data, data_out_buffer,
+        nexus, tag, cdb, data, data_out_buffer, &data,
         [&home, alive = std::move(alive), done = std::move(done)](scsi::ScsiResult r) mutable {
           asio::post(
               home, [alive = std::move(alive), done = std::move(done), r = std::move(r)]() mutable {

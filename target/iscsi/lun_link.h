@@ -30,7 +30,7 @@ class LunLink final : public LunPort {
   using LunPort::submit;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
               std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              Done done) override;
+              scsi::Bytes* data_out_owner, Done done) override;
   void forget(std::uint64_t nexus) override;
   void describe_nexus(std::uint64_t nexus, std::string initiator_port) override;
   void reset() override;

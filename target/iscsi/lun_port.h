@@ -18,12 +18,14 @@ class LunPort {
   virtual ~LunPort() = default;
   // `data_out_buffer`: the initiator's Expected Data Transfer Length when
   // the session moved less (scsi::ScsiCommand::data_out_buffer; 0: the same).
+  // `data_out_owner` (optional): the buffer `data_out` starts at, which the
+  // LUN may keep, leaving another in its place (scsi::ScsiCommand).
   virtual void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
                       std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-                      Done done) = 0;
+                      scsi::Bytes* data_out_owner, Done done) = 0;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
               std::span<const std::uint8_t> data_out, Done done) {
-    submit(nexus, tag, cdb, data_out, 0, std::move(done));
+    submit(nexus, tag, cdb, data_out, 0, nullptr, std::move(done));
   }
   // The I_T nexus is gone (logout, connection loss): drop its pending
   // callbacks; the LUN releases what SAM-5 ties to the nexus.

@@ -129,7 +129,7 @@ void Session::submit(Task& t) {
   }
   // The initiator's Data-Out Buffer may be larger than what was kept.
   const std::uint64_t buffer = t.cmd.write ? t.cmd.expected_data_transfer_length : 0;
-  t.port->submit(nexus_, tag, t.cdb, std::span(t.data).first(t.kept), buffer,
+  t.port->submit(nexus_, tag, t.cdb, std::span(t.data).first(t.kept), buffer, &t.data,
                  [this, tag](scsi::ScsiResult r) { complete(tag, std::move(r)); });
 }
 

@@ -178,6 +178,21 @@ std::optional<Bytes> Lun::buffer(std::size_t size) {
   return b;
 }
 
+bool Lun::take_data_out(const CommandContext& c, Bytes& ours) {
+  Bytes* theirs = c.data_out_owner;
+  if (theirs == nullptr || c.data_out.empty() || c.data_out.data() != theirs->data()) return false;
+  // The budget counts what this command holds: theirs from now on. Ours,
+  // already counted, goes to the transport; if theirs is larger, the
+  // difference must fit too, or the data is copied after all.
+  if (theirs->capacity() > ours.capacity()) {
+    const std::size_t more = theirs->capacity() - ours.capacity();
+    if (!config_.buffer_budget->try_take(more)) return false;
+    dispatch_hold_.add(config_.buffer_budget, more);
+  }
+  std::swap(ours, *theirs);
+  return true;
+}
+
 void Lun::recycle(Bytes buffer) {
   // Enough for the commands in flight on a busy LUN; beyond that, let go.
   // Kept buffers fill at most half of the budget: the other half stays for
@@ -308,10 +323,13 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
   if (const auto bad = reserved_bit_set(*spec, cmd.cdb)) {
     return reject(Sense::cdb(Reason::kInvalidFieldInCdb, bad->byte, bad->bit));
   }
-  const CommandContext ctx{
-      *spec,        cmd.cdb.first(spec->cdb_length),
-      cmd.data_out, cmd.nexus,
-      arrival,      std::max<std::uint64_t>(cmd.data_out_buffer, cmd.data_out.size())};
+  const CommandContext ctx{*spec,
+                           cmd.cdb.first(spec->cdb_length),
+                           cmd.data_out,
+                           cmd.nexus,
+                           arrival,
+                           std::max<std::uint64_t>(cmd.data_out_buffer, cmd.data_out.size()),
+                           cmd.data_out_owner};
   Ns fault_delay = 0;
   std::optional<FiredFault> fired;
   if (!faults_.empty()) {

@@ -98,6 +98,11 @@ struct ScsiCommand {
   // iSCSI's Expected Data Transfer Length), when the transport moved only
   // part of it: it moves no more than the CDB asks for. 0: data_out.size().
   std::uint64_t data_out_buffer = 0;
+  // Optional: the transport's buffer that `data_out` starts at. A WRITE to
+  // an asynchronous store keeps that buffer for its write, instead of
+  // copying the data, and leaves one of the LUN's own in its place, before
+  // submit() returns; the transport keeps using whatever buffer it holds.
+  Bytes* data_out_owner = nullptr;
 };
 
 struct ScsiResult {
@@ -177,6 +182,7 @@ struct CommandContext {
   std::uint64_t nexus;
   Ns arrival_ns;
   std::uint64_t data_out_buffer;  // ScsiCommand::data_out_buffer, resolved (never 0 with data)
+  Bytes* data_out_owner;          // ScsiCommand::data_out_owner
 };
 
 class Lun {
@@ -343,6 +349,11 @@ class Lun {
   Outcome check_transfer(std::uint64_t lba, std::uint64_t blocks, std::uint16_t lba_byte,
                          std::uint16_t len_byte) const;
   Outcome media_outcome(model::Op op, std::uint64_t lba, std::uint64_t blocks) const;
+  // For a WRITE to an asynchronous store: swaps `ours`, a buffer from
+  // buffer(), with the transport's buffer the data-out starts at, when it
+  // offered it (ScsiCommand::data_out_owner) and the buffer budget allows.
+  // True when `ours` now holds the data.
+  bool take_data_out(const CommandContext& c, Bytes& ours);
   // The command's IoWait, made on first use (asynchronous storage).
   const std::shared_ptr<IoWait>& io_for(std::uint64_t lba, bool writing);
   // The store failed: logged with its cause, and the sense for that cause.

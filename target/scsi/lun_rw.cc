@@ -99,13 +99,15 @@ Outcome Lun::write_blocks(const CommandContext& c, bool durable) {
   const std::size_t bytes = static_cast<std::size_t>(blocks * block_size());
   if (async_ != nullptr && blocks > 0) {
     // The data-out is the transport's until submit() returns: the operation
-    // writes from a copy the IoWait owns.
+    // writes from a buffer the IoWait owns. That is the transport's own when
+    // it offers it, exchanged for one of ours; else a copy.
     std::optional<Bytes> data = buffer(bytes);
     if (!data) return Outcome::no_buffer();
+    const bool taken = take_data_out(c, *data);
     const std::shared_ptr<IoWait>& io = io_for(rw.lba, true);
-    const std::span<std::uint8_t> copy = io->hold(std::move(*data));
-    std::copy_n(c.data_out.begin(), bytes, copy.begin());
-    async_->start_write(rw.lba, blocks, copy, durable, io);
+    const std::span<std::uint8_t> held = io->hold(std::move(*data)).first(bytes);
+    if (!taken) std::copy_n(c.data_out.begin(), bytes, held.begin());
+    async_->start_write(rw.lba, blocks, held, durable, io);
   } else if (blocks > 0) {
     if (auto e = store_->write(rw.lba, blocks, c.data_out.first(bytes))) {
       return store_failed(*e, true, rw.lba);

@@ -46,8 +46,8 @@ class Port final : public LunPort {
   using LunPort::submit;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
               std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              Done done) override {
-    scsi::ScsiCommand c{nexus, tag, cdb, data_out, now_ += 1000, data_out_buffer};
+              scsi::Bytes* data_out_owner, Done done) override {
+    scsi::ScsiCommand c{nexus, tag, cdb, data_out, now_ += 1000, data_out_buffer, data_out_owner};
     done(lun_->execute(c));
   }
   void forget(std::uint64_t) override {}

@@ -13,8 +13,8 @@
 
 #include "target/scsi/file_store.h"
 #include "tests/iscsi/raw_initiator.h"
-#include "tests/scsi/temp_dir.h"
 #include "tests/scsi/cdb_builders.h"
+#include "tests/scsi/temp_dir.h"
 
 namespace memstore::iscsi {
 namespace {
@@ -129,6 +129,45 @@ TEST_P(LunDriverFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) 
   for (const Delivery& d : log) EXPECT_GE(d.delivered_ns, d.due_ns);
   if (GetParam() != scsi::TimingMode::kOff) {
     EXPECT_EQ(log.size(), 2U * kPairs);
+  }
+}
+
+// A transport that offers its buffer (scsi::ScsiCommand::data_out_owner),
+// as a session does: the LUN writes from that buffer instead of a copy and
+// leaves another in its place, so the transport may overwrite whatever it
+// holds as soon as submit() returns, while the write is still in flight.
+TEST(LunDriverFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
+  const scsi::testing::TempDir dir;
+  boost::asio::io_context io;
+  LunDriver driver(io, file_lun(dir, {scsi::TimingMode::kOff, 1.0}));
+  constexpr int kWrites = 8;
+  constexpr std::size_t kBytes = 64 * 512;
+  std::vector<scsi::ScsiResult> reads(kWrites);
+  int good = 0;
+  for (int i = 0; i < kWrites; ++i) {
+    // Longer than its data, as a session's buffer may be.
+    scsi::Bytes buffer(kBytes + 100, static_cast<std::uint8_t>(i + 1));
+    const std::uint8_t* offered = buffer.data();
+    const std::uint64_t lba = static_cast<std::uint64_t>(i) * 1000;
+    // Odd writes offer a buffer their data does not start at: copied.
+    const std::size_t at = i % 2 == 0 ? 0 : 100;
+    driver.submit(1, 2 * i, write16(lba, 64, false), std::span(buffer).subspan(at, kBytes), 0,
+                  &buffer, [&](scsi::ScsiResult r) { good += r.status == scsi::Status::kGood; });
+    if (at == 0) {
+      EXPECT_NE(buffer.data(), offered) << "write " << i << ": copied, not kept";
+    } else {
+      EXPECT_EQ(buffer.data(), offered) << "write " << i << ": kept a buffer its data is inside";
+    }
+    std::fill(buffer.begin(), buffer.end(), 0xEE);  // the transport reuses what it holds
+    driver.submit(1, 2 * i + 1, read16(lba, 64), {},
+                  [&, i](scsi::ScsiResult r) { reads[i] = std::move(r); });
+  }
+  io.run();
+  EXPECT_EQ(good, kWrites);
+  for (int i = 0; i < kWrites; ++i) {
+    ASSERT_EQ(reads[i].status, scsi::Status::kGood) << "read " << i;
+    EXPECT_EQ(reads[i].data_in, scsi::Bytes(kBytes, static_cast<std::uint8_t>(i + 1)))
+        << "read " << i;
   }
 }
 
