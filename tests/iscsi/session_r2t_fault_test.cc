@@ -21,14 +21,9 @@ scsi::FaultRule withhold_r2t(std::uint64_t first, std::uint64_t last) {
   return r;
 }
 
+// The whole of an R2T's data, in one Data-Out.
 DataOutPdu data_out(std::uint32_t itt, std::uint32_t ttt, std::uint32_t length) {
-  DataOutPdu d;
-  d.lun = encode_lun(0);
-  d.itt = itt;
-  d.ttt = ttt;
-  d.data_segment_length = length;
-  d.final = true;
-  return d;
+  return testing::data_out(itt, ttt, 0, 0, length, true);
 }
 
 class R2tFaultTest : public SessionTest {
