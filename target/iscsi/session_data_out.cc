@@ -89,11 +89,9 @@ void Session::on_data_out(const DataOutPdu& pdu, std::span<const std::uint8_t> d
   }
   Task& t = *task;
   ++*expected;
-  if (in_place) {
-    t.kept += static_cast<std::uint32_t>(data.size());  // landing() lent only whole segments
-  } else if (t.received < t.wanted) {
+  if (t.received < t.wanted) {
     const std::size_t keep = std::min<std::size_t>(data.size(), t.wanted - t.received);
-    std::copy_n(data.begin(), keep, t.room(keep).begin());
+    if (!in_place) std::copy_n(data.begin(), keep, t.room(keep).begin());
     t.kept += static_cast<std::uint32_t>(keep);
   }
   t.received += static_cast<std::uint32_t>(data.size());

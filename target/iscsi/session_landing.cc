@@ -43,7 +43,7 @@ std::optional<Session::Landing> Session::landing(const Bhs& bhs) {
       std::uint64_t{task->received} + length > task->wanted) {
     return {};
   }
-  task->room(length);
+  task->room(length);  // the buffer reaches the segment's end
   return Landing{std::move(task->data), task->kept, task->tag};
 }
 
