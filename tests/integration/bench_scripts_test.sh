@@ -3,7 +3,7 @@
 # bench/throughput-vs-tgt at a tiny scale and checks their tables: every row
 # present, no early delivery, LUN A's WRITE SAME and SYNCHRONIZE CACHE streams
 # ran, tgt compared over two rounds with both clients, and the JSON holds
-# every round and step.
+# every round and step; and that bench/read-ceiling's patch still applies.
 # Usage: bench_scripts_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
@@ -132,4 +132,11 @@ assert all(r["iops"] > 0 and r["round"] in (1, 2) for r in d["runs"])
 assert all(r["client_cpu_s_per_100k"] > 0 and 0 < r["cpus_busy"] <= 1.5 for r in d["runs"])
 assert len(d["summary"]) == want // 2
 PY
+
+# bench/read-ceiling builds memstored with its patch applied; the patch must
+# still apply to the source it ships with (checked where that is a git
+# checkout, as CI's clone is).
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+  git -C "$src" apply --check "$src/bench/read-ceiling.patch"
+fi
 echo ok
