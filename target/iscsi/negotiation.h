@@ -47,7 +47,11 @@ struct TargetLimits {
   std::uint16_t target_portal_group_tag = 1;
   std::uint32_t max_recv_data_segment_length = 262144;  // what we can receive
   std::uint32_t max_burst_length = (1U << 24) - 1;
-  std::uint32_t first_burst_length = 65536;
+  // Unsolicited data per command: as much as one PDU carries, so that a
+  // write of up to 256 KiB goes out with its command and needs no R2T
+  // round trip (RFC 7143 §13.14; a session's commands hold at most
+  // max_tasks of these, as they could hold solicited data).
+  std::uint32_t first_burst_length = 262144;
   std::uint32_t max_connections = 1;
   std::uint32_t max_outstanding_r2t = 1;
   std::uint8_t error_recovery_level = 0;

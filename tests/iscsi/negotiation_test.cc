@@ -282,6 +282,21 @@ TEST(NegotiationTest, TargetOffersFirstBurstWhenDefaultExceedsMaxBurst) {
   EXPECT_EQ(n.params().first_burst_length, 8192U);
 }
 
+// Our side of FirstBurstLength is one full PDU (our MaxRecvDataSegmentLength,
+// 256 KiB), so that the initiators' usual offer of 262144 stands and a write
+// of that size needs no R2T; larger offers get that much.
+TEST(NegotiationTest, FirstBurstIsOneFullPdu) {
+  LoginConfig c = config();
+  EXPECT_EQ(c.limits.first_burst_length, c.limits.max_recv_data_segment_length);
+  for (const auto& [offer, answer] : {std::pair{"262144", "262144"}, {"16776192", "262144"},
+                                      {"65536", "65536"}}) {
+    Negotiation n(c);
+    const auto r = op(n, {{"FirstBurstLength", offer}});
+    ASSERT_TRUE(r.ok()) << r.reason;
+    EXPECT_EQ(get(r.keys, "FirstBurstLength"), answer) << offer;
+  }
+}
+
 TEST(NegotiationTest, MaxBurstBelowAgreedFirstBurstFails) {
   Negotiation n(config());
   ASSERT_TRUE(op(n, {{"FirstBurstLength", "65536"}}).ok());

@@ -152,6 +152,28 @@ TEST_F(SessionTest, DataSnGapIsRejected) {
   EXPECT_EQ(port.submitted, 0);
 }
 
+// Linux's and libiscsi's initiators offer FirstBurstLength=262144: a write of
+// up to one PDU (our MaxRecvDataSegmentLength) then goes with its command,
+// and the session writes it without an R2T round trip.
+TEST_F(SessionTest, AWriteOfOneFullPduGoesWithItsCommandWithoutAnR2t) {
+  login({{"ImmediateData", "Yes"}, {"FirstBurstLength", "262144"}});
+  const auto data = pattern(262144, 5);
+  ScsiCommandPdu w = command(rw10(kWrite10, 0, 512), 262144, false, true);
+  w.data_segment_length = 262144;
+  send(w, data);
+  const auto& wr = take().as<ScsiResponsePdu>();  // not an R2T
+  EXPECT_EQ(wr.status, 0);
+  EXPECT_TRUE(sent.empty());
+  EXPECT_EQ(port.submitted, 1);
+  send(command(rw10(kRead10, 0, 512), 262144, true, false));
+  std::vector<std::uint8_t> back;
+  while (!sent.empty()) {
+    const Sent in = take();
+    back.insert(back.end(), in.data.begin(), in.data.end());
+  }
+  EXPECT_EQ(back, data);
+}
+
 TEST_F(SessionTest, UnsolicitedDataBeyondFirstBurstLengthIsRejected) {
   login({{"InitialR2T", "No"}, {"ImmediateData", "No"}, {"FirstBurstLength", "512"}});
   ScsiCommandPdu w = command(rw10(kWrite10, 0, 4), 2048, false, true);
