@@ -288,8 +288,8 @@ TEST(NegotiationTest, TargetOffersFirstBurstWhenDefaultExceedsMaxBurst) {
 TEST(NegotiationTest, FirstBurstIsOneFullPdu) {
   LoginConfig c = config();
   EXPECT_EQ(c.limits.first_burst_length, c.limits.max_recv_data_segment_length);
-  for (const auto& [offer, answer] : {std::pair{"262144", "262144"}, {"16776192", "262144"},
-                                      {"65536", "65536"}}) {
+  for (const auto& [offer, answer] :
+       {std::pair{"262144", "262144"}, {"16776192", "262144"}, {"65536", "65536"}}) {
     Negotiation n(c);
     const auto r = op(n, {{"FirstBurstLength", offer}});
     ASSERT_TRUE(r.ok()) << r.reason;
@@ -427,9 +427,13 @@ LoginConfig filtered_discovery() {
   LoginConfig c;
   c.send_targets = {
       {"iqn.2024-01.org.memstore:open", {"10.0.0.1:3260,1"}, {}, false},
-      {"iqn.2024-01.org.memstore:mine", {"10.0.0.1:3261,2"}, {"IQN.1994-05.com.example:HOST"},
+      {"iqn.2024-01.org.memstore:mine",
+       {"10.0.0.1:3261,2"},
+       {"IQN.1994-05.com.example:HOST"},
        false},
-      {"iqn.2024-01.org.memstore:theirs", {"10.0.0.1:3262,3"}, {"iqn.1994-05.com.example:x"},
+      {"iqn.2024-01.org.memstore:theirs",
+       {"10.0.0.1:3262,3"},
+       {"iqn.1994-05.com.example:x"},
        false},
       {"iqn.2024-01.org.memstore:chap", {"10.0.0.1:3263,4"}, {}, true},
   };
