@@ -53,6 +53,11 @@ struct RawInitiator {
   }
   void send(const Bhs& bhs, std::vector<std::uint8_t> data = {}, bool corrupt_header = false,
             bool corrupt_data = false) {
+    asio::write(socket, asio::buffer(frame(bhs, std::move(data), corrupt_header, corrupt_data)));
+  }
+  // One PDU's bytes as send() writes them: BHS, digests, padded segment.
+  std::vector<std::uint8_t> frame(const Bhs& bhs, std::vector<std::uint8_t> data = {},
+                                  bool corrupt_header = false, bool corrupt_data = false) const {
     std::vector<std::uint8_t> out(bhs.begin(), bhs.end());
     if (digests) {
       append_digest(out, std::span(out).first(kBhsSize));
@@ -64,7 +69,7 @@ struct RawInitiator {
       append_digest(out, data);
       if (corrupt_data) out.back() ^= 0xFF;
     }
-    asio::write(socket, asio::buffer(out));
+    return out;
   }
   // The next PDU, or nullopt when the target closed the connection.
   std::optional<std::pair<TargetPdu, std::vector<std::uint8_t>>> receive() {

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
+#include <chrono>
 #include <future>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "tests/iscsi/loopback_target.h"
@@ -121,6 +124,73 @@ TEST_F(ServerTest, ReadDataInCarriesTheWrittenDataAndItsDigest) {
     status = in->has_status;
   }
   EXPECT_EQ(got, data);
+}
+
+// Several PDUs in one TCP segment, or one PDU cut across segments: the
+// connection reads ahead (Connection, "Reading several PDUs at once") and
+// must find every PDU's end. Writes of 4 KiB (inside one read ahead) and 64
+// KiB (longer than it: the rest is read in place), a write whose data digest
+// fails among them, and reads of both, all written at once, then again cut
+// into pieces of 997 bytes sent apart.
+TEST_F(ServerTest, PdusSentTogetherOrCutApartAreEachServed) {
+  for (const bool digests : {false, true}) {
+    for (const bool cut : {false, true}) {
+      SCOPED_TRACE(std::string(digests ? "digests" : "no digests") + (cut ? ", cut" : ""));
+      Client c(port_, static_cast<std::uint8_t>(10 + 2 * digests + cut));
+      ASSERT_TRUE(c.login(digests));
+      std::vector<std::uint8_t> small(4096), large(65536);
+      for (std::size_t i = 0; i < small.size(); ++i)
+        small[i] = static_cast<std::uint8_t>(i * 3 + cut);
+      for (std::size_t i = 0; i < large.size(); ++i)
+        large[i] = static_cast<std::uint8_t>(i * 5 + digests);
+      std::vector<std::uint8_t> all;
+      auto add = [&all](const std::vector<std::uint8_t>& pdu) {
+        all.insert(all.end(), pdu.begin(), pdu.end());
+      };
+      add(c.frame(c.write10(1, 1, 4096, 100), small));
+      add(c.frame(c.write10(2, 2, 65536, 200), large));
+      if (digests) {
+        add(c.frame(c.write10(3, 3, 512, 400), std::vector<std::uint8_t>(512, 1), false, true));
+      }
+      const std::uint32_t sn = digests ? 4 : 3;
+      add(c.frame(c.read16(4, sn, 100, 4096)));
+      add(c.frame(c.read16(5, sn + 1, 200, 65536)));
+      if (!cut) {
+        asio::write(c.socket, asio::buffer(all));
+      } else {
+        for (std::size_t at = 0; at < all.size(); at += 997) {
+          asio::write(c.socket,
+                      asio::buffer(all.data() + at, std::min<std::size_t>(997, all.size() - at)));
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+      }
+      std::map<std::uint32_t, std::vector<std::uint8_t>> read;
+      std::set<std::uint32_t> written;
+      int rejected = 0, done_reads = 0;
+      while (done_reads < 2) {
+        auto r = c.receive();
+        ASSERT_TRUE(r.has_value()) << "the connection ended or a digest failed";
+        if (const auto* in = std::get_if<DataInPdu>(&r->first)) {
+          auto& got = read[in->itt];
+          EXPECT_EQ(in->buffer_offset, got.size());
+          got.insert(got.end(), r->second.begin(), r->second.end());
+          done_reads += in->has_status;
+        } else if (const auto* resp = std::get_if<ScsiResponsePdu>(&r->first)) {
+          EXPECT_EQ(resp->status, 0);
+          written.insert(resp->itt);
+        } else if (const auto* rej = std::get_if<RejectPdu>(&r->first)) {
+          EXPECT_EQ(rej->reason, RejectReason::kDataDigestError);
+          ++rejected;
+        } else {
+          ADD_FAILURE() << "an unexpected PDU";
+        }
+      }
+      EXPECT_EQ(written, (std::set<std::uint32_t>{1, 2}));
+      EXPECT_EQ(rejected, digests ? 1 : 0);
+      EXPECT_EQ(read[4], small);
+      EXPECT_EQ(read[5], large);
+    }
+  }
 }
 
 TEST_F(ServerTest, HeaderDigestErrorEndsTheConnection) {
