@@ -131,12 +131,13 @@ TEST_F(ServerTest, ReadDataInCarriesTheWrittenDataAndItsDigest) {
 // must find every PDU's end. Writes of 4 KiB (inside one read ahead) and 64
 // KiB (longer than it: the rest is read in place), a write whose data digest
 // fails among them, and reads of both, all written at once, then again cut
-// into pieces of 997 bytes sent apart.
+// into pieces of 997 and of 53 bytes (headers cut too) sent apart.
 TEST_F(ServerTest, PdusSentTogetherOrCutApartAreEachServed) {
   for (const bool digests : {false, true}) {
-    for (const bool cut : {false, true}) {
-      SCOPED_TRACE(std::string(digests ? "digests" : "no digests") + (cut ? ", cut" : ""));
-      Client c(port_, static_cast<std::uint8_t>(10 + 2 * digests + cut));
+    for (const std::size_t cut : {0, 997, 53}) {
+      SCOPED_TRACE(std::string(digests ? "digests" : "no digests") + ", cut " +
+                   std::to_string(cut));
+      Client c(port_, static_cast<std::uint8_t>(10 + 3 * digests + cut % 3));
       ASSERT_TRUE(c.login(digests));
       std::vector<std::uint8_t> small(4096), large(65536);
       for (std::size_t i = 0; i < small.size(); ++i)
@@ -155,12 +156,12 @@ TEST_F(ServerTest, PdusSentTogetherOrCutApartAreEachServed) {
       const std::uint32_t sn = digests ? 4 : 3;
       add(c.frame(c.read16(4, sn, 100, 4096)));
       add(c.frame(c.read16(5, sn + 1, 200, 65536)));
-      if (!cut) {
+      if (cut == 0) {
         asio::write(c.socket, asio::buffer(all));
       } else {
-        for (std::size_t at = 0; at < all.size(); at += 997) {
+        for (std::size_t at = 0; at < all.size(); at += cut) {
           asio::write(c.socket,
-                      asio::buffer(all.data() + at, std::min<std::size_t>(997, all.size() - at)));
+                      asio::buffer(all.data() + at, std::min<std::size_t>(cut, all.size() - at)));
           std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
       }
