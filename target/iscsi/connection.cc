@@ -512,7 +512,7 @@ class AsioConnection final : public Connection,
   bool corrupt_next_digest_ = false;  // Session::Sink::corrupt_next_digest
   std::vector<std::uint8_t> rest_;    // the PDU being read, after its BHS
   // Bytes read ahead: [stage_at_, stage_end_) of stage_ are not handled yet.
-  static constexpr std::size_t kStageBytes = 16 * 1024;
+  static constexpr std::size_t kStageBytes = std::size_t{16} * 1024;
   std::vector<std::uint8_t> stage_;
   std::size_t stage_at_ = 0, stage_end_ = 0;
   bool large_segment_ = false;                // the last PDU's segment was over kStageBytes
