@@ -111,7 +111,9 @@ class AsioConnection final : public Connection,
     }
     reading_ = true;
     const bool ahead = !placement_.rehome && session_ && session_->full_feature();
-    if (staged() > 0 || (ahead && !large_segment_)) {
+    // After a segment longer than the stage (data_len_ is still the last
+    // PDU's), the next BHS is read alone.
+    if (staged() > 0 || (ahead && data_len_ <= kStageBytes)) {
       // What is left of the stage goes to its front, and the read fills the
       // rest: at least the BHS, at most what the socket holds.
       const std::size_t have = staged();
@@ -153,12 +155,6 @@ class AsioConnection final : public Connection,
       part += n;
     }
     return parts;
-  }
-
-  static std::size_t remaining(std::span<const asio::mutable_buffer> parts) {
-    std::size_t n = 0;
-    for (const asio::mutable_buffer& p : parts) n += p.size();
-    return n;
   }
 
   void on_header(const boost::system::error_code& ec) {
@@ -208,7 +204,7 @@ class AsioConnection final : public Connection,
         asio::mutable_buffer(header_digest_bytes_.data(), header_digest_ ? kDigestSize : 0),
         asio::mutable_buffer(landing_->buffer.data() + landing_->offset, data_len_),
         asio::mutable_buffer(tail_.data(), pad + (data_digest_ ? kDigestSize : 0))});
-    if (remaining(parts) == 0) return on_landed({});
+    if (asio::buffer_size(parts) == 0) return on_landed({});
     reading_ = true;
     asio::async_read(socket_, parts, TransferAllAtOnce{},
                      with_memory(read_memory_,
@@ -303,7 +299,6 @@ class AsioConnection final : public Connection,
       paused_ = true;
       return;
     }
-    large_segment_ = data_len_ > kStageBytes;
     if (dispatching_) {
       again_ = true;
       return;
@@ -515,7 +510,6 @@ class AsioConnection final : public Connection,
   static constexpr std::size_t kStageBytes = std::size_t{16} * 1024;
   std::vector<std::uint8_t> stage_;
   std::size_t stage_at_ = 0, stage_end_ = 0;
-  bool large_segment_ = false;                // the last PDU's segment was over kStageBytes
   bool dispatching_ = false, again_ = false;  // read_next()'s loop
   // A segment being read in place (read_landed), and what surrounds it.
   std::optional<Session::Landing> landing_;
