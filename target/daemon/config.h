@@ -77,8 +77,9 @@ struct Config {
   // Prometheus text metrics at http://ADDR:PORT/metrics (docs/memstored.md,
   // "Metrics"); empty: none.
   std::string metrics;
-  // Seconds between the target's NOP-In pings; a ping unanswered for
-  // nop_in_timeout seconds ends the connection (and its session). 0: off.
+  // Seconds of silence from an initiator before the target's NOP-In ping;
+  // nothing received for nop_in_timeout seconds after it ends the connection
+  // (and its session). 0: off.
   std::uint32_t nop_in_interval = 5;
   std::uint32_t nop_in_timeout = 10;
   Limits limits;

@@ -17,12 +17,13 @@ void add_flags(CLI::App& app, Flags& f) {
                  "iSCSI target name (default iqn.2026-11.org.memstore:g2)");
   app.add_option("--log-level", f.cli.log_level,
                  "trace, debug, info (default), warn, error, critical or off");
-  app.add_option("--nop-in-interval", f.cli.nop_in_interval,
-                 "Seconds between NOP-In pings to each initiator (default 5; 0: no pings)")
+  app.add_option(
+         "--nop-in-interval", f.cli.nop_in_interval,
+         "Seconds of silence from an initiator before a NOP-In ping (default 5; 0: no pings)")
       ->check(CLI::Range(0, 3600));
   app.add_option("--nop-in-timeout", f.cli.nop_in_timeout,
-                 "Seconds a ping may go unanswered before the connection and its session end "
-                 "(default 10)")
+                 "Seconds after a ping with nothing received before the connection and its session "
+                 "end (default 10)")
       ->check(CLI::Range(1, 3600));
   app.add_option("--spin-us", f.cli.spin_us,
                  "Microseconds before each modeled completion at which delivery stops sleeping "

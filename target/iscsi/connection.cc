@@ -9,6 +9,7 @@
 
 #include "target/iscsi/digest.h"
 #include "target/iscsi/handler_memory.h"
+#include "target/iscsi/tcp_quiet.h"
 
 namespace memstore::iscsi {
 
@@ -62,7 +63,7 @@ class AsioConnection final : public Connection,
     } else {
       read_header();
     }
-    if (limits_.nop_in_interval.count() > 0) arm_ping();
+    if (limits_.nop_in_interval.count() > 0) arm_ping(limits_.nop_in_interval);
     if (limits_.login_timeout.count() > 0) arm_login_timeout();
   }
 
@@ -323,30 +324,47 @@ class AsioConnection final : public Connection,
 
   // ---- Target-initiated pings (RFC 7143 §11.19) ----
 
-  // A ping every nop_in_interval; one unanswered for nop_in_timeout means
-  // the initiator is gone (a power loss, a pulled cable): the connection
-  // ends (ErrorRecoveryLevel 0), and with it the session, its tasks and
-  // its hold on the LUNs, instead of waiting for TCP to give up.
-  void arm_ping() {
-    ping_timer_.expires_after(limits_.nop_in_interval);
+  // A connection from which nothing has arrived for nop_in_interval gets a
+  // ping; when nothing at all arrives for nop_in_timeout after it, the
+  // initiator is gone (a power loss, a pulled cable): the connection ends
+  // (ErrorRecoveryLevel 0), and with it the session, its tasks and its hold
+  // on the LUNs, instead of waiting for TCP to give up. Any byte counts, not
+  // only the answer: on a slow link the answer waits behind whatever the
+  // initiator sent before it (megabytes of write data after a reconnection),
+  // and an initiator that is sending is alive. The kernel knows when data
+  // last arrived, also while a read is half done (tcp_quiet.h).
+  void arm_ping(std::chrono::milliseconds after) {
+    ping_timer_.expires_after(after);
     ping_timer_.async_wait(
         with_memory(ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
           if (ec || self->finished_ || !self->session_) return;
+          const std::chrono::milliseconds interval = self->limits_.nop_in_interval;
+          const std::chrono::milliseconds quiet = self->quiet();
+          if (quiet < interval) return self->arm_ping(interval - quiet);
           self->session_->ping();
-          self->arm_ping_timeout();
+          self->arm_ping_timeout(self->ping_timeout());
         }));
   }
 
-  void arm_ping_timeout() {
-    ping_timer_.expires_after(limits_.nop_in_timeout.count() > 0 ? limits_.nop_in_timeout
-                                                                 : limits_.nop_in_interval);
+  void arm_ping_timeout(std::chrono::milliseconds after) {
+    ping_timer_.expires_after(after);
     ping_timer_.async_wait(
         with_memory(ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
           if (ec || self->finished_ || !self->session_) return;
-          if (self->session_->awaiting_ping()) return self->close();
-          self->arm_ping();
+          if (!self->session_->awaiting_ping()) {
+            return self->arm_ping(self->limits_.nop_in_interval);  // answered
+          }
+          const std::chrono::milliseconds timeout = self->ping_timeout();
+          const std::chrono::milliseconds quiet = self->quiet();
+          if (quiet < timeout) return self->arm_ping_timeout(timeout - quiet);
+          self->close();
         }));
   }
+
+  std::chrono::milliseconds ping_timeout() const {
+    return limits_.nop_in_timeout.count() > 0 ? limits_.nop_in_timeout : limits_.nop_in_interval;
+  }
+  std::chrono::milliseconds quiet() { return quiet_for(socket_.native_handle()); }
 
   // ---- Writing: everything queued in one gathered write ----
 

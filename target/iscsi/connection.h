@@ -24,8 +24,8 @@ namespace memstore::iscsi {
 struct ConnectionLimits {
   // From accept to the full feature phase (0: no deadline).
   std::chrono::seconds login_timeout{15};
-  // A NOP-In ping this often (0: never), and how long an answer may take
-  // (0: as long as the interval).
+  // A NOP-In ping after this much silence (0: never), and how long after
+  // it the initiator may stay silent (0: as long as the interval).
   std::chrono::seconds nop_in_interval{0};
   std::chrono::seconds nop_in_timeout{0};
   // Responses waiting to be written before the connection stops reading.

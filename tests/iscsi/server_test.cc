@@ -264,6 +264,39 @@ TEST_F(PingServerTest, SilentInitiatorIsDisconnected) {
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(900));
 }
 
+// An initiator that is still sending is alive, even when the answer to the
+// ping waits behind its data (a slow link, a queue of writes resent after a
+// reconnection): after the ping, a 64 KiB write trickles in over 2.5 s, past
+// the ping's 1 s timeout, and only then comes the answer. The connection
+// stays, and the write completes.
+TEST_F(PingServerTest, AnInitiatorStillSendingIsNotDisconnected) {
+  testing::RawInitiator c(port_);
+  ASSERT_TRUE(c.login(false));
+  auto r = c.receive();  // after 1 s of silence
+  ASSERT_TRUE(r.has_value());
+  const auto* ping = std::get_if<NopInPdu>(&r->first);
+  ASSERT_NE(ping, nullptr);
+  const std::uint32_t ttt = ping->ttt;
+  const std::vector<std::uint8_t> write =
+      c.frame(c.write10(1, 1, 65536, 8), std::vector<std::uint8_t>(65536, 0x5A));
+  const std::size_t piece = write.size() / 25 + 1;
+  boost::system::error_code ec;
+  for (std::size_t at = 0; at < write.size() && !ec; at += piece) {
+    asio::write(c.socket, asio::buffer(write.data() + at, std::min(piece, write.size() - at)), ec);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  NopOutPdu answer;
+  answer.immediate = true;
+  answer.ttt = ttt;
+  answer.cmd_sn = 2;
+  c.send(encode(InitiatorPdu{answer}));
+  r = c.receive();
+  ASSERT_TRUE(r.has_value()) << "the target closed the connection";
+  const auto* response = std::get_if<ScsiResponsePdu>(&r->first);
+  ASSERT_NE(response, nullptr);
+  EXPECT_EQ(response->status, 0);
+}
+
 }  // namespace
 }  // namespace memstore::iscsi
 
