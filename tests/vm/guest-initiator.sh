@@ -89,8 +89,9 @@ li_session_state() {  # the session's and the connection's state, one line
 
 # li_failure TAG MARKER ANSWER WHAT: one failure scenario around a running writer.
 li_failure() {
-  local tag=$1 marker=$2 answer=$3 what=$4 wpid out chunks longest errors_before errors_after
+  local tag=$1 marker=$2 answer=$3 what=$4 wpid out chunks longest errors_before errors_after lines_before
   errors_before=$(dmesg | grep -c 'detected conn error')
+  lines_before=$(dmesg | wc -l)
   # An acknowledged set first: a file tree, written back (sync) before the
   # host acts, with its checksums.
   mkdir -p "/mnt/li/$tag"
@@ -112,6 +113,13 @@ li_failure() {
       "connection errors seen $((errors_after - errors_before))"
   else
     bad "li_${tag}_write" "$what: $(tr '\n' ' ' <"/tmp/li-$tag.writer")$(dmesg | tail -5 | tr '\n' ' ')"
+    # What the kernel's iSCSI and SCSI layers said from the start of the
+    # scenario (connection errors, recovery, the first failed command), the
+    # cause a one-line verdict cannot carry; the host prints these lines.
+    dmesg | tail -n +$((lines_before + 1)) |
+      grep -E 'connection|session|iscsi|sd [0-9]|I/O error|Sense|Result' | head -40 |
+      sed 's/^/MEMSTORE-VM: KERNEL /'
+    echo "MEMSTORE-VM: KERNEL session state: $(li_session_state)"
     li_wait_file "$answer" 60 || true
     return 1
   fi

@@ -14,21 +14,41 @@
 # exists the path is down, as a pulled cable would make it: a connection
 # open when it appears is closed, and new ones close at once.
 #
+# With MEMSTORE_RELAY_LOG set in its environment (QEMU's), each connection
+# appends a line to that file: when it started, whether the target took it,
+# the bytes each way and which side ended first. A failed reconnection in the
+# VM test is then told apart: the daemon refused, or nothing reached it.
+#
 # Usage: guestfwd-relay.py HOST PORT [DOWN_FILE]
 import os
 import selectors
 import socket
 import sys
+import time
+
+_started = time.time()
+
+
+def log(what: str) -> None:
+    path = os.environ.get("MEMSTORE_RELAY_LOG")
+    if not path:
+        return
+    stamp = time.strftime("%H:%M:%S", time.localtime(_started)) + f".{int(_started * 1000) % 1000:03d}"
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"{stamp} relay {os.getpid()} {sys.argv[1]}:{sys.argv[2]}: {what}"
+                f" ({time.time() - _started:.3f} s)\n")
 
 
 def main() -> int:
     host, port = sys.argv[1], int(sys.argv[2])
     down_file = sys.argv[3] if len(sys.argv) > 3 else None
     if down_file and os.path.exists(down_file):
+        log("path down, closed")
         return 1
     try:
         target = socket.create_connection((host, port), timeout=5)
-    except OSError:
+    except OSError as e:
+        log(f"target refused: {e}")
         return 1  # nothing listens: the guest's connection just closes
     target.settimeout(None)
     target.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -38,10 +58,18 @@ def main() -> int:
     sel.register(guest, selectors.EVENT_READ, target)
     sel.register(target, selectors.EVENT_READ, guest)
     open_directions = 2
+    sent = {guest: 0, target: 0}  # bytes received from each side
+    ended = []
+    log("connected")
+
+    def done(why: str) -> int:
+        log(f"{why}; guest sent {sent[guest]} bytes, target sent {sent[target]} bytes")
+        return 0
+
     while open_directions:
         events = sel.select(timeout=0.5 if down_file else None)
         if down_file and os.path.exists(down_file):
-            return 0  # the path went down: both sides close
+            return done("path down")  # both sides close
         for key, _ in events:
             src, dst = key.fileobj, key.data
             try:
@@ -49,18 +77,20 @@ def main() -> int:
             except OSError:
                 data = b""  # a reset counts as the end
             if data:
+                sent[src] += len(data)
                 try:
                     dst.sendall(data)
                     continue
                 except OSError:
-                    return 0  # the other side is gone: end both
+                    return done("the other side is gone")  # end both
             sel.unregister(src)
             open_directions -= 1
+            ended.append("guest" if src is guest else "target")
             try:
                 dst.shutdown(socket.SHUT_WR)
             except OSError:
                 pass
-    return 0
+    return done("ended, first by the " + ended[0])
 
 
 if __name__ == "__main__":
