@@ -116,9 +116,14 @@ li_failure() {
     # What the kernel's iSCSI and SCSI layers said from the start of the
     # scenario (connection errors, recovery, the first failed command), the
     # cause a one-line verdict cannot carry; the host prints these lines.
-    dmesg | tail -n +$((lines_before + 1)) |
-      grep -E 'connection|session|iscsi|sd [0-9]|I/O error|Sense|Result' | head -40 |
-      sed 's/^/MEMSTORE-VM: KERNEL /'
+    # Reconnection attempts repeat one line; they are counted, first and last.
+    dmesg | tail -n +$((lines_before + 1)) >"/tmp/li-$tag.dmesg"
+    {
+      echo "$(grep -c 'detected conn error' "/tmp/li-$tag.dmesg") connection errors, the first and the last:"
+      grep 'detected conn error' "/tmp/li-$tag.dmesg" | sed -n '1p;$p'
+      grep -E 'connection|session|iscsi|sd [0-9]|I/O error|Sense|Result' "/tmp/li-$tag.dmesg" |
+        grep -v 'detected conn error' | head -30
+    } | sed 's/^/MEMSTORE-VM: KERNEL /'
     echo "MEMSTORE-VM: KERNEL session state: $(li_session_state)"
     li_wait_file "$answer" 60 || true
     return 1
