@@ -4,6 +4,8 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
+#include <cstddef>
+
 namespace memstore::iscsi {
 
 std::chrono::milliseconds quiet_for(int fd) {
