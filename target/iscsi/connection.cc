@@ -332,39 +332,31 @@ class AsioConnection final : public Connection,
   // only the answer: on a slow link the answer waits behind whatever the
   // initiator sent before it (megabytes of write data after a reconnection),
   // and an initiator that is sending is alive. The kernel knows when data
-  // last arrived, also while a read is half done (tcp_quiet.h).
+  // last arrived, also while a read is half done (tcp_quiet.h). One timer
+  // serves both steps: it waits for nop_in_interval of silence while no ping
+  // is outstanding, for nop_in_timeout of it while one is.
   void arm_ping(std::chrono::milliseconds after) {
     ping_timer_.expires_after(after);
     ping_timer_.async_wait(
         with_memory(ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
           if (ec || self->finished_ || !self->session_) return;
-          const std::chrono::milliseconds interval = self->limits_.nop_in_interval;
-          const std::chrono::milliseconds quiet = self->quiet();
-          if (quiet < interval) return self->arm_ping(interval - quiet);
-          self->session_->ping();
-          self->arm_ping_timeout(self->ping_timeout());
+          self->on_ping_timer();
         }));
   }
 
-  void arm_ping_timeout(std::chrono::milliseconds after) {
-    ping_timer_.expires_after(after);
-    ping_timer_.async_wait(
-        with_memory(ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
-          if (ec || self->finished_ || !self->session_) return;
-          if (!self->session_->awaiting_ping()) {
-            return self->arm_ping(self->limits_.nop_in_interval);  // answered
-          }
-          const std::chrono::milliseconds timeout = self->ping_timeout();
-          const std::chrono::milliseconds quiet = self->quiet();
-          if (quiet < timeout) return self->arm_ping_timeout(timeout - quiet);
-          self->close();
-        }));
+  void on_ping_timer() {
+    const bool waiting = session_->awaiting_ping();
+    const std::chrono::milliseconds limit = waiting ? ping_timeout() : limits_.nop_in_interval;
+    const std::chrono::milliseconds quiet = quiet_for(socket_.native_handle());
+    if (quiet < limit) return arm_ping(limit - quiet);
+    if (waiting) return close();
+    session_->ping();
+    arm_ping(ping_timeout());
   }
 
   std::chrono::milliseconds ping_timeout() const {
     return limits_.nop_in_timeout.count() > 0 ? limits_.nop_in_timeout : limits_.nop_in_interval;
   }
-  std::chrono::milliseconds quiet() { return quiet_for(socket_.native_handle()); }
 
   // ---- Writing: everything queued in one gathered write ----
 
