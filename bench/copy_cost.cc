@@ -1,0 +1,126 @@
+// What it costs to move a 128 KB read's data, from memory that has not been
+// touched lately (a store read sequentially over 1 GiB, as bench/
+// throughput-vs-tgt reads it) and from memory that has (a buffer used again),
+// both by memcpy and by a send() into a loopback TCP connection that another
+// thread drains (docs/benchmarks.md, "128 KB reads: where the copy's cost
+// is"). The figure is the sending thread's CPU time per 128 KB.
+//
+// It answers one question: would a read sent straight from the store, with
+// no copy into a buffer first, save the copy's cost? Only if the kernel's
+// copy into the socket costs no more from the store than from a hot buffer.
+#include <arpa/inet.h>
+#include <benchmark/benchmark.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace {
+
+constexpr std::size_t kRead = std::size_t{128} * 1024;
+constexpr std::size_t kStore = std::size_t{1} << 30;  // bench/throughput-vs-tgt's RANGE_MIB
+
+// The store, written once so that every page is a real one (not the shared
+// zero page); the hot source is the first 128 KB of a separate buffer.
+std::vector<std::uint8_t>& store() {
+  static std::vector<std::uint8_t> s(kStore, 0x5a);
+  return s;
+}
+
+// The source of the i-th copy: successive 128 KB pieces of the store (cold:
+// each piece was last touched a whole GiB of copies ago, far beyond any
+// cache), or the same piece every time (hot).
+const std::uint8_t* source(bool cold, std::size_t i) {
+  static std::vector<std::uint8_t> hot(kRead, 0xa5);
+  return cold ? store().data() + (i * kRead) % kStore : hot.data();
+}
+
+void BM_Memcpy128K(benchmark::State& state) {
+  const bool cold = state.range(0) == 1;
+  store();
+  std::vector<std::uint8_t> out(kRead);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    std::memcpy(out.data(), source(cold, i++), kRead);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kRead));
+}
+
+// A loopback TCP connection whose receiving end a thread drains, as an
+// initiator on the same machine would.
+class DrainedConnection {
+ public:
+  DrainedConnection() {
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+        ::listen(listener, 1) != 0 ||
+        ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+      throw std::runtime_error("loopback listener");
+    }
+    send_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (send_fd_ < 0 || ::connect(send_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+      throw std::runtime_error("loopback connect");
+    }
+    recv_fd_ = ::accept(listener, nullptr, nullptr);
+    ::close(listener);
+    if (recv_fd_ < 0) throw std::runtime_error("loopback accept");
+    const int one = 1;
+    ::setsockopt(send_fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    drain_ = std::thread([this] {
+      std::vector<std::uint8_t> sink(4 * kRead);
+      while (::recv(recv_fd_, sink.data(), sink.size(), 0) > 0) {
+      }
+    });
+  }
+  ~DrainedConnection() {
+    ::shutdown(send_fd_, SHUT_WR);
+    drain_.join();
+    ::close(send_fd_);
+    ::close(recv_fd_);
+  }
+  DrainedConnection(const DrainedConnection&) = delete;
+  DrainedConnection& operator=(const DrainedConnection&) = delete;
+
+  void send_all(const std::uint8_t* p, std::size_t n) const {
+    while (n > 0) {
+      const ssize_t sent = ::send(send_fd_, p, n, 0);
+      if (sent <= 0) throw std::runtime_error("send");
+      p += sent;
+      n -= static_cast<std::size_t>(sent);
+    }
+  }
+
+ private:
+  int send_fd_ = -1;
+  int recv_fd_ = -1;
+  std::thread drain_;
+};
+
+void BM_Send128K(benchmark::State& state) {
+  const bool cold = state.range(0) == 1;
+  store();
+  DrainedConnection c;
+  std::size_t i = 0;
+  for (auto _ : state) c.send_all(source(cold, i++), kRead);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kRead));
+}
+
+// Arg 0: the hot buffer; arg 1: the store, cold.
+BENCHMARK(BM_Memcpy128K)->ArgName("cold")->Arg(0)->Arg(1);
+BENCHMARK(BM_Send128K)->ArgName("cold")->Arg(0)->Arg(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
