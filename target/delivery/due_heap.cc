@@ -25,6 +25,10 @@ Due DueHeap::pop() {
   return d;
 }
 
+void DueHeap::for_each(const std::function<void(Due&)>& f) {
+  for (Due& d : heap_) f(d);
+}
+
 void DueHeap::erase_if(const std::function<bool(const Due&)>& drop) {
   std::erase_if(heap_, drop);
   std::make_heap(heap_.begin(), heap_.end(), later);

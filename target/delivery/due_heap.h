@@ -37,6 +37,9 @@ class DueHeap {
   Due pop();
   // Drops every entry `drop` selects.
   void erase_if(const std::function<bool(const Due&)>& drop);
+  // Calls `f` on every entry, in no particular order. `f` may change
+  // anything but `due` and `sequence`, which place the entry in the heap.
+  void for_each(const std::function<void(Due&)>& f);
 
  private:
   std::vector<Due> heap_;

@@ -64,6 +64,7 @@ void Engine::on_result(scsi::ScsiResult r) {
   d.due = off ? std::numeric_limits<WallNs>::min() : wall_at(r.complete_ns);
   d.timed = !off && !r.withheld;  // nothing is delivered to be late
   d.result = std::move(r);
+  settle_storage(d.result);
   due_.push(std::move(d));
 }
 
@@ -134,7 +135,17 @@ bool Engine::storage_in_flight() const {
 
 void Engine::reap_storage() {
   lun_->store_async()->reap();
+  due_.for_each([this](Due& d) { settle_storage(d.result); });
   deliver_storage_ready();
+}
+
+// A result whose storage has finished takes its data and gives back its
+// buffers (Lun::complete_io) as soon as it has, not at its instant: in
+// realtime timing the thread has slept until then, and that work, on cold
+// caches, made every file-store delivery about 1 µs later
+// (docs/benchmarks.md, "Delivery lateness and the store's completions").
+void Engine::settle_storage(scsi::ScsiResult& r) {
+  if (r.io && r.io->ready()) lun_->complete_io(r);
 }
 
 // Delivers, one at a time, the due results whose storage has finished: a

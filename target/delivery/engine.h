@@ -135,6 +135,7 @@ class Engine {
   void deliver_due(bool all);
   void deliver(Due& d);
   void deliver_storage_ready();
+  void settle_storage(scsi::ScsiResult& r);
 
   const Clock& clock_;
   std::unique_ptr<scsi::Lun> lun_;
