@@ -100,8 +100,9 @@ class Engine {
   // Asynchronous storage (Lun::enable_async_io): whether operations are in
   // flight, so the transport knows to watch the store's completion_fd().
   bool storage_in_flight() const;
-  // Reaps the store's completions and delivers the due results whose
-  // storage has finished. REQUIRES: lun().store_async().
+  // Reaps the store's completions, hands each result whose storage has
+  // finished its data (Lun::complete_io) and delivers those already due.
+  // REQUIRES: lun().store_async().
   void reap_storage();
 
   const Lateness& lateness() const { return lateness_; }
