@@ -42,6 +42,10 @@ class AsyncStore {
   virtual void reap() = 0;
   // Operations started and not finished.
   virtual std::size_t in_flight() const = 0;
+  // Whether an operation of `bytes` may rather be done synchronously, now,
+  // through BackingStore (same effect, no completion to wait for): a store
+  // whose work is a short memory copy says so while nothing is in flight.
+  virtual bool at_once(std::uint64_t /*bytes*/) const { return false; }
 };
 
 }  // namespace memstore::scsi

@@ -276,7 +276,10 @@ class Lun {
   // wait for, and the caller must reap completions (store_async()) and call
   // complete_io() on each such result before delivering it. Other commands
   // keep using the store synchronously (it waits for the asynchronous ones
-  // first). False when the store has no asynchronous interface.
+  // first). An operation the store would rather do at once
+  // (AsyncStore::at_once: a small one on the memory store) is done
+  // synchronously all the same. False when the store has no asynchronous
+  // interface.
   bool enable_async_io();
   AsyncStore* store_async() const { return async_; }
   // Makes a result whose storage operations have finished final: a failure
@@ -354,6 +357,8 @@ class Lun {
   // offered it (ScsiCommand::data_out_owner) and the buffer budget allows.
   // True when `ours` now holds the data.
   bool take_data_out(const CommandContext& c, Bytes& ours);
+  // Whether an operation of `bytes` goes through async_ (enable_async_io()).
+  bool deferred(std::uint64_t bytes) const { return async_ != nullptr && !async_->at_once(bytes); }
   // The command's IoWait, made on first use (asynchronous storage).
   const std::shared_ptr<IoWait>& io_for(std::uint64_t lba, bool writing);
   // The store failed: logged with its cause, and the sense for that cause.

@@ -69,7 +69,7 @@ Outcome Lun::read(const CommandContext& c) {
   if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   Outcome o = media_outcome(model::Op::kRead, rw.lba, rw.blocks);
   const auto bytes = static_cast<std::size_t>(rw.blocks * block_size());
-  if (async_ != nullptr && rw.blocks > 0) {
+  if (rw.blocks > 0 && deferred(bytes)) {
     // The data arrives in a buffer the IoWait owns; complete_io() hands it
     // to the result.
     std::optional<Bytes> data = buffer(bytes);
@@ -97,7 +97,7 @@ Outcome Lun::write_blocks(const CommandContext& c, bool durable) {
   // residual (RFC 7143 §11.4.5) from `transfer_bytes`.
   const std::uint64_t blocks = delivered_blocks(rw, c.data_out, block_size());
   const std::size_t bytes = static_cast<std::size_t>(blocks * block_size());
-  if (async_ != nullptr && blocks > 0) {
+  if (blocks > 0 && deferred(bytes)) {
     // The data-out is the transport's until submit() returns: the operation
     // writes from a buffer the IoWait owns. That is the transport's own when
     // it offers it, exchanged for one of ours; else a copy.
@@ -166,7 +166,7 @@ Outcome Lun::synchronize_cache(const CommandContext& c) {
   const std::uint64_t n = ten ? get_be(c.cdb, 7, 2) : get_be(c.cdb, 10, 4);
   // NUMBER OF LOGICAL BLOCKS 0: from LBA to the end (SBC-3 §5.22).
   if (Outcome o = check_range(lba, n == 0 ? 0 : n, 2); o.sense) return o;
-  if (async_ != nullptr) {
+  if (deferred(0)) {
     async_->start_flush(io_for(lba, true));
     return {};
   }
@@ -222,7 +222,7 @@ Outcome Lun::write_same(const CommandContext& c) {
     std::copy(block.begin(), block.end(), pattern.begin() + static_cast<std::ptrdiff_t>(i));
   std::span<const std::uint8_t> run = pattern;
   const std::shared_ptr<IoWait>* io = nullptr;
-  if (async_ != nullptr) {
+  if (deferred(n * bs)) {
     io = &io_for(lba, true);
     run = (*io)->hold(std::move(pattern));
   }
@@ -252,7 +252,7 @@ Outcome Lun::write_same(const CommandContext& c) {
 // UNMAP and WRITE SAME's deallocation: asynchronous when the store is.
 Outcome Lun::unmap_blocks(std::uint64_t lba, std::uint64_t n, bool durable) {
   if (n == 0) return {};
-  if (async_ != nullptr) {
+  if (deferred(n * block_size())) {
     async_->start_unmap(lba, n, durable, io_for(lba, true));
     return {};
   }

@@ -85,6 +85,7 @@ MemoryStore::MemoryStore(std::uint64_t blocks, std::uint32_t block_size, std::ui
       bits_bytes_(bits_bytes) {}
 
 MemoryStore::~MemoryStore() {
+  if (event_fd_ >= 0) ::close(event_fd_);
   ::munmap(data_, data_bytes_);
   ::munmap(bits_, bits_bytes_);
 }
@@ -121,7 +122,30 @@ std::uint64_t MemoryStore::find_unit(std::uint64_t from, std::uint64_t end, bool
 
 StoreStatus MemoryStore::read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) {
   if (auto e = check_access(*this, "read", lba, count, out.size())) return e;
-  std::uint8_t* to = out.data();
+  drain();
+  return read_now(lba, count, out.data());
+}
+
+StoreStatus MemoryStore::write(std::uint64_t lba, std::uint64_t count,
+                               std::span<const std::uint8_t> in) {
+  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+  drain();
+  return write_now(lba, count, in.data());
+}
+
+StoreStatus MemoryStore::unmap(std::uint64_t lba, std::uint64_t count) {
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
+  drain();
+  return unmap_now(lba, count);
+}
+
+StoreStatus MemoryStore::flush() {
+  drain();
+  return std::nullopt;
+}
+
+// The bodies below assume a checked range (check_access).
+StoreStatus MemoryStore::read_now(std::uint64_t lba, std::uint64_t count, std::uint8_t* to) {
   while (count > 0) {
     const std::uint64_t unit = lba / unit_blocks_;
     const std::uint64_t n = std::min<std::uint64_t>(count, (unit + 1) * unit_blocks_ - lba);
@@ -138,18 +162,15 @@ StoreStatus MemoryStore::read(std::uint64_t lba, std::uint64_t count, std::span<
   return std::nullopt;
 }
 
-StoreStatus MemoryStore::write(std::uint64_t lba, std::uint64_t count,
-                               std::span<const std::uint8_t> in) {
-  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+StoreStatus MemoryStore::write_now(std::uint64_t lba, std::uint64_t count, const std::uint8_t* in) {
   if (count == 0) return std::nullopt;
-  std::memcpy(data_ + lba * block_size_, in.data(), in.size());
+  std::memcpy(data_ + lba * block_size_, in, static_cast<std::size_t>(count * block_size_));
   const std::uint64_t last = (lba + count - 1) / unit_blocks_;
   for (std::uint64_t u = lba / unit_blocks_; u <= last; ++u) set_used(u);
   return std::nullopt;
 }
 
-StoreStatus MemoryStore::unmap(std::uint64_t lba, std::uint64_t count) {
-  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
+StoreStatus MemoryStore::unmap_now(std::uint64_t lba, std::uint64_t count) {
   if (count == 0) return std::nullopt;
   const std::uint64_t begin = lba * block_size_;
   const std::uint64_t end = begin + count * block_size_;
@@ -185,6 +206,10 @@ StoreStatus MemoryStore::unmap(std::uint64_t lba, std::uint64_t count) {
 }
 
 BackingStore::Extent MemoryStore::provisioning(std::uint64_t lba, std::uint64_t max_blocks) const {
+  // As of every operation started before (a queued WRITE SAME maps its
+  // blocks); finishing the queue changes what is stored, not what the
+  // store reports, so the query stays const to its callers.
+  const_cast<MemoryStore*>(this)->drain();  // NOLINT(cppcoreguidelines-pro-type-const-cast)
   const std::uint64_t end = lba + std::min(max_blocks, blocks_ - lba);
   const std::uint64_t first = lba / unit_blocks_;
   const bool mapped = used(first);

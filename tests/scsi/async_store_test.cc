@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "target/scsi/file_store.h"
-#include "target/scsi/memory_store.h"
 #include "tests/scsi/temp_dir.h"
 
 namespace memstore::scsi {
@@ -173,11 +172,6 @@ TEST_F(AsyncFileStore, DestroyingTheStoreWaitsForItsOperations) {
   Bytes got(2048 * kBs);
   ASSERT_FALSE(again->read(0, 2048, got));
   EXPECT_EQ(got, filled(2048, 0x42));
-}
-
-TEST(AsyncStore, TheMemoryStoreStaysSynchronous) {
-  auto m = std::get<std::unique_ptr<MemoryStore>>(MemoryStore::create(8, kBs));
-  EXPECT_EQ(m->async(), nullptr);
 }
 
 // store_sense: the sense a store failure gets follows its cause.
