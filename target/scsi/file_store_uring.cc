@@ -267,8 +267,7 @@ void FileStore::wait_idle() {
 void FileStore::start_read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out,
                            const std::shared_ptr<IoWait>& wait) {
   if (auto e = check_access(*this, "read", lba, count, out.size()); e || count == 0) {
-    wait->started();
-    return wait->finished(std::move(e));
+    return wait->finish_now(std::move(e));
   }
   RingOp* op = ring_->make();
   *op =
@@ -280,8 +279,7 @@ void FileStore::start_write(std::uint64_t lba, std::uint64_t count,
                             std::span<const std::uint8_t> in, bool durable,
                             const std::shared_ptr<IoWait>& wait) {
   if (auto e = check_access(*this, "write", lba, count, in.size()); e || count == 0) {
-    wait->started();
-    return wait->finished(std::move(e));
+    return wait->finish_now(std::move(e));
   }
   RingOp* op = ring_->make();
   // The kernel only reads from `data` for a write.
@@ -299,17 +297,15 @@ void FileStore::start_write(std::uint64_t lba, std::uint64_t count,
 void FileStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable,
                             const std::shared_ptr<IoWait>& wait) {
   if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); e || count == 0) {
-    wait->started();
-    return wait->finished(std::move(e));
+    return wait->finish_now(std::move(e));
   }
   if (!punch_holes_) {
     // Known not to punch: the synchronous unmap writes zeros, and it first
     // waits for every operation in flight, so the order of overlapping
     // operations holds.
-    wait->started();
     StoreStatus e = unmap(lba, count);
     if (!e && durable) e = flush();
-    return wait->finished(std::move(e));
+    return wait->finish_now(std::move(e));
   }
   RingOp* op = ring_->make();
   *op = RingOp{RingOp::Kind::kPunch,
@@ -325,8 +321,7 @@ void FileStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable
 
 void FileStore::start_flush(const std::shared_ptr<IoWait>& wait) {
   if (flush_error_) {  // sticky (flush())
-    wait->started();
-    return wait->finished(flush_error_);
+    return wait->finish_now(flush_error_);
   }
   RingOp* op = ring_->make();
   *op = RingOp{RingOp::Kind::kSync, 0, 0, 0, nullptr, false, false, wait};

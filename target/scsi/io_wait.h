@@ -34,6 +34,13 @@ class IoWait {
     if (--pending_ == 0 && on_ready_) std::exchange(on_ready_, nullptr)();
   }
 
+  // An operation that ends where it starts (refused by the range check, or
+  // with nothing to do): started and finished at once, with `status`.
+  void finish_now(StoreStatus status) {
+    started();
+    finished(std::move(status));
+  }
+
   bool ready() const { return pending_ == 0; }
   const StoreStatus& error() const { return error_; }
   std::uint64_t lba() const { return lba_; }

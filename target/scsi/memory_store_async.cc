@@ -35,9 +35,8 @@ void MemoryStore::enqueue(Queued q) {
 
 void MemoryStore::start_read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out,
                              const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "read", lba, count, out.size())) {
-    wait->started();
-    return wait->finished(std::move(e));
+  if (auto e = check_access(*this, "read", lba, count, out.size()); e || count == 0) {
+    return wait->finish_now(std::move(e));
   }
   enqueue({Queued::Kind::kRead, lba, count, 0, out.data(), wait});
 }
@@ -45,21 +44,19 @@ void MemoryStore::start_read(std::uint64_t lba, std::uint64_t count, std::span<s
 void MemoryStore::start_write(std::uint64_t lba, std::uint64_t count,
                               std::span<const std::uint8_t> in, bool /*durable*/,
                               const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "write", lba, count, in.size())) {
-    wait->started();
-    return wait->finished(std::move(e));
+  if (auto e = check_access(*this, "write", lba, count, in.size()); e || count == 0) {
+    return wait->finish_now(std::move(e));
   }
-  // The kernel never writes through `data` for a write; the queue holds one
-  // pointer type for both directions.
+  // Only read from for a write; the queue holds one pointer type for both
+  // directions.
   enqueue(
       {Queued::Kind::kWrite, lba, count, 0, const_cast<std::uint8_t*>(in.data()), wait});  // NOLINT
 }
 
 void MemoryStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool /*durable*/,
                               const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) {
-    wait->started();
-    return wait->finished(std::move(e));
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); e || count == 0) {
+    return wait->finish_now(std::move(e));
   }
   enqueue({Queued::Kind::kUnmap, lba, count, 0, nullptr, wait});
 }
