@@ -41,11 +41,11 @@ def port(default):
     return int(os.environ.get("BENCH_PORT", default))
 
 
-def client_prefix():
-    """chrt -f CLIENT_RT_PRIORITY when set: SCHED_FIFO for the client too, so that other
-    processes do not delay its reading of a completion."""
-    prio = os.environ.get("CLIENT_RT_PRIORITY")
-    return ["chrt", "-f", prio] if prio else []
+def client_prefix(rt_priority=None):
+    """chrt -f CLIENT_RT_PRIORITY (or rt_priority, when given) when set: SCHED_FIFO for the
+    client too, so that other processes do not delay its reading of a completion."""
+    prio = rt_priority or os.environ.get("CLIENT_RT_PRIORITY")
+    return ["chrt", "-f", str(prio)] if prio else []
 
 
 def wait_port(port, proc, log_path, timeout=10.0):
@@ -204,9 +204,10 @@ class Tgt:
         self.log.close()
 
 
-def iscsi_load_cmd(url, *args, csv=None):
-    """The command line of bench/iscsi-load with a JSON summary."""
-    cmd = [*client_prefix(), os.path.join(build_dir(), "bench/iscsi-load"), "--json",
+def iscsi_load_cmd(url, *args, csv=None, rt_priority=None):
+    """The command line of bench/iscsi-load with a JSON summary (under chrt -f rt_priority,
+    else CLIENT_RT_PRIORITY, when either is set)."""
+    cmd = [*client_prefix(rt_priority), os.path.join(build_dir(), "bench/iscsi-load"), "--json",
            *map(str, args)]
     if csv:
         cmd += ["--csv", csv]
@@ -214,9 +215,9 @@ def iscsi_load_cmd(url, *args, csv=None):
     return cmd
 
 
-def iscsi_load(url, *args, csv=None):
+def iscsi_load(url, *args, csv=None, rt_priority=None):
     """Runs bench/iscsi-load; returns its JSON summary."""
-    cmd = iscsi_load_cmd(url, *args, csv=csv)
+    cmd = iscsi_load_cmd(url, *args, csv=csv, rt_priority=rt_priority)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {r.stderr.strip()}")

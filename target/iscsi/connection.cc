@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <boost/asio.hpp>
-#include <limits>
 #include <optional>
 #include <utility>
 
@@ -21,12 +20,16 @@ namespace {
 // Asio's transfer_all moves at most 64 KiB per system call, and every further
 // call waits for a round through the event loop: a 128 KB Data-In went out in
 // three sendmsg calls, each waking the initiator, and a 128 KB Data-Out came
-// in by as many reads (docs/benchmarks.md, "Throughput"). This asks for all
-// that is left at once; the kernel still takes only what the socket buffer
-// holds, and the rest waits for the socket to become writable.
-struct TransferAllAtOnce {
+// in by as many reads (docs/benchmarks.md, "Throughput"). This asks for up to
+// 1 MiB per call; the kernel still takes only what the socket buffer holds.
+// Not more: the call's time grows with its bytes, and on loopback it also
+// runs the receiver's side of TCP. A 2 MiB sendmsg of a large READ's
+// Data-In took 0.4-0.9 ms (perf trace), in which the loop served no one else
+// (docs/benchmarks.md, "Large commands on the file store").
+struct TransferInMiBs {
+  static constexpr std::size_t kBytesPerCall = std::size_t{1} << 20;
   std::size_t operator()(const boost::system::error_code& ec, std::size_t) const {
-    return ec ? 0 : std::numeric_limits<std::size_t>::max();
+    return ec ? 0 : kBytesPerCall;
   }
 };
 
@@ -184,7 +187,7 @@ class AsioConnection final : public Connection,
     if (left.size() == 0) return on_pdu();
     reading_ = true;
     asio::async_read(
-        socket_, left, TransferAllAtOnce{},
+        socket_, left, TransferInMiBs{},
         with_memory(read_memory_,
                     [self = shared_from_this()](const boost::system::error_code& e, std::size_t) {
                       self->reading_ = false;
@@ -207,7 +210,7 @@ class AsioConnection final : public Connection,
         asio::mutable_buffer(tail_.data(), pad + (data_digest_ ? kDigestSize : 0))});
     if (asio::buffer_size(parts) == 0) return on_landed({});
     reading_ = true;
-    asio::async_read(socket_, parts, TransferAllAtOnce{},
+    asio::async_read(socket_, parts, TransferInMiBs{},
                      with_memory(read_memory_,
                                  [self = shared_from_this()](const boost::system::error_code& e,
                                                              std::size_t) { self->on_landed(e); }));
@@ -427,7 +430,7 @@ class AsioConnection final : public Connection,
       if (o.has_data_digest) gather_.push_back(asio::buffer(o.data_digest));
     }
     writing_ = true;
-    asio::async_write(socket_, std::span<const asio::const_buffer>(gather_), TransferAllAtOnce{},
+    asio::async_write(socket_, std::span<const asio::const_buffer>(gather_), TransferInMiBs{},
                       with_memory(write_memory_, [self = shared_from_this()](
                                                      const boost::system::error_code& ec,
                                                      std::size_t) { self->on_written(ec); }));

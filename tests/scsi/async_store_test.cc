@@ -111,6 +111,32 @@ TEST_F(AsyncFileStore, AWriteLongerThanOnePieceLandsWhole) {
   EXPECT_EQ(got, data);
 }
 
+// Reads longer than FileStore::kReadPieceBytes go to the kernel in pieces,
+// and more than FileStore::kKernelBytes of them wait their turn: each piece
+// must land at its own place in the buffer, whatever order they finish in.
+TEST_F(AsyncFileStore, ReadsLongerThanOnePieceReturnEveryByte) {
+  const std::uint64_t blocks = FileStore::kReadPieceBytes / kBs * 2 + 3;  // odd tail
+  Bytes data(static_cast<std::size_t>(blocks * kBs));
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    data[i] = static_cast<std::uint8_t>(i * 13 + i / kBs);
+  }
+  ASSERT_FALSE(store_->write(5, blocks, data));
+  std::vector<std::shared_ptr<IoWait>> waits;
+  std::vector<std::span<std::uint8_t>> outs;
+  const std::size_t reads = FileStore::kKernelBytes / data.size() + 2;
+  for (std::size_t i = 0; i < reads; ++i) {
+    waits.push_back(wait(false));
+    outs.push_back(waits.back()->hold(Bytes(data.size(), 0xEE)));
+    async_->start_read(5, blocks, outs.back(), waits.back());
+  }
+  for (const auto& w : waits) finish({w});
+  for (std::size_t i = 0; i < reads; ++i) {
+    ASSERT_FALSE(waits[i]->error()) << "read " << i;
+    EXPECT_TRUE(std::equal(outs[i].begin(), outs[i].end(), data.begin(), data.end()))
+        << "read " << i;
+  }
+}
+
 TEST_F(AsyncFileStore, SynchronousCallsWaitForTheAsynchronousOnes) {
   const auto w = wait(true);
   async_->start_write(7, 300, w->hold(filled(300, 0x3C)), true, w);
