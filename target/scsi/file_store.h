@@ -100,13 +100,13 @@ class FileStore final : public BackingStore, public AsyncStore {
   // A_PATTERN=seqread). 256 KiB, as the memory store's slices
   // (memory_store.h), is a fraction of a millisecond into new pages.
   static constexpr std::size_t kReadPieceBytes = std::size_t{256} << 10;
-  // The most bytes of reads and writes one store has in the kernel at once
-  // (one piece more when nothing else is). What the kernel cannot do in the
-  // submitting thread waits for a thread of the io-wq, which all the stores
-  // of that thread share (kIoWorkers): with 128 operations in the ring, a
-  // 512 MiB WRITE SAME on tmpfs, where every operation goes there, made
-  // another LUN's 4 KB reads wait 5 ms each behind its pieces
-  // (bench/large-commands). 1 MiB is 16 write pieces, or 8 reads of 128 KB.
+  // The most bytes of reads and writes one store has in the kernel at once.
+  // What the kernel cannot do in the submitting thread waits for a thread
+  // of the io-wq, which all the stores of that thread share (kIoWorkers),
+  // in order: with 128 operations in the ring, a 512 MiB WRITE SAME on
+  // tmpfs, where every operation goes there, made another LUN's 4 KB reads
+  // wait 5 ms each behind its pieces (bench/large-commands). 1 MiB is 16
+  // write pieces, or 8 reads of 128 KB.
   static constexpr std::size_t kKernelBytes = std::size_t{1} << 20;
   // This store, asynchronous; started on the first call (nullptr when the
   // kernel refuses io_uring: async_error() says why).
