@@ -8,7 +8,6 @@
 
 #include "target/daemon/config_lun.h"
 #include "target/lunspec/lun_factory.h"
-#include "target/scsi/memory_store.h"
 
 namespace memstore::memstored {
 
@@ -74,14 +73,8 @@ std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
                  d.delivered_ns, d.delivered_ns - d.due_ns);
     });
   }
-  // The memory store is asynchronous too, without io_uring: its large
-  // operations run in slices on the loop (memory_store.h).
-  const std::string io =
-      driver->lun().store_async() == nullptr ? "synchronous"
-      : spec.backing == "memory"
-          ? fmt::format("in slices of {} KiB above {} MiB", scsi::MemoryStore::kSliceBytes >> 10,
-                        scsi::MemoryStore::kAtOnceBytes >> 20)
-          : "io_uring";
+  const scsi::AsyncStore* async = driver->lun().store_async();
+  const std::string io = async == nullptr ? "synchronous" : async->io_description();
   spdlog::info("{} opened: {} ({} blocks), backing {}, timing {}, scheduler {}, storage I/O {}",
                lun_name(target_name, spec.id), spec.model_name(), driver->lun().blocks(),
                spec.backing, scsi::timing_mode_name(spec.timing.mode), spec.scheduler, io);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 
 #include "target/scsi/io_wait.h"
 
@@ -46,6 +47,8 @@ class AsyncStore {
   // through BackingStore (same effect, no completion to wait for): a store
   // whose work is a short memory copy says so while nothing is in flight.
   virtual bool at_once(std::uint64_t /*bytes*/) const { return false; }
+  // How the operations run, for the LUN's log line ("io_uring").
+  virtual std::string io_description() const = 0;
 };
 
 }  // namespace memstore::scsi

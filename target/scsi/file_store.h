@@ -122,6 +122,7 @@ class FileStore final : public BackingStore, public AsyncStore {
   int completion_fd() const override;
   void reap() override;
   std::size_t in_flight() const override;
+  std::string io_description() const override { return "io_uring"; }
 
   const std::string& path() const { return path_; }
   // False once the file system refused to punch a hole (unmap writes zeros).

@@ -87,6 +87,7 @@ class MemoryStore final : public BackingStore, public AsyncStore {
   bool at_once(std::uint64_t bytes) const override {
     return queue_.empty() && bytes <= kAtOnceBytes;
   }
+  std::string io_description() const override;
 
   // Bytes of the units that hold data.
   std::uint64_t resident_bytes() const { return used_units_ * unit_bytes(); }

@@ -8,10 +8,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "target/scsi/memory_store.h"
 
 namespace memstore::scsi {
+
+std::string MemoryStore::io_description() const {
+  return "in slices of " + std::to_string(kSliceBytes >> 10) + " KiB above " +
+         std::to_string(kAtOnceBytes >> 20) + " MiB";
+}
 
 int MemoryStore::completion_fd() const {
   if (event_fd_ < 0) event_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
