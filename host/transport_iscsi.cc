@@ -193,6 +193,33 @@ class IscsiTransport final : public Transport {
   std::vector<std::unique_ptr<Pending>> orphans_;
 };
 
+// `text` with the passwords of `url` (iscsi://user%password@..., and
+// ?target_password=...) shown as "***": an error names the URL it could not
+// use, and a secret must not reach a log or a terminal's scrollback.
+std::string without_passwords(std::string text, const std::string& url) {
+  std::string shown = url;
+  const std::size_t scheme = shown.find("://");
+  const std::size_t at = shown.find('@', scheme == std::string::npos ? 0 : scheme + 3);
+  if (scheme != std::string::npos && at != std::string::npos) {
+    const std::size_t percent = shown.find('%', scheme + 3);
+    if (percent != std::string::npos && percent < at) {
+      shown.replace(percent + 1, at - percent - 1, "***");
+    }
+  }
+  const std::string key = "target_password=";
+  if (const std::size_t p = shown.find(key); p != std::string::npos) {
+    const std::size_t from = p + key.size();
+    const std::size_t end = shown.find('&', from);
+    shown.replace(from, end == std::string::npos ? std::string::npos : end - from, "***");
+  }
+  if (shown == url) return text;
+  for (std::size_t p = text.find(url); p != std::string::npos; p = text.find(url, p)) {
+    text.replace(p, url.size(), shown);
+    p += shown.size();
+  }
+  return text;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Transport>> open_iscsi(const std::string& url,
@@ -204,8 +231,10 @@ Result<std::unique_ptr<Transport>> open_iscsi(const std::string& url,
   }
   iscsi_url* u = iscsi_parse_full_url(ctx, url.c_str());
   if (u == nullptr) {
-    Error e = invalid_argument("'" + url + "' is not an iSCSI URL (" + iscsi_get_error(ctx) +
-                               "); expected iscsi://[user[%password]@]host[:port]/target-iqn/lun");
+    Error e = invalid_argument(
+        without_passwords("'" + url + "' is not an iSCSI URL (" + iscsi_get_error(ctx) +
+                              "); expected iscsi://[user[%password]@]host[:port]/target-iqn/lun",
+                          url));
     iscsi_destroy_context(ctx);
     return e;
   }

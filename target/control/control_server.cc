@@ -12,6 +12,8 @@
 #include <set>
 #include <string>
 
+#include "target/control/redact.h"
+
 namespace memstore::control {
 
 using boost::asio::local::stream_protocol;
@@ -50,8 +52,8 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     });
   }
 
-  // A change that took effect, in the daemon's log: the request as sent
-  // (cut to 300 bytes) and the reply.
+  // A change that took effect, in the daemon's log: the request as sent,
+  // its secrets redacted (redact.h) and cut to 300 bytes, and the reply.
   void report(const std::string& line, const json& reply) const {
     if (!log_ || !reply.value("ok", false)) return;
     const json request = json::parse(line, nullptr, false);
@@ -60,10 +62,9 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
                                                    "timing",     "lun-add",      "lun-remove",
                                                    "target-add", "target-remove"};
     if (!kChanges.contains(cmd)) return;
-    std::string shown = line.substr(0, 300);
-    while (!shown.empty() && (shown.back() == '\n' || shown.back() == '\r')) shown.pop_back();
-    log_("control socket: " + shown + " -> " +
-         reply.dump(-1, ' ', false, json::error_handler_t::replace));
+    log_("control socket: " + redacted_line(line, 300) + " -> " +
+         redact_secrets(nlohmann::ordered_json(reply))
+             .dump(-1, ' ', false, json::error_handler_t::replace));
   }
 
   void send(const json& reply, bool then_read) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Integration test: CHAP (one-way and mutual) and the initiator ACL, with
 # libiscsi's tools as the initiator; what discovery lists to whom; refused
-# logins in the log, rate-limited; CHAP for discovery itself.
-# Usage: chap_test.sh MEMSTORED
+# logins in the log, rate-limited; CHAP for discovery itself; no secret in
+# the log, whether given in the file, through the control socket or by a
+# reload.
+# Usage: chap_test.sh MEMSTORED MEMSCTL
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 # The one-way CHAP target, in both configurations below.
@@ -15,9 +17,11 @@ secret = "alice-secret-123"
 [[target.lun]]
 backing = "memory"
 timing = "off"'
+export MEMSTORED_CONTROL_SOCKET=$work/control.sock
 cat >"$work/memstored.toml" <<TOML
 [daemon]
 security_log_rate = 1
+control_socket = "$MEMSTORED_CONTROL_SOCKET"
 
 $oneway_target
 
@@ -101,6 +105,28 @@ suppressed=$(sed -n 's/.*ACL: suppressed \([0-9]*\) messages.*/\1/p' "$log" | aw
 [ $((lines + suppressed)) = 12 ] || fail "ACL refusals: $lines lines + $suppressed suppressed, not 12"
 echo "log: refusals named with initiator and address; $lines of 12 ACL lines, $suppressed counted as suppressed"
 
+# Secrets never reach the log: a target added through the control socket
+# with CHAP is logged with its secrets as "***", and a reload that changes a
+# secret in the file names the change without the value.
+added=iqn.2026-11.org.memstore:added
+"$2" admin target-add --config "{\"name\": \"$added\", \"portals\": [\"127.0.0.1:${ports[0]}\"],
+  \"chap\": {\"user\": \"carol\", \"secret\": \"added-secret-777\", \"mutual_user\": \"t2\",
+           \"mutual_secret\": \"added-mutual-888\"},
+  \"lun\": [{\"id\": 0, \"backing\": \"memory\", \"timing\": \"off\"}]}" >"$work/target-add" ||
+  fail "target-add with CHAP: $(cat "$work/target-add")"
+ok "iscsi://carol%added-secret-777@127.0.0.1:${ports[0]}/$added/0?target_user=t2&target_password=added-mutual-888" ||
+  fail "the target added with CHAP refused its own secret"
+logged '"cmd":"target-add","config":{"chap":{"mutual_secret":"\*\*\*","mutual_user":"t2","secret":"\*\*\*","user":"carol"}' ||
+  fail "target-add is not in the log with its secrets redacted"
+sed -i 's/alice-secret-123/alice-secret-new/' "$work/memstored.toml"
+kill -HUP "$pid"
+logged "reload (SIGHUP)" || fail "no reload line"
+for secret in alice-secret-123 alice-secret-new bob-secret-4567 target-secret-890 added-secret-777 \
+  added-mutual-888; do
+  grep -q -- "$secret" "$log" && fail "the secret '$secret' is in the daemon's log"
+done
+echo "log: no secret from the file, the control socket or a reload"
+
 # Discovery CHAP ([discovery] chap): discovery itself needs the secret, and
 # the CHAP target is listed to whoever passed it.
 kill "$pid"
@@ -116,6 +142,7 @@ start_memstored "$1" 1 --config "$work/discovery.toml"
 out=$(iscsi-ls "iscsi://finder%finder-secret-12@127.0.0.1:${ports[0]}" 2>&1) ||
   fail "discovery with the discovery secret: $out"
 grep -q "iqn.2026-11.org.memstore:oneway" <<<"$out" || fail "discovery CHAP: target not listed: $out"
+grep -q -- finder-secret-12 "$log" && fail "the discovery secret is in the daemon's log"
 out=$(iscsi-ls "iscsi://127.0.0.1:${ports[0]}" 2>&1) && fail "discovery without CHAP accepted: $out"
 out=$(iscsi-ls "iscsi://finder%wrong-secret-00@127.0.0.1:${ports[0]}" 2>&1) &&
   fail "discovery with a wrong secret accepted: $out"

@@ -188,6 +188,10 @@ ms info "iscsi://alice%alice-secret-123@${chap#iscsi://}" --json >/dev/null || f
 expect_fail 1 "cannot log in" ms info "iscsi://alice%wrong-secret-00@${chap#iscsi://}"
 expect_fail 1 "cannot" ms info "iscsi://127.0.0.1:1/iqn.2026-11.org.memstore:none/0"
 expect_fail 2 "is not an iSCSI URL" ms info "iscsi://"
+# A URL that cannot be used is named without its passwords.
+expect_fail 2 "'iscsi://alice%***@127.0.0.1?target_user=t&target_password=***' is not an iSCSI URL" \
+  ms info "iscsi://alice%url-secret-1@127.0.0.1?target_user=t&target_password=url-secret-2"
+if grep -q "url-secret" "$work/err.txt"; then fail "a password in memsctl's error: $(cat "$work/err.txt")"; fi
 expect_fail 2 "neither an iSCSI URL" ms info disk0
 echo "transports: CHAP from the URL, refused logins and bad targets named"
 
