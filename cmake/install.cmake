@@ -41,7 +41,7 @@ install(FILES "${PROJECT_BINARY_DIR}/memstored.service"
         DESTINATION "${MEMSTORE_SYSTEMD_UNIT_DIR}" COMPONENT runtime)
 install(FILES etc/memstored.toml DESTINATION "${CMAKE_INSTALL_FULL_SYSCONFDIR}/memstore"
         COMPONENT runtime)
-install(FILES examples/memstored.toml examples/g2-variant.toml
+install(FILES examples/memstored.toml examples/minimal.toml examples/g2-variant.toml
         DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples" COMPONENT runtime)
 # Debian policy §12.5 and §12.7: every package carries its copyright file
 # and its changelog, the latter gzip -9n (reproducible, as the man pages).

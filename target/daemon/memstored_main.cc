@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
   std::size_t portal = 0;
   for (const daemon::TargetSpec& t : config.targets) {
     for (const daemon::Portal& p : t.portals) {
-      spdlog::info("serving {} on {}:{}", t.name, p.host, ports.at(portal++));
+      spdlog::info("serving {} on {}", t.name, daemon::portal_text(p.host, ports.at(portal++)));
     }
   }
   spdlog::info("{} event-loop thread{}", threads, threads == 1 ? "" : "s");

@@ -32,9 +32,7 @@ std::optional<Portal> parse_portal(std::string_view text) {
 }
 
 std::string portal_error(const Portal& portal) {
-  const std::string name =
-      (portal.host.find(':') != std::string::npos ? "[" + portal.host + "]" : portal.host) + ":" +
-      std::to_string(portal.port);
+  const std::string name = portal_text(portal.host, portal.port);
   addrinfo hints{};
   hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
   hints.ai_socktype = SOCK_STREAM;

@@ -144,10 +144,14 @@ std::string documented_block() {
   return doc.substr(begin + 8, end - begin - 8);
 }
 
-std::string example_text() {
+// The example as memstored reads it, or (`switched_on`) with the keys it
+// shows switched off (`#key = value`, no space after the #: CHAP, the ACL,
+// the fault rules) turned on.
+std::string example_text(bool switched_on = true) {
   // The example names the installed paths; the device_config file it names
   // is examples/g2-variant.toml in the source tree (cmake/install.cmake).
   std::string text = slurp(std::string(MEMSTORE_SOURCE_DIR) + "/examples/memstored.toml");
+  if (switched_on) text = std::regex_replace(text, std::regex("(^|\n)#([^ #\n])"), "$1$2");
   const std::string installed = "/usr/share/doc/memstore/examples/";
   const std::string source = std::string(MEMSTORE_SOURCE_DIR) + "/examples/";
   for (auto at = text.find(installed); at != std::string::npos;
@@ -201,6 +205,20 @@ TEST(ExampleConfig, TheRealParserAcceptsIt) {
   ASSERT_TRUE(t.luns[2].disk.has_value());
   EXPECT_EQ(t.luns[2].disk->name, "atlas10k");
   EXPECT_FALSE(t.luns[2].disk->cache.write_back);
+}
+
+TEST(ExampleConfig, AsItIsItServesAnyInitiatorWithoutFaults) {
+  // Started as it is, the example must serve iscsi-ls and qemu-img: no CHAP,
+  // no ACL, no fault rule (tests/integration/examples_test.sh starts it).
+  const auto r = parse_config(example_text(false), "examples/memstored.toml");
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  const Config& c = std::get<Config>(r);
+  EXPECT_FALSE(c.discovery_chap.has_value());
+  ASSERT_EQ(c.targets.size(), 1u);
+  EXPECT_FALSE(c.targets[0].chap.has_value());
+  EXPECT_TRUE(c.targets[0].acl.empty());
+  ASSERT_EQ(c.targets[0].luns.size(), 3u);
+  for (const auto& lun : c.targets[0].luns) EXPECT_TRUE(lun.faults.empty()) << lun.id;
 }
 
 TEST(ExampleConfig, NamesEveryKeyTheParserAcceptsAndNoOther) {
