@@ -6,6 +6,7 @@
 
 #include "host/memsctl_args.h"
 #include "host/memsctl_commands.h"
+#include "version/unknown_command.h"
 #include "version/version.h"
 
 namespace {
@@ -120,6 +121,10 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1, 3600));
   a->callback([&] { status = memstore::memsctl::cmd_admin(admin); });
 
+  if (const auto unknown = memstore::unknown_command(app, "memsctl", argc, argv)) {
+    std::cerr << "memsctl: " << *unknown << "\n";
+    return memstore::memsctl::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& parse_error) {

@@ -1,5 +1,7 @@
 // memsim run and replay: workloads and traces through the device model.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -90,9 +92,11 @@ int cmd_replay(const ReplayArgs& a) {
     std::cerr << "memsim: --trace: '" << a.trace << "' is a directory; give a trace file\n";
     return 2;
   }
+  errno = 0;
   std::ifstream in(a.trace, std::ios::binary);
   if (!in) {
-    std::cerr << "memsim: --trace: cannot read '" << a.trace << "'\n";
+    std::cerr << "memsim: --trace: cannot read '" << a.trace << "': " << std::strerror(errno)
+              << "\n";
     return 1;
   }
   TraceOptions options;

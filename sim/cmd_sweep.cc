@@ -1,6 +1,8 @@
 // memsim sweep (the thesis' Fig. 6.2 method) and memsim merge (joining the
 // outputs of `sweep --shard I/N`, see sim/sweep_shard.h).
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -143,10 +145,11 @@ int cmd_sweep(const SweepArgs& a) {
 int cmd_merge(const MergeArgs& a) {
   std::vector<ShardInput> inputs;
   for (const std::string& name : a.files) {
+    errno = 0;
     std::ifstream in(name, std::ios::binary);
     std::ostringstream content;
     if (!(in && content << in.rdbuf())) {
-      std::cerr << "memsim: merge: cannot read '" << name << "'\n";
+      std::cerr << "memsim: merge: cannot read '" << name << "': " << std::strerror(errno) << "\n";
       return 1;
     }
     inputs.push_back({name, content.str()});

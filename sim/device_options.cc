@@ -1,5 +1,7 @@
 #include "sim/device_options.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -39,9 +41,10 @@ std::optional<model::DeviceParams> resolve_params(const DeviceOptions& o, std::s
     return std::nullopt;
   }
   if (!o.config.empty()) {
+    errno = 0;
     std::ifstream in(o.config);
     if (!in) {
-      error = "--config: cannot read '" + o.config + "'";
+      error = "--config: cannot read '" + o.config + "': " + std::strerror(errno);
       return std::nullopt;
     }
     std::ostringstream text;

@@ -8,6 +8,7 @@
 #include "model/device_factory.h"
 #include "model/scheduler.h"
 #include "sim/commands.h"
+#include "version/unknown_command.h"
 #include "version/version.h"
 
 namespace {
@@ -305,6 +306,10 @@ int main(int argc, char** argv) {
   m->add_option("files", merge.files, "Shard files, in any order")->required();
   m->callback([&] { status = memstore::sim::cmd_merge(merge); });
 
+  if (const auto unknown = memstore::unknown_command(app, "memsim", argc, argv)) {
+    std::cerr << "memsim: " << *unknown << "\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& parse_error) {

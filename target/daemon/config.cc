@@ -3,9 +3,12 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <limits>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -184,10 +187,11 @@ bool resolve_device(Ctx& ctx, const toml::table& t, const std::string& where, Lu
     return true;
   };
   if (!lun.device_config.empty()) {
+    errno = 0;
     std::ifstream in(lun.device_config);
     if (!in)
       return ctx.fail(t.get("device"), where + "device_config",
-                      "cannot read '" + lun.device_config + "'");
+                      "cannot read '" + lun.device_config + "': " + std::strerror(errno));
     std::ostringstream text;
     text << in.rdbuf();
     if (!apply(text.str(), lun.device_config)) return false;
@@ -472,12 +476,29 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
 }
 
 std::variant<Config, std::string> load_config(const std::string& path) {
+  errno = 0;
   std::ifstream in(path);
-  if (!in) return "--config: cannot read '" + path + "'";
+  if (!in) return "--config: cannot read '" + path + "': " + std::strerror(errno);
   std::ostringstream text;
   text << in.rdbuf();
   return parse_config(text.str(), path);
 }
+
+namespace {
+
+// An error in a flag's value, found by the file's parser in the TOML the
+// flags were written into ("command line:4: target[0].lun[0].timing: ..."),
+// named by the flag instead ("--timing: ...").
+std::string flag_error(const std::string& error) {
+  static const std::regex kKey(R"(^command line:\d+: target\[0\]\.(?:lun\[0\]\.)?(\w+): )");
+  std::smatch m;
+  if (!std::regex_search(error, m, kKey)) return error;
+  const std::string key = m[1].str();
+  return (key == "name" ? std::string("--target-name") : "--" + key) + ": " +
+         error.substr(static_cast<std::size_t>(m.length(0)));
+}
+
+}  // namespace
 
 std::variant<Config, std::string> resolve(const CommandLine& cli) {
   Config config;
@@ -502,7 +523,7 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
     if (!cli.timing.empty()) toml << "timing = " << quoted(cli.timing) << "\n";
     if (!cli.scheduler.empty()) toml << "scheduler = " << quoted(cli.scheduler) << "\n";
     auto parsed = parse_config(toml.str(), "command line");
-    if (auto* err = std::get_if<std::string>(&parsed)) return *err;
+    if (auto* err = std::get_if<std::string>(&parsed)) return flag_error(*err);
     config = std::get<Config>(parsed);
   }
   if (!cli.listen.empty()) {

@@ -202,9 +202,9 @@ control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::S
     // Its portals are the last in the server's list (port 0 resolved there).
     const std::vector<std::uint16_t> ports = server.bound_ports();
     for (std::size_t i = 0; i < spec.portals.size(); ++i) {
-      spdlog::info("serving {} on {}", spec.name,
-                   daemon::portal_text(spec.portals[i].host,
-                                       ports[ports.size() - spec.portals.size() + i]));
+      spdlog::info(
+          "serving {} on {}", spec.name,
+          daemon::portal_text(spec.portals[i].host, ports[ports.size() - spec.portals.size() + i]));
     }
     spdlog::info("target {} added with {} LUN(s)", spec.name, luns.size());
     return luns;

@@ -77,7 +77,8 @@ std::string wrong_size_message(const std::string& path, std::uint64_t actual, st
                     " blocks of " + std::to_string(block_size) +
                     " bytes = " + std::to_string(expected) + " bytes; ";
   if (actual >= block_size && actual % block_size == 0) {
-    msg += "use --blocks " + std::to_string(actual / block_size) + " to match the file, or ";
+    msg += "it holds " + std::to_string(actual / block_size) +
+           " blocks, as an image of another device would: point `backing` at another file, or ";
   } else {
     msg += "the file is not a whole number of " + std::to_string(block_size) + "-byte blocks, so ";
   }

@@ -102,6 +102,24 @@ TEST(MemsimEquiv, HugeMicropositioningDoesNotCrash) {
   EXPECT_NE(r.err.find("--micropositioning"), std::string::npos) << r.err;
 }
 
+// --- usage errors ------------------------------------------------------------
+
+TEST(MemsimUsage, AnUnknownCommandIsNamedWithTheCommandsThereAre) {
+  const Result r = memsim({"frob"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("memsim: unknown command 'frob'; use one of geometry, "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("wbuffer"), std::string::npos) << r.err;
+}
+
+TEST(MemsimUsage, AFileThatCannotBeReadSaysWhy) {
+  const Result r = memsim({"merge", "/nonexistent/shard.csv"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("merge: cannot read '/nonexistent/shard.csv': No such file or directory"),
+            std::string::npos)
+      << r.err;
+}
+
 // --- seek -------------------------------------------------------------------
 
 TEST(MemsimSeek, PositioningIsMaxOfXAndY) {

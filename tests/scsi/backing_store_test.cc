@@ -312,7 +312,8 @@ TEST_F(FileStoreTest, RefusesAnExistingFileOfAnotherSize) {
   EXPECT_THAT(e.message,
               AllOf(HasSubstr(image_), HasSubstr("is 1048576 bytes"),
                     HasSubstr("4096 blocks of 512 bytes = 2097152 bytes"),
-                    HasSubstr("use --blocks 2048"), HasSubstr("truncate -s 2097152 " + image_)));
+                    HasSubstr("it holds 2048 blocks"), HasSubstr("point `backing` at another file"),
+                    HasSubstr("truncate -s 2097152 " + image_)));
   EXPECT_EQ(fs::file_size(image_), 1U << 20) << "the file must be left alone";
 }
 
@@ -320,13 +321,13 @@ TEST_F(FileStoreTest, WrongSizeThatIsNotWholeBlocksSuggestsNoBlockCount) {
   make_file_of_size(1000);
   const StoreError e = open_error(4);
   EXPECT_THAT(e.message, AllOf(HasSubstr("not a whole number of 512-byte blocks"),
-                               Not(HasSubstr("--blocks")), HasSubstr("remove the file")));
+                               Not(HasSubstr("it holds")), HasSubstr("remove the file")));
 }
 
 TEST_F(FileStoreTest, RefusesAnEmptyExistingFile) {
   make_file_of_size(0);
   const StoreError e = open_error(4);
-  EXPECT_THAT(e.message, AllOf(HasSubstr("is 0 bytes"), Not(HasSubstr("--blocks 0"))));
+  EXPECT_THAT(e.message, AllOf(HasSubstr("is 0 bytes"), Not(HasSubstr("it holds 0"))));
 }
 
 TEST_F(FileStoreTest, MissingDirectoryIsAClearError) {
