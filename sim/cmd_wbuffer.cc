@@ -94,9 +94,10 @@ std::optional<std::vector<model::Request>> load(const WbufferArgs& a, double spe
 }  // namespace
 
 int cmd_wbuffer(const WbufferArgs& a) {
-  if (a.buffer.low_water < 0 || a.buffer.low_water >= a.buffer.high_water ||
-      a.buffer.high_water > 1) {
-    std::cerr << "memsim: --low-water and --high-water must satisfy 0 <= low < high <= 1\n";
+  if (a.buffer.low_water >= a.buffer.high_water || a.buffer.high_water > 1 ||
+      a.buffer.high_water <= 0) {
+    std::cerr << "memsim: --low-water and --high-water must satisfy low < high <= 1 (a "
+                 "negative low: one clean buffer below high)\n";
     return 2;
   }
   if (a.trace.empty() && !stand_in(a.workload) && a.workload != "random") {

@@ -222,8 +222,9 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   wb->add_option("--high-water", wbuffer.buffer.high_water,
                  "Clean once cache usage is beyond this share (default 0.9)");
-  wb->add_option("--low-water", wbuffer.buffer.low_water,
-                 "... until it is back at this one (default 0.8)");
+  wb->add_option(
+      "--low-water", wbuffer.buffer.low_water,
+      "... until it is back at this one (default: one clean buffer below the high mark)");
   wb->add_option("--clean-segments", wbuffer.buffer.clean_segments,
                  "Clean buffer size in 128 KB segments (default 4)")
       ->check(number_check(false));

@@ -32,6 +32,11 @@ double WriteBuffer::usage() const {
   return static_cast<double>(used_) / static_cast<double>(p_.segments);
 }
 
+double WriteBuffer::low_water() const {
+  if (p_.low_water >= 0) return p_.low_water;
+  return p_.high_water - static_cast<double>(p_.clean_segments) / static_cast<double>(p_.segments);
+}
+
 std::int64_t WriteBuffer::free_slots() const {
   const std::int64_t in_current =
       current_ < 0 ? 0 : kSlotsPerSegment - heads_[static_cast<std::size_t>(current_)].filled;
@@ -123,7 +128,7 @@ bool WriteBuffer::holds_any(model::Lbn disk_lbn, std::int32_t blocks) const {
 
 std::vector<std::int64_t> WriteBuffer::next_to_clean() const {
   const auto low =
-      static_cast<std::int64_t>(std::floor(p_.low_water * static_cast<double>(p_.segments)));
+      static_cast<std::int64_t>(std::floor(low_water() * static_cast<double>(p_.segments)));
   const std::int64_t want =
       std::clamp<std::int64_t>(used_ - low, 1, static_cast<std::int64_t>(p_.clean_segments));
   const auto n = std::min<std::size_t>(static_cast<std::size_t>(want), sealed_.size());

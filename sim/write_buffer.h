@@ -44,9 +44,11 @@ inline constexpr std::int32_t kSlotBlocks = kFragmentBlocks;
 inline constexpr std::int32_t kSlotsPerSegment = (kSegmentBlocks - kHeadBlocks) / kSlotBlocks;
 
 struct WriteBufferParams {
-  std::int64_t segments = 128;      // 16 MB, the smallest cache of the figures
-  double high_water = 0.9;          // clean once usage is beyond this share (memsim's choice)
-  double low_water = 0.8;           // ... until it is back at this one (memsim's choice)
+  std::int64_t segments = 128;  // 16 MB, the smallest cache of the figures
+  double high_water = 0.9;      // clean once usage is beyond this share (memsim's choice)
+  // ... until it is back at this one; negative (the default, memsim's choice): one clean
+  // buffer below the high mark, so that a cleaning is one pass whatever the cache size.
+  double low_water = -1;
   std::int32_t clean_segments = 4;  // the clean buffer: 512 KB (memsim's choice)
 };
 
@@ -65,7 +67,7 @@ struct Source {
 
 class WriteBuffer {
  public:
-  // REQUIRES: segments >= 2, 0 <= low_water < high_water <= 1, clean_segments >= 1.
+  // REQUIRES: segments >= 2, low_water < high_water <= 1, clean_segments >= 1.
   explicit WriteBuffer(const WriteBufferParams& params);
 
   // Appends a write of [disk_lbn, disk_lbn + blocks) to the log: the MEMS extents to write
@@ -84,7 +86,8 @@ class WriteBuffer {
 
   // Usage beyond the high water mark (cleaning starts), beyond the low one (it goes on).
   bool above_high() const { return usage() > p_.high_water; }
-  bool above_low() const { return usage() > p_.low_water; }
+  bool above_low() const { return usage() > low_water(); }
+  double low_water() const;
   double usage() const;
   // Same, for the array's cleaner: above the low mark while cleaning, else the high one.
   bool wants_cleaning(bool cleaning) const { return cleaning ? above_low() : above_high(); }
