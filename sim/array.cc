@@ -317,9 +317,9 @@ class ArrayRun {
     const Ns at = r.arrival_ns;
     if (r.op == Op::kRead) {
       // Each sector from where its latest copy is: the log or the disks.
-      const std::vector<Source> sources = log_.resolve(r.lbn, r.blocks);
+      const std::vector<ReadSource> sources = log_.resolve(r.lbn, r.blocks);
       bool all_logged = true;
-      for (const Source& s : sources) {
+      for (const ReadSource& s : sources) {
         all_logged = all_logged && s.in_buffer;
         if (s.in_buffer) {
           submit(parent, at, {0, s.lbn, s.blocks}, Op::kRead);

@@ -127,7 +127,7 @@ class WbufferRun {
     if (read) {
       // §3, Data Lookup Table: each piece from where its latest copy is.
       bool any_log = false, any_disk = false;
-      for (const Source& s : log_.resolve(r.lbn, r.blocks)) {
+      for (const ReadSource& s : log_.resolve(r.lbn, r.blocks)) {
         (s.in_buffer ? any_log : any_disk) = true;
         submit(parent, now, s.in_buffer ? kMems : kDisk, s.lbn, s.blocks, Op::kRead);
       }

@@ -103,8 +103,8 @@ void WriteBuffer::discard(model::Lbn disk_lbn, std::int32_t blocks) {
   }
 }
 
-std::vector<Source> WriteBuffer::resolve(model::Lbn disk_lbn, std::int32_t blocks) const {
-  std::vector<Source> out;
+std::vector<ReadSource> WriteBuffer::resolve(model::Lbn disk_lbn, std::int32_t blocks) const {
+  std::vector<ReadSource> out;
   for (model::Lbn b = disk_lbn; b < disk_lbn + blocks; ++b) {
     const auto slot = table_.find(b / kFragmentBlocks);
     const bool in = slot.has_value();

@@ -59,7 +59,7 @@ struct Extent {
 };
 
 // A piece of a read: from the log (lbn = MEMS LBN) or from the disk (lbn = disk LBN).
-struct Source {
+struct ReadSource {
   bool in_buffer = false;
   model::Lbn lbn = 0;
   std::int32_t blocks = 0;
@@ -80,7 +80,7 @@ class WriteBuffer {
   void discard(model::Lbn disk_lbn, std::int32_t blocks);
   // Where each sector of a read of [disk_lbn, disk_lbn + blocks) is, in order: runs from
   // the log and runs from the disk.
-  std::vector<Source> resolve(model::Lbn disk_lbn, std::int32_t blocks) const;
+  std::vector<ReadSource> resolve(model::Lbn disk_lbn, std::int32_t blocks) const;
   // Whether any sector of [disk_lbn, disk_lbn + blocks) is in the log.
   bool holds_any(model::Lbn disk_lbn, std::int32_t blocks) const;
 

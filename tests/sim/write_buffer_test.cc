@@ -87,7 +87,7 @@ struct Bytes {
   }
   std::vector<int> read(model::Lbn lbn, std::int32_t blocks, std::vector<bool>* from_buffer) const {
     std::vector<int> out;
-    for (const Source& s : b.resolve(lbn, blocks)) {
+    for (const ReadSource& s : b.resolve(lbn, blocks)) {
       if (from_buffer) from_buffer->push_back(s.in_buffer);
       for (std::int32_t i = 0; i < s.blocks; ++i) {
         out.push_back(s.in_buffer ? mems.at(s.lbn + i) : disk_value(s.lbn + i));
