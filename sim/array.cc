@@ -1,6 +1,4 @@
-// The disk-array configurations; described in the header. This runner grew out of the
-// two-device one of the MEMS write buffer, which is now a one-disk array here
-// (sim/hybrid.cc); its results are unchanged.
+// The disk-array configurations; described in the header.
 #include "sim/array.h"
 
 #include <algorithm>
@@ -317,32 +315,36 @@ class ArrayRun {
 
   void route_logged(std::uint64_t parent, const Request& r) {
     const Ns at = r.arrival_ns;
-    auto on_log = [&](const std::vector<Extent>& extents, Op op) {
-      for (const Extent& e : extents) submit(parent, at, {0, e.lbn, e.blocks}, op);
-    };
     if (r.op == Op::kRead) {
-      if (auto in_log = log_.lookup(r.lbn, r.blocks)) {
-        ++stats_.log_read_hits;
-        on_log(*in_log, Op::kRead);
-      } else {
-        submit_all(parent, at, disk_map_.pieces(r.lbn, r.blocks), Op::kRead);
+      // Each sector from where its latest copy is: the log or the disks.
+      const std::vector<ReadSource> sources = log_.resolve(r.lbn, r.blocks);
+      bool all_logged = true;
+      for (const ReadSource& s : sources) {
+        all_logged = all_logged && s.in_buffer;
+        if (s.in_buffer) {
+          submit(parent, at, {0, s.lbn, s.blocks}, Op::kRead);
+        } else {
+          submit_all(parent, at, disk_map_.pieces(s.lbn, s.blocks), Op::kRead);
+        }
       }
+      if (all_logged) ++stats_.log_read_hits;
       return;
     }
     if (auto slots = log_.append(r.lbn, r.blocks)) {
-      on_log(*slots, Op::kWrite);
+      for (const Extent& e : *slots) submit(parent, at, {0, e.lbn, e.blocks}, Op::kWrite);
       if (!cleaning_ && log_.wants_cleaning(false)) {
         cleaning_ = true;
         clean_next(at);
       }
     } else {
       ++stats_.log_bypassed_writes;
+      log_.discard(r.lbn, r.blocks);  // the disks' copy is the latest now
       submit_all(parent, at, disk_map_.pieces(r.lbn, r.blocks), Op::kWrite);
     }
   }
 
-  // The write buffer's cleaner (docs/disk-models.md, "The MEMS write buffer"), with the
-  // disks striped: reads the oldest segment from the MEMStore, writes its live runs to the
+  // The log's background cleaner (docs/disk-models.md, "Disk arrays"), with the disks
+  // striped: reads the oldest segment from the MEMStore, writes its live runs to the
   // disks one run at a time, each only when its disks are idle (a first version that wrote a
   // whole segment at once made reads queue behind it), frees the segment, and goes on to the
   // low water mark.
@@ -502,7 +504,7 @@ std::string check(ArrayKind kind, const ArrayParams& p, const std::vector<Device
   if ((kind == ArrayKind::kMemsOnly || kind == ArrayKind::kMirror) &&
       striped(mems) < p.volume_blocks)
     return "the MEMStores hold less than the volume";
-  if (kind == ArrayKind::kMemsLog && p.log.segments * p.log.segment_blocks > mems[0]->blocks())
+  if (kind == ArrayKind::kMemsLog && p.log.segments * kSegmentBlocks > mems[0]->blocks())
     return "the log does not fit on the first MEMStore";
   return "";
 }

@@ -1,8 +1,7 @@
 // The disk-array configurations of Uysal, Merchant and Alvarez, "Using MEMS-based storage
 // in disk arrays" (FAST 2003), run on memsim's device models (issue 19). Every device of an
 // array runs concurrently with its own queue, and a request completes when its last part
-// does (the write buffer of sim/hybrid.h is a one-disk array here). The array holds one
-// logical volume of `volume_blocks`.
+// does. The array holds one logical volume of `volume_blocks`.
 //
 //   kDiskOnly     the conventional array: the volume striped over the disks (RAID-0).
 //   kMemsOnly     the disks replaced by MEMStores: the volume striped over the MEMStores.
@@ -16,8 +15,11 @@
 //                 waiting (a busy cache admits nothing new, so that a scan cannot swamp it);
 //                 writes go to the cache; an evicted dirty line is written to the disks in
 //                 the background.
-//   kMemsLog      a log on the MEMStore in front of the disks: sim/write_buffer.h's log and
-//                 cleaner, as `memsim wbuffer` uses it, with the disks striped behind it.
+//   kMemsLog      a log on the MEMStore in front of the disks: the write buffer's log of
+//                 sim/write_buffer.h, with the disks striped behind it and a cleaner of the
+//                 array's own, which writes one live run at a time whenever the disks are
+//                 idle while the log goes on taking writes (`memsim wbuffer`'s cleaner, the
+//                 write-buffer paper's, blocks the log instead: sim/wbuffer_driver.h).
 //   kMixedStripe  one stripe over the MEMStores and the disks together while the MEMStores
 //                 have room, the rest over the disks alone (sim/array_layout.h).
 //

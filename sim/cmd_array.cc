@@ -164,10 +164,14 @@ int cmd_array(const ArrayArgs& a) {
     return 2;
   }
   params.log.segments = a.log_segments;
-  if (params.log.segments * params.log.segment_blocks > probe_mems->blocks()) {
+  // The array's log cleans in the background between its own water marks (memsim's
+  // choices for the array; `memsim wbuffer` has the write-buffer paper's blocking cleaner).
+  params.log.high_water = 0.8;
+  params.log.low_water = 0.5;
+  if (params.log.segments * kSegmentBlocks > probe_mems->blocks()) {
     std::cerr << "memsim: --log-segments: the log (" << a.log_segments
               << " segments of 128 KB) does not fit on " << a.mems << "; at most "
-              << probe_mems->blocks() / params.log.segment_blocks << "\n";
+              << probe_mems->blocks() / kSegmentBlocks << "\n";
     return 2;
   }
   const std::int64_t disk_rows = probe_disk->blocks() / params.stripe_blocks;

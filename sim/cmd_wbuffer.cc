@@ -1,6 +1,8 @@
-// memsim wbuffer: Wang and Brandt's comparison (issue 19): the disk alone, the disk behind a
-// MEMS write buffer, and the MEMStore alone, on one write-heavy synthetic workload or a
-// trace, replayed 1x to 16x faster (docs/disk-models.md, "The MEMS write buffer").
+// memsim wbuffer: Wang and Brandt's "Using MEMS Device as Disk Write Buffer" (§4): the
+// Atlas 10K behind a G2 write buffer at each cache size, the Atlas alone, and a G2 that
+// replaces the disk, on a stand-in for one of the paper's traces (or a trace, or a random
+// load), its inter-arrival times divided by each scaling factor (docs/disk-models.md,
+// "The MEMS write buffer").
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -10,6 +12,7 @@
 #include "sim/commands.h"
 #include "sim/hybrid.h"
 #include "sim/trace.h"
+#include "sim/wbuffer_workloads.h"
 #include "sim/workload.h"
 
 namespace memstore::sim {
@@ -17,7 +20,9 @@ namespace {
 
 struct Row {
   double speedup = 0;
-  HybridStats disk, buffered, mems;
+  std::string system;  // disk, mems, buffer
+  std::int64_t cache_mb = 0;
+  HybridStats s;
 };
 
 std::unique_ptr<model::Device> device_or_report(const std::string& name) {
@@ -29,28 +34,78 @@ std::unique_ptr<model::Device> device_or_report(const std::string& name) {
   return d;
 }
 
-nlohmann::ordered_json stats_json(const HybridStats& s) {
-  return {{"requests", s.requests},
+nlohmann::ordered_json row_json(const Row& r) {
+  const HybridStats& s = r.s;
+  return {{"speedup", r.speedup},
+          {"system", r.system},
+          {"cache_mb", r.cache_mb},
+          {"requests", s.requests},
+          {"reads", s.reads},
           {"response_ms", s.mean_response_ms()},
           {"read_ms", s.mean_read_ms()},
           {"write_ms", s.mean_write_ms()},
-          {"buffer_read_hits", s.buffer_read_hits},
+          {"mems_requests", s.mems_requests},
+          {"disk_requests", s.disk_requests},
+          {"read_hits", s.read_hits},
+          {"partial_read_hits", s.partial_read_hits},
           {"bypassed_writes", s.bypassed_writes},
-          {"segments_cleaned", s.segments_cleaned}};
+          {"segments_cleaned", s.segments_cleaned},
+          {"waited", s.waited}};
+}
+
+// The requests of one scaling factor, read or generated once for every system.
+std::optional<std::vector<model::Request>> load(const WbufferArgs& a, double speedup,
+                                                std::int64_t disk_blocks) {
+  std::vector<model::Request> out;
+  if (!a.trace.empty()) {
+    std::ifstream in(a.trace);
+    TraceOptions to;
+    to.scale = speedup;
+    to.capacity_blocks = disk_blocks;  // blocks beyond the disk fold into it
+    TraceReader reader(in, *parse_trace_format(a.trace_format), to);
+    std::string error;
+    const RequestSource next = requests_of(reader, error);
+    while (auto r = next()) out.push_back(*r);
+    if (!error.empty()) {
+      std::cerr << "memsim: " << a.trace << ": " << error << "\n";
+      return std::nullopt;
+    }
+    return out;
+  }
+  if (const auto spec = stand_in(a.workload)) {
+    return stand_in_requests(*spec, a.requests, speedup, disk_blocks, a.seed);
+  }
+  RandomWorkloadSpec spec;
+  spec.requests = a.requests;
+  spec.interarrival_ms = a.interarrival_ms / speedup;
+  spec.mean_size_kb = a.mean_size_kb;
+  spec.read_fraction = a.read_fraction;
+  spec.seed = a.seed;
+  spec.capacity_blocks = disk_blocks;
+  if (const auto errors = validate(spec); !errors.empty()) {
+    std::cerr << "memsim: " << errors.front() << "\n";
+    return std::nullopt;
+  }
+  RandomWorkload w(spec);
+  while (auto r = w.next()) out.push_back(*r);
+  return out;
 }
 
 }  // namespace
 
 int cmd_wbuffer(const WbufferArgs& a) {
-  if (a.buffer.low_water < 0 || a.buffer.low_water >= a.buffer.high_water ||
-      a.buffer.high_water > 1) {
-    std::cerr << "memsim: --low-water and --high-water must satisfy 0 <= low < high <= 1\n";
+  if (a.buffer.low_water >= a.buffer.high_water || a.buffer.high_water > 1 ||
+      a.buffer.high_water <= 0) {
+    std::cerr << "memsim: --low-water and --high-water must satisfy low < high <= 1 (a "
+                 "negative low: one clean buffer below high)\n";
     return 2;
   }
-  std::optional<TraceFormat> trace_format;
+  if (a.trace.empty() && !stand_in(a.workload) && a.workload != "random") {
+    std::cerr << "memsim: --workload must be snake-like, cello-like or random\n";
+    return 2;
+  }
   if (!a.trace.empty()) {
-    trace_format = parse_trace_format(a.trace_format);
-    if (!trace_format) {
+    if (!parse_trace_format(a.trace_format)) {
       std::cerr << "memsim: --trace-format must be disksim or spc\n";
       return 2;
     }
@@ -59,99 +114,73 @@ int cmd_wbuffer(const WbufferArgs& a) {
       return 1;
     }
   }
+  auto probe_disk = device_or_report(a.disk);
+  auto probe_mems = device_or_report(a.mems);
+  if (!probe_disk || !probe_mems) return 2;
+  for (std::int64_t mb : a.cache_mb) {
+    if (mb < 1 || mb * 8 * kSegmentBlocks > probe_mems->blocks()) {
+      std::cerr << "memsim: --cache-mb: " << mb << " MB does not fit on " << a.mems << " (at most "
+                << probe_mems->blocks() / kSegmentBlocks / 8 << ")\n";
+      return 2;
+    }
+  }
   std::vector<Row> rows;
   for (double speedup : a.speedups) {
     if (!(speedup > 0)) {
       std::cerr << "memsim: --speedups must be positive\n";
       return 2;
     }
-    auto disk_alone = device_or_report(a.disk);
-    auto disk = device_or_report(a.disk);
-    auto mems_alone = device_or_report(a.mems);
-    auto mems = device_or_report(a.mems);
-    if (!disk_alone || !disk || !mems_alone || !mems) return 2;
-    if (a.buffer.segments * a.buffer.segment_blocks > mems->blocks()) {
-      std::cerr << "memsim: --segments: the log (" << a.buffer.segments
-                << " segments of 128 KB) does not fit on " << a.mems << "\n";
-      return 2;
-    }
-    RandomWorkloadSpec spec;
-    spec.requests = a.requests;
-    spec.interarrival_ms = a.interarrival_ms / speedup;
-    spec.mean_size_kb = a.mean_size_kb;
-    spec.read_fraction = a.read_fraction;
-    spec.seed = a.seed;
-    spec.capacity_blocks = disk->blocks();
-    if (const auto errors = validate(spec); !errors.empty()) {
-      std::cerr << "memsim: " << errors.front() << "\n";
-      return 2;
-    }
-    // The same requests for all three: a fresh generator from the same spec, or the trace
-    // read again from its start, each time.
-    std::string trace_error;
-    auto run = [&](HybridMode mode, model::Device* m, model::Device* d) {
-      if (a.trace.empty()) {
-        RandomWorkload w(spec);
-        return run_hybrid(mode, m, d, a.buffer, [&w] { return w.next(); });
-      }
-      std::ifstream in(a.trace);
-      TraceOptions to;
-      to.scale = speedup;
-      to.capacity_blocks = disk->blocks();  // blocks beyond the disk fold into it
-      TraceReader reader(in, *trace_format, to);
-      return run_hybrid(mode, m, d, a.buffer, requests_of(reader, trace_error));
+    const auto requests = load(a, speedup, probe_disk->blocks());
+    if (!requests) return a.trace.empty() ? 2 : 1;
+    auto run = [&](HybridMode mode, std::int64_t cache_mb) {
+      auto disk = device_or_report(a.disk);
+      auto mems = device_or_report(a.mems);
+      WriteBufferParams p = a.buffer;
+      p.segments = cache_mb * 8;  // 128 KB segments
+      std::size_t i = 0;
+      return run_hybrid(mode, mems.get(), disk.get(), p, [&]() -> std::optional<model::Request> {
+        if (i == requests->size()) return std::nullopt;
+        return (*requests)[i++];
+      });
     };
-    Row row;
-    row.speedup = speedup;
-    row.disk = run(HybridMode::kDiskAlone, nullptr, disk_alone.get());
-    row.buffered = run(HybridMode::kWriteBuffered, mems.get(), disk.get());
-    row.mems = run(HybridMode::kMemsAlone, mems_alone.get(), nullptr);
-    if (!trace_error.empty()) {
-      std::cerr << "memsim: " << a.trace << ": " << trace_error << "\n";
-      return 1;
+    rows.push_back({speedup, "disk", 0, run(HybridMode::kDiskAlone, 0)});
+    rows.push_back({speedup, "mems", 0, run(HybridMode::kMemsAlone, 0)});
+    for (std::int64_t mb : a.cache_mb) {
+      rows.push_back({speedup, "buffer", mb, run(HybridMode::kWriteBuffered, mb)});
     }
-    rows.push_back(row);
   }
-  // The paper's ordering: disk alone > disk with the buffer > MEMStore alone.
-  auto ordered = [](const Row& r) {
-    return r.disk.mean_response_ms() > r.buffered.mean_response_ms() &&
-           r.buffered.mean_response_ms() > r.mems.mean_response_ms();
-  };
+  const std::string workload = a.trace.empty() ? a.workload : a.trace;
   if (a.format == OutputFormat::kJson) {
-    nlohmann::ordered_json j = nlohmann::json::array();
-    for (const Row& r : rows) {
-      j.push_back({{"speedup", r.speedup},
-                   {"interarrival_ms", a.trace.empty() ? a.interarrival_ms / r.speedup : 0},
-                   {"disk", stats_json(r.disk)},
-                   {"disk_with_buffer", stats_json(r.buffered)},
-                   {"mems", stats_json(r.mems)},
-                   {"ordering_holds", ordered(r)}});
-    }
+    nlohmann::ordered_json runs = nlohmann::json::array();
+    for (const Row& r : rows) runs.push_back(row_json(r));
     nlohmann::ordered_json out{{"disk", a.disk},
                                {"mems", a.mems},
-                               {"workload", a.trace.empty() ? "random" : a.trace},
-                               {"requests", rows.empty() ? 0 : rows[0].disk.requests}};
-    if (a.trace.empty()) {  // the synthetic workload's shape; a trace has its own
+                               {"workload", workload},
+                               {"requests", rows.empty() ? 0 : rows[0].s.requests}};
+    if (a.trace.empty() && a.workload == "random") {  // the random load's shape
       out["read_fraction"] = a.read_fraction;
       out["mean_size_kb"] = a.mean_size_kb;
     }
-    out["segments"] = a.buffer.segments;
     out["high_water"] = a.buffer.high_water;
     out["low_water"] = a.buffer.low_water;
-    out["runs"] = j;
+    out["clean_segments"] = a.buffer.clean_segments;
+    out["runs"] = runs;
     std::cout << out.dump(2) << "\n";
     return 0;
   }
   std::printf(
-      "speedup,interarrival_ms,disk_ms,disk_with_buffer_ms,mems_ms,buffer_read_hits,"
-      "bypassed_writes,segments_cleaned,ordering_holds\n");
+      "workload,speedup,system,cache_mb,requests,response_ms,read_ms,write_ms,mems_requests,"
+      "disk_requests,read_hits,partial_read_hits,bypassed_writes,segments_cleaned,waited\n");
   for (const Row& r : rows) {
-    std::printf("%g,%g,%.4f,%.4f,%.4f,%lld,%lld,%lld,%s\n", r.speedup,
-                a.trace.empty() ? a.interarrival_ms / r.speedup : 0.0, r.disk.mean_response_ms(),
-                r.buffered.mean_response_ms(), r.mems.mean_response_ms(),
-                static_cast<long long>(r.buffered.buffer_read_hits),
-                static_cast<long long>(r.buffered.bypassed_writes),
-                static_cast<long long>(r.buffered.segments_cleaned), ordered(r) ? "yes" : "no");
+    const HybridStats& s = r.s;
+    std::printf("%s,%g,%s,%lld,%lld,%.4f,%.4f,%.4f,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
+                workload.c_str(), r.speedup, r.system.c_str(), static_cast<long long>(r.cache_mb),
+                static_cast<long long>(s.requests), s.mean_response_ms(), s.mean_read_ms(),
+                s.mean_write_ms(), static_cast<long long>(s.mems_requests),
+                static_cast<long long>(s.disk_requests), static_cast<long long>(s.read_hits),
+                static_cast<long long>(s.partial_read_hits),
+                static_cast<long long>(s.bypassed_writes),
+                static_cast<long long>(s.segments_cleaned), static_cast<long long>(s.waited));
   }
   return 0;
 }

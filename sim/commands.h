@@ -97,16 +97,20 @@ int cmd_power(const PowerArgs& a);
 // write buffer, and the MEMStore alone, on a write-heavy Random workload at each speedup
 // (inter-arrival divided by it). CSV (default) or JSON.
 struct WbufferArgs {
-  std::string disk = "atlas10k";
-  std::string mems = "g2";
+  std::string disk = "atlas10k";  // the paper's Quantum Atlas 10K
+  std::string mems = "g2";        // the paper's CMU G2 MEMStore
+  // snake-like, cello-like (sim/wbuffer_workloads.h) or random (the --interarrival-ms,
+  // --mean-size-kb and --read-fraction load).
+  std::string workload = "snake-like";
   std::int64_t requests = 20000;
-  double interarrival_ms = 40.0;  // at speedup 1
+  double interarrival_ms = 40.0;  // random: at speedup 1
   double mean_size_kb = 4.0;
-  double read_fraction = 0.3;  // write-heavy
+  double read_fraction = 0.3;
   std::uint64_t seed = 1;
   std::vector<double> speedups = {1, 2, 4, 8, 16};
-  WriteBufferParams buffer;
-  std::string trace;  // replaces the synthetic workload; its gaps divided by each speedup
+  std::vector<std::int64_t> cache_mb = {16, 32, 64, 128, 256, 512};
+  WriteBufferParams buffer;  // its segments come from each --cache-mb
+  std::string trace;         // replaces the synthetic workload; its gaps divided by each speedup
   std::string trace_format = "disksim";
   OutputFormat format = OutputFormat::kCsv;
 };

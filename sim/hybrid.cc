@@ -1,7 +1,6 @@
-// Two devices working as one store; described in the header. Each mode is a one-disk array
-// of sim/array.h: the disk alone a disk-only array, the MEMStore alone a MEMS-only array
-// (the disk's LBNs folded into its capacity), the write buffer the log on MEMS. The stripe
-// unit is the whole device, so nothing is split.
+// Two devices working as one store; described in the header. A device alone is a one-device
+// array of sim/array.h (the MEMStore's with the disk's LBNs folded into its capacity); the
+// stripe unit is the whole device, so nothing is split.
 #include "sim/hybrid.h"
 
 #include <algorithm>
@@ -17,9 +16,8 @@ HybridStats from_array(const ArrayStats& a) {
   h.reads = a.reads;
   h.response_ms_sum = a.response_ms_sum;
   h.read_ms_sum = a.read_ms_sum;
-  h.buffer_read_hits = a.log_read_hits;
-  h.bypassed_writes = a.log_bypassed_writes;
-  h.segments_cleaned = a.log_segments_cleaned;
+  h.mems_requests = a.mems_read_parts + a.mems_write_parts;
+  h.disk_requests = a.disk_read_parts + a.disk_write_parts;
   h.last_done_ns = a.last_done_ns;
   return h;
 }
@@ -33,7 +31,6 @@ std::int32_t whole(std::int64_t blocks) {
 HybridStats run_hybrid(HybridMode mode, model::Device* mems, model::Device* disk,
                        const WriteBufferParams& params, const RequestSource& next) {
   ArrayParams p;
-  p.log = params;
   switch (mode) {
     case HybridMode::kDiskAlone:
       p.stripe_blocks = whole(disk->blocks());
@@ -55,9 +52,7 @@ HybridStats run_hybrid(HybridMode mode, model::Device* mems, model::Device* disk
       return from_array(run_array(ArrayKind::kMemsOnly, p, {mems}, {}, folded));
     }
     case HybridMode::kWriteBuffered:
-      p.stripe_blocks = whole(disk->blocks());
-      p.volume_blocks = disk->blocks();
-      return from_array(run_array(ArrayKind::kMemsLog, p, {mems}, {disk}, next));
+      return run_write_buffer(*mems, *disk, params, next);
   }
   return {};
 }

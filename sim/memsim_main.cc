@@ -197,25 +197,38 @@ int main(int argc, char** argv) {
   memstore::sim::WbufferArgs wbuffer;
   auto* wb = app.add_subcommand(
       "wbuffer",
-      "Disk alone, disk behind a MEMS write buffer, MEMStore alone, replayed 1x..16x (CSV/JSON)");
+      "Wang and Brandt's MEMS write buffer: the disk behind it at each cache size, the disk "
+      "alone, the MEMStore alone, replayed 1x..16x (CSV/JSON)");
   wb->add_option("--disk", wbuffer.disk, "Disk (default atlas10k)");
   wb->add_option("--mems", wbuffer.mems, "MEMStore holding the log (default g2)");
-  wb->add_option("--requests", wbuffer.requests, "Requests per run")->check(number_check(false));
+  wb->add_option("--workload", wbuffer.workload,
+                 "snake-like, cello-like (stand-ins for the paper's traces) or random "
+                 "(default snake-like)");
+  wb->add_option("--requests", wbuffer.requests,
+                 "Requests per run (default 20000; 0 = a stand-in's whole day)")
+      ->check(number_check(true));
   wb->add_option("--interarrival-ms", wbuffer.interarrival_ms,
-                 "Mean exponential inter-arrival at speedup 1 (ms, default 40)");
-  wb->add_option("--mean-size-kb", wbuffer.mean_size_kb, "Mean exponential request size (KB)");
-  wb->add_option("--read-fraction", wbuffer.read_fraction, "Fraction of reads (default 0.3)")
+                 "random: mean exponential inter-arrival at speedup 1 (ms, default 40)");
+  wb->add_option("--mean-size-kb", wbuffer.mean_size_kb,
+                 "random: mean exponential request size (KB)");
+  wb->add_option("--read-fraction", wbuffer.read_fraction,
+                 "random: fraction of reads (default 0.3)")
       ->check(CLI::Range(0.0, 1.0));
   wb->add_option("--seed", wbuffer.seed, "Random seed");
-  wb->add_option("--speedups", wbuffer.speedups, "Speedups, comma-separated (default 1,2,4,8,16)")
+  wb->add_option("--speedups", wbuffer.speedups,
+                 "Scaling factors: inter-arrival times divided by each (default 1,2,4,8,16)")
       ->delimiter(',');
-  wb->add_option("--segments", wbuffer.buffer.segments,
-                 "Log size in 128 KB segments (default 256: 32 MB)")
-      ->check(number_check(false));
+  wb->add_option("--cache-mb", wbuffer.cache_mb,
+                 "MEMS cache sizes in MB, comma-separated (default 16,32,64,128,256,512)")
+      ->delimiter(',');
   wb->add_option("--high-water", wbuffer.buffer.high_water,
-                 "Start cleaning above this share of segments used (default 0.8)");
-  wb->add_option("--low-water", wbuffer.buffer.low_water,
-                 "Stop cleaning at this share (default 0.5)");
+                 "Clean once cache usage is beyond this share (default 0.9)");
+  wb->add_option(
+      "--low-water", wbuffer.buffer.low_water,
+      "... until it is back at this one (default: one clean buffer below the high mark)");
+  wb->add_option("--clean-segments", wbuffer.buffer.clean_segments,
+                 "Clean buffer size in 128 KB segments (default 4)")
+      ->check(number_check(false));
   wb->add_option("--trace", wbuffer.trace,
                  "Replay this trace instead of the synthetic workload (--speedups scale it)");
   wb->add_option("--trace-format", wbuffer.trace_format, "Trace format: disksim or spc");

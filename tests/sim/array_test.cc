@@ -13,7 +13,6 @@
 #include "sim/array_cache.h"
 #include "sim/array_layout.h"
 #include "sim/array_workload.h"
-#include "sim/hybrid.h"
 
 namespace memstore::sim {
 
@@ -188,29 +187,6 @@ TEST(ArrayTest, TheLogOnMemsTakesWritesAndServesReadsOfLoggedBlocks) {
   EXPECT_GT(s.log_read_hits, 0);
   EXPECT_EQ(s.reads_served_by_mems, s.log_read_hits);
   EXPECT_GT(s.log_segments_cleaned, 0);
-}
-
-// With one disk, the log on MEMS is `memsim wbuffer`'s write buffer (sim/hybrid.cc runs it
-// as a one-disk array with the whole disk as its stripe unit): 64 KB stripe units on a single
-// disk change nothing, and the same requests take the same time.
-TEST(ArrayTest, TheLogOnMemsWithOneDiskIsTheWriteBuffer) {
-  Devices a = devices(1, 1);
-  Devices h = devices(1, 1);
-  ArrayParams p;
-  p.volume_blocks = a.disks[0]->blocks() / p.stripe_blocks * p.stripe_blocks;
-  p.log.segments = 32;  // 4 MB: the cleaner runs
-  ArrayWorkloadSpec spec = workload("oltp", 5, 3000);
-  spec.capacity_blocks = p.volume_blocks;
-  ArrayWorkload wa(spec), wh(spec);
-  const ArrayStats sa =
-      run_array(ArrayKind::kMemsLog, p, a.mems, a.disks, [&wa] { return wa.next(); });
-  const HybridStats sh = run_hybrid(HybridMode::kWriteBuffered, h.mems[0], h.disks[0], p.log,
-                                    [&wh] { return wh.next(); });
-  EXPECT_GT(sa.log_segments_cleaned, 0);
-  EXPECT_EQ(sa.log_segments_cleaned, sh.segments_cleaned);
-  EXPECT_EQ(sa.log_read_hits, sh.buffer_read_hits);
-  EXPECT_EQ(sa.requests, sh.requests);
-  EXPECT_DOUBLE_EQ(sa.mean_response_ms(), sh.mean_response_ms());
 }
 
 TEST(ArrayTest, TheMixedStripePutsPartOfTheLoadOnTheMemStores) {
