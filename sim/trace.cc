@@ -382,8 +382,11 @@ std::vector<std::string> validate(const TraceOptions& options) {
   if (!(options.scale > 0.0) || !std::isfinite(options.scale)) {
     errors.emplace_back("--scale must be positive");
   }
-  if (options.capacity_blocks <= 0) errors.emplace_back("--capacity-blocks must be positive");
-  if (options.block_bytes <= 0) errors.emplace_back("--block-bytes must be positive");
+  if (options.capacity_blocks <= 0)
+    errors.emplace_back(
+        "the device's capacity must be a positive number of blocks (check --config and --set)");
+  if (options.block_bytes <= 0)
+    errors.emplace_back("the device's block size must be positive (check --config and --set)");
   return errors;
 }
 

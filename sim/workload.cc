@@ -27,9 +27,13 @@ std::vector<std::string> validate(const RandomWorkloadSpec& spec) {
   if (!(spec.read_fraction >= 0.0 && spec.read_fraction <= 1.0)) {
     errors.emplace_back("--read-fraction must be in [0, 1]");
   }
-  if (spec.capacity_blocks <= 0) errors.emplace_back("--capacity-blocks must be positive");
-  if (spec.block_bytes <= 0) errors.emplace_back("--block-bytes must be positive");
-  if (spec.max_blocks < 0) errors.emplace_back("--max-blocks must be >= 0 (0 = no cap)");
+  if (spec.capacity_blocks <= 0)
+    errors.emplace_back(
+        "the device's capacity must be a positive number of blocks (check --config and --set)");
+  if (spec.block_bytes <= 0)
+    errors.emplace_back("the device's block size must be positive (check --config and --set)");
+  if (spec.max_blocks < 0)
+    errors.emplace_back("the workload's largest request must be >= 0 blocks (0 = no cap)");
   return errors;
 }
 

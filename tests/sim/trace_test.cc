@@ -266,10 +266,14 @@ TEST(DiskSimTraceError, ErrorIsSticky) {
 TEST(TraceOptionsError, InvalidOptionsReportedByFirstNext) {
   TraceOptions o = options(0);
   o.scale = 0.0;
-  EXPECT_EQ(validate(o), (std::vector<std::string>{"--scale must be positive",
-                                                   "--capacity-blocks must be positive"}));
+  EXPECT_EQ(
+      validate(o),
+      (std::vector<std::string>{
+          "--scale must be positive",
+          "the device's capacity must be a positive number of blocks (check --config and --set)"}));
   EXPECT_EQ(error_of("0 0 0 1 1\n", TraceFormat::kDiskSim, o),
-            "invalid trace options: --scale must be positive; --capacity-blocks must be positive");
+            "invalid trace options: --scale must be positive; the device's capacity must be a "
+            "positive number of blocks (check --config and --set)");
   EXPECT_TRUE(validate(options()).empty());
 }
 

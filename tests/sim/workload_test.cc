@@ -174,9 +174,9 @@ TEST(RandomWorkloadValidate, NamesEachBadOption) {
       "--interarrival-ms must be positive",
       "--mean-size-kb must be positive",
       "--read-fraction must be in [0, 1]",
-      "--capacity-blocks must be positive",
-      "--block-bytes must be positive",
-      "--max-blocks must be >= 0 (0 = no cap)",
+      "the device's capacity must be a positive number of blocks (check --config and --set)",
+      "the device's block size must be positive (check --config and --set)",
+      "the workload's largest request must be >= 0 blocks (0 = no cap)",
   };
   EXPECT_EQ(validate(spec), expected);
   RandomWorkload w(spec);
