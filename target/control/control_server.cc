@@ -21,8 +21,13 @@ using boost::asio::local::stream_protocol;
 // One connected client: reads a line, answers it, reads the next.
 class ControlServer::Client : public std::enable_shared_from_this<Client> {
  public:
-  Client(stream_protocol::socket socket, ControlCommands& commands, const Log& log)
-      : socket_(std::move(socket)), commands_(commands), log_(log), input_(kMaxLine + 1) {}
+  Client(stream_protocol::socket socket, ControlCommands& commands, const Log& log,
+         const Log& debug_log)
+      : socket_(std::move(socket)),
+        commands_(commands),
+        log_(log),
+        debug_log_(debug_log),
+        input_(kMaxLine + 1) {}
 
   void read() {
     boost::asio::async_read_until(
@@ -52,19 +57,23 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     });
   }
 
-  // A change that took effect, in the daemon's log: the request as sent,
-  // its secrets redacted (redact.h) and cut to 300 bytes, and the reply.
+  // A change that took effect, in the daemon's log, and (debug level) every
+  // request: the request as sent, its secrets redacted (redact.h) and cut
+  // to 300 bytes, and the reply.
   void report(const std::string& line, const json& reply) const {
+    const auto shown = [&](std::string_view what) {
+      return std::string(what) + redacted_line(line, 300) + " -> " +
+             redact_secrets(nlohmann::ordered_json(reply))
+                 .dump(-1, ' ', false, json::error_handler_t::replace);
+    };
+    if (debug_log_) debug_log_(shown("control socket request: "));
     if (!log_ || !reply.value("ok", false)) return;
     const json request = json::parse(line, nullptr, false);
     const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
     static const std::set<std::string> kChanges = {"fault-add",  "fault-remove", "fault-clear",
                                                    "timing",     "lun-add",      "lun-remove",
                                                    "target-add", "target-remove"};
-    if (!kChanges.contains(cmd)) return;
-    log_("control socket: " + redacted_line(line, 300) + " -> " +
-         redact_secrets(nlohmann::ordered_json(reply))
-             .dump(-1, ' ', false, json::error_handler_t::replace));
+    if (kChanges.contains(cmd)) log_(shown("control socket: "));
   }
 
   void send(const json& reply, bool then_read) {
@@ -81,6 +90,7 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
   stream_protocol::socket socket_;
   ControlCommands& commands_;
   const Log& log_;
+  const Log& debug_log_;
   boost::asio::streambuf input_;
   std::string output_;
 };
@@ -158,7 +168,7 @@ void ControlServer::accept() {
           boost::system::error_code ignored;
           socket.close(ignored);  // the limit: refused at accept
         } else {
-          auto client = std::make_shared<Client>(std::move(socket), commands_, log_);
+          auto client = std::make_shared<Client>(std::move(socket), commands_, log_, debug_log_);
           clients_.push_back(client);
           client->read();
         }

@@ -38,6 +38,9 @@ class ControlServer {
   // fault-clear, timing) is reported once it is done, for the daemon's log.
   using Log = std::function<void(const std::string&)>;
   void set_log(Log log) { log_ = std::move(log); }
+  // Where every request is reported (secrets redacted, redact.h) with its
+  // reply, changes or not, for a daemon logging at debug level.
+  void set_debug_log(Log log) { debug_log_ = std::move(log); }
 
  private:
   class Client;
@@ -49,6 +52,7 @@ class ControlServer {
   std::string path_;
   std::vector<std::weak_ptr<Client>> clients_;
   Log log_;
+  Log debug_log_;
 };
 
 }  // namespace memstore::control

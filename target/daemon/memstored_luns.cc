@@ -53,7 +53,8 @@ std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
       [](scsi::LogLevel level, std::string_view line) {
         spdlog::log(level == scsi::LogLevel::kError     ? spdlog::level::err
                     : level == scsi::LogLevel::kWarning ? spdlog::level::warn
-                                                        : spdlog::level::info,
+                    : level == scsi::LogLevel::kInfo    ? spdlog::level::info
+                                                        : spdlog::level::debug,
                     "{}", line);
       },
       lun_name(target_name, spec.id));

@@ -132,6 +132,9 @@ int main(int argc, char** argv) {
   server.set_limits(limits);
   server.set_warn([](const std::string& message) { spdlog::warn("{}", message); });
   server.set_event_log([](const std::string& line) { spdlog::info("{}", line); });
+  // Built only at debug level, which a reload may turn on or off.
+  server.set_debug_log([](const std::string& line) { spdlog::debug("{}", line); },
+                       [] { return spdlog::should_log(spdlog::level::debug); });
   server.set_security_log(daemon::make_security_log(
       config.security_log_rate, [](const std::string& line) { spdlog::warn("{}", line); }));
   if (config.discovery_chap) server.set_discovery_chap(memstored::chap_of(*config.discovery_chap));
@@ -185,6 +188,7 @@ int main(int argc, char** argv) {
   // lun-add and lun-remove change.
   control::ControlServer control_server(io, std::move(control_luns));
   control_server.set_log([](const std::string& line) { spdlog::info("{}", line); });
+  control_server.set_debug_log([](const std::string& line) { spdlog::debug("{}", line); });
   control::ControlCommands& commands = control_server.commands();
   commands.set_lun_admin(memstored::lun_admin(lun_context, server, commands));
   commands.set_target_admin(memstored::target_admin(lun_context, server));

@@ -355,4 +355,24 @@ SessionParams Negotiation::params() const {
   return p;
 }
 
+std::string params_text(const SessionParams& p) {
+  const auto yes_no = [](bool b) { return b ? std::string("Yes") : std::string("No"); };
+  const auto digest = [](bool b) { return b ? std::string("CRC32C") : std::string("None"); };
+  return "SessionType=" +
+         std::string(p.session_type == SessionType::kDiscovery ? "Discovery" : "Normal") +
+         ", HeaderDigest=" + digest(p.header_digest) + ", DataDigest=" + digest(p.data_digest) +
+         ", MaxRecvDataSegmentLength=" + std::to_string(p.target_max_recv_data_segment_length) +
+         " (target), " + std::to_string(p.initiator_max_recv_data_segment_length) +
+         " (initiator), MaxBurstLength=" + std::to_string(p.max_burst_length) +
+         ", FirstBurstLength=" + std::to_string(p.first_burst_length) +
+         ", InitialR2T=" + yes_no(p.initial_r2t) + ", ImmediateData=" + yes_no(p.immediate_data) +
+         ", MaxOutstandingR2T=" + std::to_string(p.max_outstanding_r2t) +
+         ", DataPDUInOrder=" + yes_no(p.data_pdu_in_order) +
+         ", DataSequenceInOrder=" + yes_no(p.data_sequence_in_order) +
+         ", DefaultTime2Wait=" + std::to_string(p.default_time2wait) +
+         ", DefaultTime2Retain=" + std::to_string(p.default_time2retain) +
+         ", ErrorRecoveryLevel=" + std::to_string(p.error_recovery_level) +
+         ", MaxConnections=" + std::to_string(p.max_connections);
+}
+
 }  // namespace memstore::iscsi

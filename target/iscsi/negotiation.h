@@ -115,6 +115,10 @@ struct SessionParams {
   std::uint32_t protocol_level = 0;
 };
 
+// The parameters as a log line shows them, by their RFC 7143 key names
+// ("HeaderDigest=CRC32C, DataDigest=None, MaxRecvDataSegmentLength=...").
+std::string params_text(const SessionParams& p);
+
 // ACL check by initiator name; empty ACL = everyone. iSCSI names compare
 // ASCII case-insensitively (they are case-folded by RFC 3722 stringprep).
 bool initiator_allowed(const std::vector<std::string>& acl, std::string_view initiator_name);

@@ -124,8 +124,10 @@ struct Server::Impl {
     const std::lock_guard lock(sessions_mutex);
     sessions.erase(nexus);
   }
-  SecurityLog security_log;     // refused logins (set_security_log)
-  Session::EventLog event_log;  // set_event_log
+  SecurityLog security_log;            // refused logins (set_security_log)
+  Session::EventLog event_log;         // set_event_log
+  Session::EventLog debug_log;         // set_debug_log
+  std::function<bool()> debug_wanted;  // set_debug_log
 
   std::variant<Served*, std::string> served(const std::string& target) const;
   void announce_luns(const TargetSetup& t);
@@ -180,6 +182,8 @@ struct Server::Impl {
         const std::string a = remote.address().to_string();
         peer = (remote.address().is_v6() ? "[" + a + "]" : a) + ":" + std::to_string(remote.port());
       }
+      if (debug_log && debug_wanted && debug_wanted())
+        debug_log("connection accepted from " + peer);
       open(std::move(socket), loop, std::move(peer), std::nullopt);
     }
   }
@@ -211,6 +215,7 @@ struct Server::Impl {
               [this, self](const SessionIdentity& id) { return admit(id, *self); });
           session->set_audit(peer, security_log);
           session->set_event_log(event_log);
+          session->set_debug_log(debug_log, debug_wanted);
           return session;
         },
         limits.connection, open_connections, [this, nexus] { leave(nexus); }, std::move(placement));
@@ -285,6 +290,12 @@ void Server::set_warn(std::function<void(const std::string&)> warn) {
 
 void Server::set_event_log(std::function<void(const std::string&)> log) {
   impl_->event_log = std::move(log);
+}
+
+void Server::set_debug_log(std::function<void(const std::string&)> log,
+                           std::function<bool()> wanted) {
+  impl_->debug_log = std::move(log);
+  impl_->debug_wanted = std::move(wanted);
 }
 
 void Server::set_security_log(SecurityLog log) {

@@ -72,6 +72,10 @@ class Server {
   // dropped connections, task management), from every loop's thread: the log
   // must be thread-safe. Set before start().
   void set_event_log(std::function<void(const std::string&)> log);
+  // Where the debug lines go (Session::set_debug_log, and each connection
+  // accepted), from every loop's thread, while `wanted` says so; unset, none
+  // is built. Set before start().
+  void set_debug_log(std::function<void(const std::string&)> log, std::function<bool()> wanted);
   // Where refused logins are reported (security_event.h), from every
   // loop's thread: the log must be thread-safe. Set before start().
   void set_security_log(SecurityLog log);

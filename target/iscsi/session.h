@@ -120,6 +120,16 @@ class Session {
   // session's thread; set before the first PDU. Discovery sessions log none.
   using EventLog = std::function<void(const std::string& line)>;
   void set_event_log(EventLog log) { event_log_ = std::move(log); }
+  // Where the login's details go for a daemon logging at debug level, one
+  // line each, discovery sessions included: every Login Request's stages and
+  // keys and the response's keys (CHAP_R's value shown as "***"), and the
+  // parameters the session runs with once in the full feature phase. A
+  // line is built only while `wanted` says so (the daemon's level may change
+  // at a reload); unset (the default), never.
+  void set_debug_log(EventLog log, std::function<bool()> wanted) {
+    debug_log_ = std::move(log);
+    debug_wanted_ = std::move(wanted);
+  }
 
  private:
   struct Task;
@@ -130,6 +140,10 @@ class Session {
   void refuse_login(const LoginRequestPdu& req, LoginStatus status, std::string_view reason);
   // One line to the event log (set_event_log): WHAT, who, and DETAIL.
   void log_event(std::string_view what, std::string_view detail = {}) const;
+  // Whether a debug line is wanted now (set_debug_log).
+  bool debugging() const { return debug_log_ && debug_wanted_ && debug_wanted_(); }
+  // One line to the debug log (set_debug_log), naming the initiator and its address.
+  void log_debug(std::string_view what, std::string_view detail) const;
   // With `landed`, `data` is in that buffer, and the task takes it whole.
   void on_command(const ScsiCommandPdu& pdu, std::span<const std::uint8_t> ahs,
                   std::span<const std::uint8_t> data, scsi::Bytes* landed = nullptr);
@@ -177,6 +191,8 @@ class Session {
   std::string peer_, login_initiator_, login_target_;
   SecurityLog security_log_;
   EventLog event_log_;
+  EventLog debug_log_;
+  std::function<bool()> debug_wanted_;
   std::string isid_;                // hex, for the event log
   std::vector<std::uint8_t> text_;  // continued text request
 

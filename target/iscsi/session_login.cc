@@ -12,6 +12,19 @@ namespace {
 // RFC 7143 §11.13.5: the target lacks the resources (a limit was reached).
 constexpr LoginStatus kOutOfResources{0x03, 0x02};
 
+// Login keys as a debug line shows them: key=value, comma-separated, each
+// value made loggable and CHAP_R's (a response computed from the secret)
+// replaced by "***".
+std::string keys_text(const KeyList& keys) {
+  std::string out;
+  for (const auto& [key, value] : keys) {
+    if (!out.empty()) out += ", ";
+    out +=
+        scsi::loggable(key) + "=" + (key == "CHAP_R" ? std::string("***") : scsi::loggable(value));
+  }
+  return out.empty() ? "(no keys)" : out;
+}
+
 }  // namespace
 
 // ---- Login (RFC 7143 §6.3, §11.12-11.13) ----
@@ -30,6 +43,12 @@ void Session::log_event(std::string_view what, std::string_view detail) const {
           std::to_string(tsih_);
   if (!detail.empty()) (line += ": ") += detail;
   event_log_(line);
+}
+
+void Session::log_debug(std::string_view what, std::string_view detail) const {
+  if (!debugging()) return;
+  debug_log_(std::string(what) + ": initiator " + scsi::loggable(login_initiator_) + " from " +
+             peer_ + ": " + std::string(detail));
 }
 
 void Session::refuse_login(const LoginRequestPdu& req, LoginStatus status,
@@ -85,6 +104,16 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
   if (std::holds_alternative<TextError>(parsed))
     return refuse_login(req, kInitiatorError, "malformed login text");
   const KeyList keys = to_keys(std::get<std::vector<TextPair>>(parsed));
+  if (debugging()) {
+    if (login_initiator_.empty()) {
+      for (const auto& [key, v] : keys) {
+        if (key == "InitiatorName") login_initiator_ = v;
+      }
+    }
+    log_debug("login request", "stage " + std::to_string(static_cast<int>(req.csg)) + " -> " +
+                                   std::to_string(static_cast<int>(req.nsg)) +
+                                   (req.transit ? " (transit)" : "") + ", " + keys_text(keys));
+  }
 
   if (!negotiation_) {
     auto find = [&](std::string_view k) -> std::string {
@@ -140,10 +169,12 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
     if (!admit_(id)) return refuse_login(req, kOutOfResources, "refused by the server's limits");
   }
   login_reply(req, kLoginSuccess, r.keys, transit, nsg);
+  if (debugging()) log_debug("login response", keys_text(r.keys));
   if (entering) {
     params_ = negotiation_->params();
     full_feature_ = true;
     log_event("login");
+    if (debugging()) log_debug("negotiated", params_text(params_));
   }
 }
 

@@ -12,7 +12,9 @@
 
 namespace memstore::scsi {
 
-enum class LogLevel : std::uint8_t { kInfo, kWarning, kError };
+// kDebug: what helps follow one LUN's behaviour (each fault that fires), for
+// a daemon started with log_level = "debug".
+enum class LogLevel : std::uint8_t { kDebug, kInfo, kWarning, kError };
 
 using LogSink = std::function<void(LogLevel, std::string_view message)>;
 

@@ -26,7 +26,17 @@ FaultQuery Lun::fault_query(const CommandContext& c) const {
 std::optional<FiredFault> Lun::check_fault(const CommandContext& c) {
   FaultQuery q = fault_query(c);
   q.range = block_range(c.cdb, store_->blocks());
-  return faults_.check(q, geometry_);
+  std::optional<FiredFault> fired = faults_.check(q, geometry_);
+  if (fired && log_) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const std::uint8_t op = c.cdb.empty() ? 0 : c.cdb[0];
+    std::string line = log_name_ + ": fault rule " + std::to_string(fired->rule_id) + " (" +
+                       std::string(fault_action_name(fired->rule->action)) +
+                       ") fired on operation 0x" + kHex[op >> 4] + kHex[op & 0x0F];
+    if (fired->bad_lba) line += " at LBA " + std::to_string(*fired->bad_lba);
+    log_(LogLevel::kDebug, line + " from " + loggable(port_of(c.nexus).name));
+  }
+  return fired;
 }
 
 std::uint32_t Lun::add_fault(FaultRule rule) {
