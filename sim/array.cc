@@ -10,6 +10,7 @@
 #include "model/disk_zoned.h"
 #include "sim/array_cache.h"
 #include "sim/array_layout.h"
+#include "sim/request_parts.h"
 
 namespace memstore::sim {
 
@@ -159,13 +160,11 @@ class ArrayRun {
   bool is_mems(std::size_t device) const { return device < mems_count_; }
 
   std::uint64_t new_parent(Kind kind, Ns at, bool read) {
-    const std::uint64_t id = next_parent_++;
     Parent p;
     p.kind = kind;
     p.arrival_ns = at;
     p.read = read;
-    parents_[id] = p;
-    return id;
+    return parts_.open(p);
   }
 
   void submit(std::uint64_t parent, Ns at, const Piece& piece, Op op) {
@@ -175,9 +174,7 @@ class ArrayRun {
     r.lbn = piece.lbn;
     r.blocks = piece.blocks;
     r.op = op;
-    part_of_[r.id] = parent;
-    Parent& p = parents_[parent];
-    ++p.parts_left;
+    Parent& p = parts_.add_part(parent, r.id);
     const bool mems = is_mems(piece.device);
     p.any_disk = p.any_disk || !mems;
     if (p.kind == Kind::kForeground) {
@@ -266,7 +263,7 @@ class ArrayRun {
       const Lbn end =
           std::min<Lbn>((r.lbn + r.blocks + p_.line_blocks - 1) / p_.line_blocks * p_.line_blocks,
                         p_.volume_blocks);
-      Parent& p = parents_[parent];
+      Parent& p = parts_[parent];
       p.lbn = first;
       p.blocks = static_cast<std::int32_t>(end - first);
       submit_all(parent, at, disk_map_.pieces(first, p.blocks), Op::kRead);
@@ -369,7 +366,7 @@ class ArrayRun {
         break;
       case Action::kReadSegment: {
         const std::uint64_t parent = new_parent(Kind::kCleanRead, e.at, true);
-        parents_[parent].segment = e.segment;
+        parts_[parent].segment = e.segment;
         const Extent seg = log_.segment_extent(e.segment);
         submit(parent, e.at, {0, seg.lbn, seg.blocks}, Op::kRead);
         break;
@@ -405,7 +402,7 @@ class ArrayRun {
     }
     ++next_run_;
     const std::uint64_t parent = new_parent(Kind::kCleanWrite, e.at, false);
-    parents_[parent].segment = e.segment;
+    parts_[parent].segment = e.segment;
     submit_all(parent, e.at, pieces, Op::kWrite);
   }
 
@@ -423,14 +420,9 @@ class ArrayRun {
   }
 
   void part_done(const Completion& c) {
-    auto part = part_of_.find(c.request.id);
-    const std::uint64_t id = part->second;
-    part_of_.erase(part);
-    Parent& p = parents_[id];
-    p.done_ns = std::max(p.done_ns, c.done_ns);
-    if (--p.parts_left > 0) return;
-    const Parent done = p;
-    parents_.erase(id);
+    const std::optional<Parent> finished = parts_.part_done(c.request.id, c.done_ns);
+    if (!finished) return;
+    const Parent& done = *finished;
     stats_.last_done_ns = std::max(stats_.last_done_ns, done.done_ns);
     switch (done.kind) {
       case Kind::kForeground: {
@@ -480,9 +472,8 @@ class ArrayRun {
   std::size_t next_run_ = 0;
   bool runs_taken_ = false;
   ArrayStats stats_;
-  std::uint64_t next_id_ = 0, next_parent_ = 0, seq_ = 0;
-  std::unordered_map<std::uint64_t, std::uint64_t> part_of_;
-  std::unordered_map<std::uint64_t, Parent> parents_;
+  std::uint64_t next_id_ = 0, seq_ = 0;
+  RequestParts<Parent> parts_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
 };
 

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/request_parts.h"
+
 namespace memstore::sim {
 namespace {
 
@@ -81,9 +83,7 @@ class WbufferRun {
   };
 
   std::uint64_t new_parent(Kind kind, Ns at, bool read) {
-    const std::uint64_t id = next_parent_++;
-    parents_[id] = Parent{kind, at, read, false, 0, 0};
-    return id;
+    return parts_.open(Parent{kind, at, read, false, 0, 0});
   }
 
   void submit(std::uint64_t parent, Ns at, std::size_t device, Lbn lbn, std::int32_t blocks,
@@ -95,8 +95,7 @@ class WbufferRun {
     // A write widened to 1 KB may reach past a device's odd last sector.
     r.blocks = static_cast<std::int32_t>(std::min<Lbn>(blocks, devices_[device]->blocks() - lbn));
     r.op = op;
-    part_of_[r.id] = parent;
-    ++parents_[parent].parts_left;
+    parts_.add_part(parent, r.id);
     ++(device == kMems ? stats_.mems_requests : stats_.disk_requests);
     devices_[device]->submit(r);
   }
@@ -109,7 +108,7 @@ class WbufferRun {
   }
 
   void wait(std::uint64_t parent, const Request& r) {
-    parents_[parent].waited = true;
+    parts_[parent].waited = true;
     suspended_.push_back({parent, r});
   }
 
@@ -199,14 +198,9 @@ class WbufferRun {
   void schedule(Ns at, bool write_back) { events_.push(Event{at, seq_++, write_back}); }
 
   void part_done(const Completion& c) {
-    const auto part = part_of_.find(c.request.id);
-    const std::uint64_t id = part->second;
-    part_of_.erase(part);
-    Parent& p = parents_[id];
-    p.done_ns = std::max(p.done_ns, c.done_ns);
-    if (--p.parts_left > 0) return;
-    const Parent done = p;
-    parents_.erase(id);
+    const std::optional<Parent> finished = parts_.part_done(c.request.id, c.done_ns);
+    if (!finished) return;
+    const Parent& done = *finished;
     stats_.last_done_ns = std::max(stats_.last_done_ns, done.done_ns);
     switch (done.kind) {
       case Kind::kHost: {
@@ -235,9 +229,8 @@ class WbufferRun {
   std::vector<std::int64_t> cleaning_set_;
   std::deque<Waiting> suspended_;
   WbufferStats stats_;
-  std::uint64_t next_id_ = 0, next_parent_ = 0, seq_ = 0;
-  std::unordered_map<std::uint64_t, std::uint64_t> part_of_;
-  std::unordered_map<std::uint64_t, Parent> parents_;
+  std::uint64_t next_id_ = 0, seq_ = 0;
+  RequestParts<Parent> parts_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
 };
 
