@@ -37,9 +37,12 @@ if qemu-io -f raw -c "read 0 4k" "$url" >"$work/io" 2>&1 && ! grep -qi error "$w
   fail "the READ of LBA 0 did not fail: $(cat "$work/io")"
 fi
 "$2" admin luns >/dev/null || fail "memsctl admin luns"
-sleep 0.2
-expect() {
-  grep -q "$1" "$log" || fail "no debug line: $1"
+expect() {  # a line may reach the log a little after its client is done: wait up to 5 s
+  for _ in $(seq 1 50); do
+    grep -q "$1" "$log" && return 0
+    sleep 0.1
+  done
+  fail "no debug line: $1"
 }
 expect '\[debug\] connection accepted from 127.0.0.1:[0-9]*$'
 expect "\[debug\] login request: initiator iqn.* from 127.0.0.1:[0-9]*: stage 0 -> 1 (transit), .*InitiatorName="
