@@ -19,6 +19,7 @@
 #include "sim/array.h"
 #include "sim/array_workload.h"
 #include "sim/commands.h"
+#include "sim/progress.h"
 #include "sim/trace.h"
 
 namespace memstore::sim {
@@ -189,6 +190,9 @@ int cmd_array(const ArrayArgs& a) {
   };
 
   std::vector<Row> rows;
+  Progress progress("memsim array",
+                    static_cast<std::int64_t>(workloads.size() * a.speedups.size() * kinds.size()),
+                    "runs");
   for (const std::string& workload : workloads) {
     for (double speedup : a.speedups) {
       Row row;
@@ -275,6 +279,7 @@ int cmd_array(const ArrayArgs& a) {
         row.configs.push_back(m);
       }
       rows.push_back(std::move(row));
+      progress.step(static_cast<std::int64_t>(kinds.size()));
     }
   }
 

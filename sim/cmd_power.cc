@@ -11,6 +11,7 @@
 
 #include "model/device_factory.h"
 #include "sim/commands.h"
+#include "sim/progress.h"
 #include "sim/shaped_workload.h"
 #include "sim/simulate.h"
 
@@ -133,6 +134,10 @@ int cmd_power(const PowerArgs& a) {
     return 2;
   }
   std::vector<Row> rows;
+  Progress progress(
+      "memsim power",
+      static_cast<std::int64_t>(a.shapes.size() * (a.timeouts_ms.size() + 4 * a.scales.size())),
+      "runs");
   for (const std::string& name : a.shapes) {
     const std::optional<WorkloadShape> shape = workload_shape(name);
     if (!shape) {
@@ -154,6 +159,7 @@ int cmd_power(const PowerArgs& a) {
       return 2;
     }
     if (!run_group(*base, a, spec, timeouts, rows)) return 2;
+    progress.step(static_cast<std::int64_t>(timeouts.size()));
     // Strategies study: each alone and both, as the traces are replayed faster.
     for (double scale : a.scales) {
       spec.scale = scale;
@@ -168,6 +174,7 @@ int cmd_power(const PowerArgs& a) {
             {"strategies", name, scale, a.strategies_timeout_ms, merge, subsector, {}, {}});
       }
       if (!run_group(*base, a, spec, group, rows)) return 2;
+      progress.step(static_cast<std::int64_t>(group.size()));
     }
   }
   if (a.format == OutputFormat::kJson) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/commands.h"
+#include "sim/progress.h"
 #include "sim/random_run.h"
 #include "sim/sweep_shard.h"
 
@@ -102,6 +103,9 @@ int cmd_sweep(const SweepArgs& a) {
   // The thesis' Fig. 6.2 method: mean response time and its squared
   // coefficient of variation (starvation resistance) per scheduler and rate.
   std::int64_t point = 0;
+  std::int64_t mine = 0;
+  for (std::int64_t k = 0; k < points; ++k) mine += !shard || in_shard(k, *shard) ? 1 : 0;
+  Progress progress("memsim sweep", mine, "points");
   for (const std::string& sched : a.schedulers) {
     for (double rate : a.rates) {
       const std::int64_t k = point++;
@@ -110,6 +114,7 @@ int cmd_sweep(const SweepArgs& a) {
       o.scheduler = sched;
       const auto stats = run_random(o, sweep_spec(a, rate));
       if (!stats) return 2;
+      progress.step();
       const Summary& resp = (*stats)[Metric::kResponse];
       if (json) {
         json_points.push_back({{"scheduler", sched},

@@ -11,6 +11,7 @@
 #include "model/device_factory.h"
 #include "sim/commands.h"
 #include "sim/hybrid.h"
+#include "sim/progress.h"
 #include "sim/trace.h"
 #include "sim/wbuffer_workloads.h"
 #include "sim/workload.h"
@@ -125,6 +126,8 @@ int cmd_wbuffer(const WbufferArgs& a) {
     }
   }
   std::vector<Row> rows;
+  Progress progress("memsim wbuffer",
+                    static_cast<std::int64_t>(a.speedups.size() * (a.cache_mb.size() + 2)), "runs");
   for (double speedup : a.speedups) {
     if (!(speedup > 0)) {
       std::cerr << "memsim: --speedups must be positive\n";
@@ -144,9 +147,12 @@ int cmd_wbuffer(const WbufferArgs& a) {
       });
     };
     rows.push_back({speedup, "disk", 0, run(HybridMode::kDiskAlone, 0)});
+    progress.step();
     rows.push_back({speedup, "mems", 0, run(HybridMode::kMemsAlone, 0)});
+    progress.step();
     for (std::int64_t mb : a.cache_mb) {
       rows.push_back({speedup, "buffer", mb, run(HybridMode::kWriteBuffered, mb)});
+      progress.step();
     }
   }
   const std::string workload = a.trace.empty() ? a.workload : a.trace;

@@ -10,6 +10,8 @@ TEST(MemsimSweep, OneCsvRowPerSchedulerAndRateInOrder) {
   const Result r = memsim({"sweep", "--device", "g2", "--workload", "random", "--rates", "100,200",
                            "--schedulers", "fcfs,sptf", "--requests", "200"});
   ASSERT_EQ(r.status, 0) << r.err;
+  // stderr is a pipe here, not a terminal: no progress line (sim/progress.h).
+  EXPECT_EQ(r.err, "");
   const std::vector<std::string> l = lines(r.out);
   ASSERT_EQ(l.size(), 5u) << r.out;
   EXPECT_EQ(l[0], "scheduler,rate_per_s,requests,mean_response_ms,scv_response,p99_response_ms");
