@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const daemon::Config& config = std::get<daemon::Config>(resolved);
-  daemon::Config running = config;  // as last read: what SIGHUP compares with
+  daemon::Config running = config;  // what runs: what SIGHUP compares with
   spdlog::set_level(spdlog::level::from_str(config.log_level));  // checked by resolve()
   memstored::use_journal_format_if_under_systemd();
 

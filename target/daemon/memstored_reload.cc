@@ -45,7 +45,9 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
   for (const std::string& what : plan.not_applied) spdlog::warn("reload: {}", what);
   spdlog::info("reload (SIGHUP): {} LUN(s) changed live, {} change(s) need a restart",
                plan.luns.size(), plan.not_applied.size());
-  running = std::move(std::get<daemon::Config>(next));
+  // What now runs, not what was read: a change that needs a restart stays
+  // a difference from the file until then (applied_config).
+  running = daemon::applied_config(running, std::get<daemon::Config>(next), plan);
   ::sd_notifyf(0, "READY=1\nSTATUS=reloaded: %zu LUN(s) changed live, %zu change(s) need a restart",
                plan.luns.size(), plan.not_applied.size());
 }

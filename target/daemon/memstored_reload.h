@@ -13,7 +13,7 @@
 
 namespace memstore::memstored {
 
-// `running`: the configuration as last read, replaced by the new one.
+// `running`: the configuration that runs, updated with what the reload applied.
 void reload(const daemon::CommandLine& cli, daemon::Config& running,
             const std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*>& luns);
 

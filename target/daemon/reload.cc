@@ -111,4 +111,29 @@ ReloadPlan plan_reload(const Config& running, const Config& next) {
   return plan;
 }
 
+Config applied_config(const Config& running, const Config& next, const ReloadPlan& plan) {
+  Config now = running;
+  if (plan.log_level) now.log_level = *plan.log_level;
+  for (const LunReload& change : plan.luns) {
+    const TargetSpec* nt = find_target(next, change.target);
+    const LunSpec* nl = nt == nullptr ? nullptr : find_lun(*nt, change.id);
+    if (nl == nullptr) continue;
+    for (TargetSpec& t : now.targets) {
+      if (t.name != change.target) continue;
+      for (LunSpec& l : t.luns) {
+        if (l.id != change.id) continue;
+        if (change.control) {
+          l.timing = nl->timing;
+          l.scheduler = nl->scheduler;
+        }
+        if (change.faults_changed) {
+          l.faults = nl->faults;
+          l.fault_seed = nl->fault_seed;
+        }
+      }
+    }
+  }
+  return now;
+}
+
 }  // namespace memstore::daemon

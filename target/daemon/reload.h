@@ -34,4 +34,11 @@ struct ReloadPlan {
 
 ReloadPlan plan_reload(const Config& running, const Config& next);
 
+// What runs once `plan` (from plan_reload(running, next)) is applied: the
+// running configuration with the log level and each LUN's timing, scale,
+// scheduler, fault rules and seed taken from `next`, and everything that
+// needs a restart left as it runs. The next reload compares with this, so
+// a change made and then undone before a restart needs no restart.
+Config applied_config(const Config& running, const Config& next, const ReloadPlan& plan);
+
 }  // namespace memstore::daemon

@@ -47,6 +47,29 @@ TEST(Reload, TimingAndFaultsChangeLive) {
   EXPECT_TRUE(p.not_applied.empty());
 }
 
+// The next reload compares with what runs, not with the file last read: an
+// ACL changed (restart needed) and changed back needs no restart, while a
+// change applied live is what runs from then on.
+TEST(Reload, ComparesWithWhatRunsNotWithTheFileLastRead) {
+  const std::string acl = "[[target]]\nname = \"iqn.2026-11.org.memstore:r\"\n";
+  const Config started = parsed(kBase);
+  const Config acl_changed = parsed(acl + "acl = [\"iqn.2026-11.org.example:a\"]\n" +
+                                    "[[target.lun]]\nbacking = \"memory\"\ntiming = \"off\"\n");
+  const ReloadPlan first = plan_reload(started, acl_changed);
+  ASSERT_EQ(first.not_applied.size(), 1U);
+  EXPECT_THAT(first.not_applied[0], HasSubstr("acl or chap changed; restart to apply"));
+  ASSERT_EQ(first.luns.size(), 1U);
+  const Config runs = applied_config(started, acl_changed, first);
+  EXPECT_TRUE(runs.targets[0].acl.empty()) << "the ACL needs a restart: it is not what runs";
+  EXPECT_EQ(runs.targets[0].luns[0].timing.mode, scsi::TimingMode::kOff) << "applied live";
+
+  // Back to the ACL that runs, timing kept: nothing to apply, nothing needs a restart.
+  const Config back = parsed(kBase + "timing = \"off\"\n");
+  const ReloadPlan second = plan_reload(runs, back);
+  EXPECT_TRUE(second.not_applied.empty()) << second.not_applied[0];
+  EXPECT_TRUE(second.luns.empty());
+}
+
 // The power strategies come from `set`, which only a restart applies: a
 // reload changing the scheduler keeps the running LUN's strategies in the
 // page it applies, and one changing `set` alone applies nothing live.
