@@ -10,7 +10,7 @@
 #include "model/disk_zoned.h"
 #include "sim/array_cache.h"
 #include "sim/array_layout.h"
-#include "sim/request_parts.h"
+#include "sim/hybrid_run.h"
 
 namespace memstore::sim {
 
@@ -45,8 +45,6 @@ using model::Lbn;
 using model::Ns;
 using model::Op;
 using model::Request;
-
-constexpr Ns kNever = std::numeric_limits<Ns>::max();
 
 std::vector<std::size_t> indices(std::size_t from, std::size_t n) {
   std::vector<std::size_t> v(n);
@@ -92,11 +90,7 @@ class ArrayRun {
       // at the step's instant and every follow-up lies at or after it. Follow-ups found in
       // a device's sink lie in the future and must reach the devices in time order, so they
       // wait in events_ until the loop gets there.
-      Ns t = arrival ? arrival->arrival_ns : kNever;
-      if (!events_.empty()) t = std::min(t, events_.top().at);
-      for (Device* d : devices_) {
-        if (d->next_start_ns() >= 0) t = std::min(t, d->next_start_ns());
-      }
+      const Ns t = next_instant(arrival, events_, devices_);
       if (t == kNever) break;
       while (arrival && arrival->arrival_ns == t) {
         route(*arrival);

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/request_parts.h"
+#include "sim/hybrid_run.h"
 
 namespace memstore::sim {
 namespace {
@@ -20,7 +20,6 @@ using model::Ns;
 using model::Op;
 using model::Request;
 
-constexpr Ns kNever = std::numeric_limits<Ns>::max();
 constexpr std::size_t kMems = 0, kDisk = 1;
 
 class WbufferRun {
@@ -37,11 +36,7 @@ class WbufferRun {
     for (;;) {
       // Each step handles the earliest instant anything happens at; follow-ups of a
       // completion wait in events_ until then, so requests reach the devices in time order.
-      Ns t = arrival ? arrival->arrival_ns : kNever;
-      if (!events_.empty()) t = std::min(t, events_.top().at);
-      for (Device* d : devices_) {
-        if (d->next_start_ns() >= 0) t = std::min(t, d->next_start_ns());
-      }
+      const Ns t = next_instant(arrival, events_, devices_);
       if (t == kNever) break;
       while (arrival && arrival->arrival_ns == t) {
         admit(new_parent(Kind::kHost, t, arrival->op == Op::kRead), *arrival, t);

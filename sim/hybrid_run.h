@@ -1,15 +1,22 @@
+// What the hybrid systems' runs (the disk arrays, the write buffer) share.
+//
 // A request that a hybrid system splits into parts on several devices (a
 // stripe's units, a log's slots and the disk's rest) completes when its last
 // part does. RequestParts keeps which parent each part belongs to and hands
 // back the parent once its last part is done; `Parent` is the system's own
 // record, with at least `int parts_left` and `Ns done_ns`.
+//
+// next_instant: the earliest instant anything happens at.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
+#include "model/device.h"
 #include "model/request.h"
 
 namespace memstore::sim {
@@ -51,5 +58,22 @@ class RequestParts {
   std::unordered_map<std::uint64_t, Parent> parents_;
   std::uint64_t next_ = 0;
 };
+
+inline constexpr model::Ns kNever = std::numeric_limits<model::Ns>::max();
+
+// The earliest of: the next arrival, the next of the system's own follow-up
+// events (a priority queue whose top() has `at`), and the next time a device
+// starts work; kNever when none is left. Each step of a run handles that
+// instant, so requests reach the devices in time order.
+template <typename Events>
+model::Ns next_instant(const std::optional<model::Request>& arrival, const Events& events,
+                       const std::vector<model::Device*>& devices) {
+  model::Ns t = arrival ? arrival->arrival_ns : kNever;
+  if (!events.empty()) t = std::min(t, events.top().at);
+  for (const model::Device* d : devices) {
+    if (d->next_start_ns() >= 0) t = std::min(t, d->next_start_ns());
+  }
+  return t;
+}
 
 }  // namespace memstore::sim
