@@ -30,9 +30,12 @@ stage_begin() {
   stage_bg_t0=$SECONDS
   echo "== stage (in the background, its output at its end): $stage_bg_name"
   # A session of its own, so that a failed run can stop it and its children
-  # (QEMU under the VM tests) as one process group.
-  setsid "$@" >"$stage_bg_log" 2>&1 &
+  # (QEMU under the VM tests) as one process group. Its end time goes in
+  # $log.end: its row shows when it ended, not when stage_end waited.
+  setsid bash -c '"$@"; rc=$?; date +%s >"$0.end"; exit $rc' "$stage_bg_log" "$@" \
+    >"$stage_bg_log" 2>&1 &
   stage_bg_pid=$!
+  stage_bg_epoch=$(date +%s)
 }
 
 stage_end() {
@@ -42,8 +45,10 @@ stage_end() {
   wait "$pid" || status="FAILED (exit $?)"
   echo "== stage (background) done: $stage_bg_name"
   cat "$stage_bg_log"
-  rm -f "$stage_bg_log"
-  stage_row "$stage_bg_name" $((SECONDS - stage_bg_t0)) "$status"
+  local took=$((SECONDS - stage_bg_t0))
+  [ -s "$stage_bg_log.end" ] && took=$(($(cat "$stage_bg_log.end") - stage_bg_epoch))
+  rm -f "$stage_bg_log" "$stage_bg_log.end"
+  stage_row "$stage_bg_name (beside the above)" "$took" "$status"
   [ "$status" = ok ] || exit 1
 }
 
@@ -55,7 +60,7 @@ stage_table() {
     wait "$stage_bg_pid" 2>/dev/null || true
     echo "== stage (background) stopped: $stage_bg_name; its output:"
     cat "$stage_bg_log"
-    rm -f "$stage_bg_log"
+    rm -f "$stage_bg_log" "$stage_bg_log.end"
     stage_row "$stage_bg_name" $((SECONDS - stage_bg_t0)) "stopped"
   fi
   echo
