@@ -1,6 +1,6 @@
-// Secrets kept out of logs: what a control request or a configuration
-// shows in the daemon's log has every secret's value replaced by "***"
-// (docs/memstored.md, "Limits and security"). A secret is the value of any
+// Secrets kept out of logs: a control request, as the daemon's log shows
+// it, has every secret's value replaced by "***" (docs/memstored.md,
+// "Limits and security"). A secret is the value of any
 // key whose name ends in "secret" (a target's or discovery's chap.secret
 // and chap.mutual_secret), at any depth. The request itself is applied
 // unchanged; only what is written down is redacted.
