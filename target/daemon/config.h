@@ -25,13 +25,6 @@ struct Portal {
   friend bool operator==(const Portal&, const Portal&) = default;
 };
 
-// "127.0.0.1:3260", "[::1]:3260": an IPv6 address in brackets (RFC 3986
-// §3.2.2), as `portals` takes it and iSCSI's TargetAddress sends it.
-inline std::string portal_text(const std::string& host, std::uint16_t port) {
-  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
-         std::to_string(port);
-}
-
 // The LUN description memstored and the TCMU handler share (lun_spec.h).
 using lunspec::Durability;
 using lunspec::LunSpec;

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "target/daemon/config_lun.h"
+#include "target/iscsi/address_text.h"
 #include "target/lunspec/lun_factory.h"
 
 namespace memstore::memstored {
@@ -205,7 +206,7 @@ control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::S
     for (std::size_t i = 0; i < spec.portals.size(); ++i) {
       spdlog::info(
           "serving {} on {}", spec.name,
-          daemon::portal_text(spec.portals[i].host, ports[ports.size() - spec.portals.size() + i]));
+          iscsi::address_text(spec.portals[i].host, ports[ports.size() - spec.portals.size() + i]));
     }
     spdlog::info("target {} added with {} LUN(s)", spec.name, luns.size());
     return luns;

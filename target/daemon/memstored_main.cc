@@ -34,6 +34,7 @@
 #include "target/daemon/memstored_reload.h"
 #include "target/daemon/portal_check.h"
 #include "target/daemon/security_log.h"
+#include "target/iscsi/address_text.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
 #include "version/version.h"
@@ -180,7 +181,7 @@ int main(int argc, char** argv) {
   std::size_t portal = 0;
   for (const daemon::TargetSpec& t : config.targets) {
     for (const daemon::Portal& p : t.portals) {
-      spdlog::info("serving {} on {}", t.name, daemon::portal_text(p.host, ports.at(portal++)));
+      spdlog::info("serving {} on {}", t.name, iscsi::address_text(p.host, ports.at(portal++)));
     }
   }
   spdlog::info("{} event-loop thread{}", threads, threads == 1 ? "" : "s");

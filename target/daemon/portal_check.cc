@@ -8,6 +8,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "target/iscsi/address_text.h"
+
 namespace memstore::daemon {
 
 std::optional<Portal> parse_portal(std::string_view text) {
@@ -32,7 +34,7 @@ std::optional<Portal> parse_portal(std::string_view text) {
 }
 
 std::string portal_error(const Portal& portal) {
-  const std::string name = portal_text(portal.host, portal.port);
+  const std::string name = iscsi::address_text(portal.host, portal.port);
   addrinfo hints{};
   hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
   hints.ai_socktype = SOCK_STREAM;

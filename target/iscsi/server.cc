@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "target/iscsi/address_text.h"
 #include "target/iscsi/connection.h"
 #include "target/iscsi/lun_driver.h"
 #include "target/iscsi/lun_link.h"
@@ -179,8 +180,7 @@ struct Server::Impl {
       socket.set_option(tcp::no_delay(true), ec);
       std::string peer = "unknown peer";  // for the security log: "address:port"
       if (const tcp::endpoint remote = socket.remote_endpoint(ec); !ec) {
-        const std::string a = remote.address().to_string();
-        peer = (remote.address().is_v6() ? "[" + a + "]" : a) + ":" + std::to_string(remote.port());
+        peer = address_text(remote.address().to_string(), remote.port());
       }
       if (debug_log && debug_wanted && debug_wanted())
         debug_log("connection accepted from " + peer);
@@ -367,9 +367,7 @@ void Server::Impl::install(Served& t) {
   e.acl = t.setup.security.acl;  // discovery lists a target only to whom may log in
   e.requires_chap = t.setup.security.chap.has_value();
   for (const auto& [host, port] : t.setup.portals) {
-    const bool v6 = host.find(':') != std::string::npos;
-    e.addresses.push_back((v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "," +
-                          std::to_string(t.tpgt));
+    e.addresses.push_back(address_text(host, port) + "," + std::to_string(t.tpgt));
   }
   TargetContext c;
   c.name = t.setup.name;
