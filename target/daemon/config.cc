@@ -8,7 +8,6 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -348,40 +347,6 @@ bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,
   return true;
 }
 
-// A TOML basic string holding `s`.
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out + "\"";
-}
-
-// Checks what the command line may have changed after the file was read,
-// and gives every LUN the control initiators.
-std::variant<Config, std::string> finish(Config config, const std::string& source) {
-  if (const std::string e = log_level_error(config.log_level); !e.empty()) {
-    return source + ": log_level: " + e;
-  }
-  for (const DaemonNumber& n : kDaemonNumbers) {
-    const std::uint32_t v = config.*n.field;
-    if (v < n.min || v > n.max) {
-      return source + ": " + n.key + ": must be from " + std::to_string(n.min) + " to " +
-             std::to_string(n.max) + " (" + n.unit + "); it is " + std::to_string(v);
-    }
-  }
-  for (const std::string& name : config.control_initiators) {
-    if (const std::string e = iscsi_name_error(name); !e.empty()) {
-      return source + ": control_initiators: " + e;
-    }
-  }
-  for (TargetSpec& t : config.targets) {
-    for (LunSpec& lun : t.luns) lun.control.initiators = config.control_initiators;
-  }
-  return config;
-}
-
 }  // namespace
 
 std::variant<Config, std::string> parse_config(std::string_view text, const std::string& source) {
@@ -472,7 +437,7 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
       return (ctx.fail(tt->get("name"), tw + "name", "duplicate target name"), ctx.error);
     config.targets.push_back(std::move(target));
   }
-  return finish(std::move(config), source);
+  return finish_config(std::move(config), source);
 }
 
 std::variant<Config, std::string> load_config(const std::string& path) {
@@ -484,93 +449,26 @@ std::variant<Config, std::string> load_config(const std::string& path) {
   return parse_config(text.str(), path);
 }
 
-namespace {
-
-// An error in a flag's value, found by the file's parser in the TOML the
-// flags were written into ("command line:4: target[0].lun[0].timing: ..."),
-// named by the flag instead ("--timing: ...").
-std::string flag_error(const std::string& error) {
-  static const std::regex kKey(R"(^command line:\d+: target\[0\]\.(?:lun\[0\]\.)?(\w+): )");
-  std::smatch m;
-  if (!std::regex_search(error, m, kKey)) return error;
-  const std::string key = m[1].str();
-  return (key == "name" ? std::string("--target-name") : "--" + key) + ": " +
-         error.substr(static_cast<std::size_t>(m.length(0)));
-}
-
-}  // namespace
-
-std::variant<Config, std::string> resolve(const CommandLine& cli) {
-  Config config;
-  if (!cli.config_file.empty()) {
-    if (!cli.backing.empty() || !cli.device.empty() || !cli.timing.empty() ||
-        !cli.scheduler.empty() || !cli.target_name.empty()) {
-      return std::string(
-          "--config: --backing, --device, --timing, --scheduler and --target-name "
-          "describe the single-LUN case; put them in the config file instead");
+std::variant<Config, std::string> finish_config(Config config, const std::string& source) {
+  if (const std::string e = log_level_error(config.log_level); !e.empty()) {
+    return source + ": log_level: " + e;
+  }
+  for (const DaemonNumber& n : kDaemonNumbers) {
+    const std::uint32_t v = config.*n.field;
+    if (v < n.min || v > n.max) {
+      return source + ": " + n.key + ": must be from " + std::to_string(n.min) + " to " +
+             std::to_string(n.max) + " (" + n.unit + "); it is " + std::to_string(v);
     }
-    auto loaded = load_config(cli.config_file);
-    if (auto* err = std::get_if<std::string>(&loaded)) return *err;
-    config = std::get<Config>(loaded);
-  } else {
-    // The default: one G2 LUN, overridden by the flags, as a config file would say it.
-    std::ostringstream toml;
-    toml << "[[target]]\nname = "
-         << quoted(cli.target_name.empty() ? kDefaultTargetName : cli.target_name)
-         << "\n[[target.lun]]\n";
-    if (!cli.device.empty()) toml << "device = " << quoted(cli.device) << "\n";
-    if (!cli.backing.empty()) toml << "backing = " << quoted(cli.backing) << "\n";
-    if (!cli.timing.empty()) toml << "timing = " << quoted(cli.timing) << "\n";
-    if (!cli.scheduler.empty()) toml << "scheduler = " << quoted(cli.scheduler) << "\n";
-    auto parsed = parse_config(toml.str(), "command line");
-    if (auto* err = std::get_if<std::string>(&parsed)) return flag_error(*err);
-    config = std::get<Config>(parsed);
   }
-  if (!cli.listen.empty()) {
-    const auto portal = parse_portal(cli.listen);
-    if (!portal) return "--listen: '" + cli.listen + "' is not ADDR:PORT (e.g. 127.0.0.1:3260)";
-    config.targets.front().portals = {*portal};
-  }
-  if (!cli.control_socket.empty()) config.control_socket = cli.control_socket;
-  if (!cli.metrics.empty()) {
-    if (!parse_portal(cli.metrics)) {
-      return "--metrics: '" + cli.metrics + "' is not ADDR:PORT (e.g. 127.0.0.1:9464)";
+  for (const std::string& name : config.control_initiators) {
+    if (const std::string e = iscsi_name_error(name); !e.empty()) {
+      return source + ": control_initiators: " + e;
     }
-    config.metrics = cli.metrics;
   }
-  if (!cli.log_level.empty()) {
-    if (const std::string e = log_level_error(cli.log_level); !e.empty())
-      return "--log-level: " + e;
-    config.log_level = cli.log_level;
+  for (TargetSpec& t : config.targets) {
+    for (LunSpec& lun : t.luns) lun.control.initiators = config.control_initiators;
   }
-  const std::pair<const std::optional<std::uint32_t>&, std::uint32_t Config::*> numbers[] = {
-      {cli.nop_in_interval, &Config::nop_in_interval},
-      {cli.nop_in_timeout, &Config::nop_in_timeout},
-      {cli.spin_us, &Config::spin_us},
-      {cli.rt_priority, &Config::rt_priority},
-      {cli.transport_compensation_us, &Config::transport_compensation_us},
-      {cli.threads, &Config::threads},
-      {cli.awake_cpus, &Config::awake_cpus},
-      {cli.security_log_rate, &Config::security_log_rate},
-  };
-  for (const auto& [value, field] : numbers) {
-    if (!value) continue;
-    for (const DaemonNumber& n : kDaemonNumbers) {
-      if (n.field != field || (*value >= n.min && *value <= n.max)) continue;
-      std::string flag = std::string("--") + n.key;
-      std::replace(flag.begin(), flag.end(), '_', '-');
-      return flag + ": must be from " + std::to_string(n.min) + " to " + std::to_string(n.max) +
-             " (" + n.unit + "); it is " + std::to_string(*value);
-    }
-    config.*field = *value;
-  }
-  for (const std::string& name : cli.control_initiators) {
-    if (const std::string e = iscsi_name_error(name); !e.empty())
-      return "--control-initiator: " + e;
-  }
-  config.control_initiators.insert(config.control_initiators.end(), cli.control_initiators.begin(),
-                                   cli.control_initiators.end());
-  return finish(std::move(config), "command line");
+  return config;
 }
 
 std::variant<LunSpec, std::string> parse_lun_table(

@@ -168,4 +168,10 @@ struct CommandLine {
 // applies what it gets; --control-initiator adds to the file's list.
 std::variant<Config, std::string> resolve(const CommandLine& cli);
 
+// The checks every configuration passes last, whatever its source (a file,
+// or the flags after it): the daemon's numbers, log level and control
+// initiators, which the flags may have changed; and every LUN given the
+// control initiators. Errors name `source`.
+std::variant<Config, std::string> finish_config(Config config, const std::string& source);
+
 }  // namespace memstore::daemon
