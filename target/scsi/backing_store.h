@@ -62,6 +62,14 @@ class BackingStore {
   // Same REQUIRES with in.size() == count * block_size().
   [[nodiscard]] virtual StoreStatus write(std::uint64_t lba, std::uint64_t count,
                                           std::span<const std::uint8_t> in) = 0;
+  // A write that must be durable when it returns (FUA, or WCE = 0: SBC-3
+  // §4.15): by default write() then flush(), which makes more durable than
+  // asked; a store with a volatile cache puts only these blocks on its medium.
+  [[nodiscard]] virtual StoreStatus write_durable(std::uint64_t lba, std::uint64_t count,
+                                                  std::span<const std::uint8_t> in) {
+    if (auto e = write(lba, count, in)) return e;
+    return flush();
+  }
   // Deallocates the blocks (UNMAP, WRITE SAME with UNMAP); they read as zeros
   // afterwards. REQUIRES lba + count <= blocks().
   [[nodiscard]] virtual StoreStatus unmap(std::uint64_t lba, std::uint64_t count) = 0;

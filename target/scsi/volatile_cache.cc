@@ -1,0 +1,222 @@
+#include "target/scsi/volatile_cache.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <utility>
+
+namespace memstore::scsi {
+
+VolatileCacheStore::VolatileCacheStore(std::unique_ptr<BackingStore> medium,
+                                       VolatileCacheConfig config)
+    : medium_(std::move(medium)), config_(std::move(config)) {
+  config_.atomic_blocks = std::max<std::uint32_t>(config_.atomic_blocks, 1);
+  last_activity_ = now();
+}
+
+std::chrono::steady_clock::time_point VolatileCacheStore::now() const {
+  return config_.now ? config_.now() : std::chrono::steady_clock::now();
+}
+
+StoreStatus VolatileCacheStore::settle() {
+  const auto t = now();
+  if (config_.writeback_idle.count() > 0 && !writes_.empty() &&
+      t - last_activity_ >= config_.writeback_idle) {
+    if (auto e = write_back_all()) return e;
+  }
+  last_activity_ = t;
+  return std::nullopt;
+}
+
+void VolatileCacheStore::replace(std::uint64_t lba, std::uint64_t count) {
+  if (owner_.empty()) return;
+  for (std::uint64_t b = lba; b < lba + count; ++b) {
+    const auto found = owner_.find(b);
+    if (found == owner_.end()) continue;
+    const auto w = writes_.find(found->second);
+    owner_.erase(found);
+    if (--w->second.owned == 0) {
+      cached_bytes_ -= w->second.data.size();
+      writes_.erase(w);
+    }
+  }
+}
+
+std::vector<BlockRun> VolatileCacheStore::owned_runs(const Writes::const_iterator& it) const {
+  std::vector<BlockRun> runs;
+  const CachedWrite& w = it->second;
+  for (std::uint64_t b = w.lba; b < w.lba + w.blocks; ++b) {
+    const auto found = owner_.find(b);
+    if (found == owner_.end() || found->second != it->first) continue;
+    if (!runs.empty() && runs.back().lba + runs.back().blocks == b) {
+      ++runs.back().blocks;
+    } else {
+      runs.push_back({b, 1});
+    }
+  }
+  return runs;
+}
+
+StoreStatus VolatileCacheStore::write_runs(const CachedWrite& w,
+                                           const std::vector<BlockRun>& runs) {
+  const std::uint64_t bs = block_size();
+  for (const BlockRun& r : runs) {
+    const auto from = std::span<const std::uint8_t>(w.data).subspan((r.lba - w.lba) * bs,
+                                                                     r.blocks * bs);
+    if (auto e = medium_->write(r.lba, r.blocks, from)) return e;
+  }
+  return std::nullopt;
+}
+
+StoreStatus VolatileCacheStore::write_back(Writes::iterator it) {
+  const std::vector<BlockRun> runs = owned_runs(it);
+  if (auto e = write_runs(it->second, runs)) return e;
+  for (const BlockRun& r : runs) {
+    for (std::uint64_t b = r.lba; b < r.lba + r.blocks; ++b) owner_.erase(b);
+  }
+  cached_bytes_ -= it->second.data.size();
+  writes_.erase(it);
+  return std::nullopt;
+}
+
+StoreStatus VolatileCacheStore::write_back_all() {
+  while (!writes_.empty()) {
+    if (auto e = write_back(writes_.begin())) return e;
+  }
+  return std::nullopt;
+}
+
+StoreStatus VolatileCacheStore::read(std::uint64_t lba, std::uint64_t count,
+                                     std::span<std::uint8_t> out) {
+  if (auto e = check_access(*this, "read", lba, count, out.size())) return e;
+  if (auto e = settle()) return e;
+  if (auto e = medium_->read(lba, count, out)) return e;
+  if (owner_.empty()) return std::nullopt;
+  const std::uint64_t bs = block_size();
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto found = owner_.find(lba + i);
+    if (found == owner_.end()) continue;
+    const CachedWrite& w = writes_.at(found->second);
+    std::memcpy(out.data() + i * bs, w.data.data() + (lba + i - w.lba) * bs, bs);
+  }
+  return std::nullopt;
+}
+
+StoreStatus VolatileCacheStore::write(std::uint64_t lba, std::uint64_t count,
+                                      std::span<const std::uint8_t> in) {
+  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+  if (count == 0) return std::nullopt;
+  if (auto e = settle()) return e;
+  const std::uint64_t sequence = next_sequence_++;
+  replace(lba, count);
+  if (in.size() > config_.capacity_bytes) {
+    // Larger than the whole cache: the device can only stream it to the
+    // medium, where it is as durable as a write-back makes it.
+    return medium_->write(lba, count, in);
+  }
+  while (cached_bytes_ + in.size() > config_.capacity_bytes) {
+    if (auto e = write_back(writes_.begin())) return e;
+  }
+  CachedWrite w{lba, count, flushes_, count, std::vector<std::uint8_t>(in.begin(), in.end())};
+  cached_bytes_ += w.data.size();
+  writes_.emplace(sequence, std::move(w));
+  for (std::uint64_t b = lba; b < lba + count; ++b) owner_[b] = sequence;
+  return std::nullopt;
+}
+
+StoreStatus VolatileCacheStore::write_durable(std::uint64_t lba, std::uint64_t count,
+                                              std::span<const std::uint8_t> in) {
+  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+  if (count == 0) return flush();
+  if (auto e = settle()) return e;
+  replace(lba, count);
+  ++next_sequence_;  // numbered like every write, though never cached
+  if (auto e = medium_->write(lba, count, in)) return e;
+  return medium_->flush();
+}
+
+StoreStatus VolatileCacheStore::unmap(std::uint64_t lba, std::uint64_t count) {
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
+  if (auto e = settle()) return e;
+  replace(lba, count);
+  return medium_->unmap(lba, count);
+}
+
+StoreStatus VolatileCacheStore::flush() {
+  if (auto e = settle()) return e;
+  if (auto e = write_back_all()) return e;
+  if (auto e = medium_->flush()) return e;
+  ++flushes_;
+  return std::nullopt;
+}
+
+BackingStore::Extent VolatileCacheStore::provisioning(std::uint64_t lba,
+                                                      std::uint64_t max_blocks) const {
+  const Extent medium = medium_->provisioning(lba, max_blocks);
+  if (medium.mapped || owner_.empty()) return medium;
+  // Cached blocks hold data: the deallocated run ends at the first of them.
+  for (std::uint64_t i = 0; i < medium.blocks; ++i) {
+    if (owner_.contains(lba + i)) return i == 0 ? Extent{true, 1} : Extent{false, i};
+  }
+  return medium;
+}
+
+std::string VolatileCacheStore::describe() const {
+  return medium_->describe() + " behind a volatile write cache of " +
+         std::to_string(config_.capacity_bytes >> 10) + " KiB";
+}
+
+std::variant<PowerCutReport, StoreError> VolatileCacheStore::power_cut(CutPolicy policy,
+                                                                        std::uint64_t seed) {
+  if (auto e = settle()) return *e;
+  PowerCutReport report;
+  report.policy = policy;
+  report.seed = seed;
+  report.flushes = flushes_;
+  std::mt19937_64 draw(seed);
+  const auto coin = [&draw] { return (draw() >> 63) != 0; };
+  const std::uint64_t unit = config_.atomic_blocks;
+  for (auto it = writes_.cbegin(); it != writes_.cend(); ++it) {
+    const CachedWrite& w = it->second;
+    CutWrite cut{it->first, w.lba, w.blocks, w.after_flush, {}, {}, CutWrite::Outcome::kLost};
+    const std::vector<BlockRun> runs = owned_runs(it);
+    const bool whole = policy == CutPolicy::kKeepRandom && coin();
+    std::uint64_t drawn_unit = std::numeric_limits<std::uint64_t>::max();
+    bool unit_kept = false;
+    for (const BlockRun& r : runs) {
+      if (policy != CutPolicy::kTorn) {
+        (whole ? cut.kept : cut.lost).push_back(r);
+        continue;
+      }
+      // Torn: whole atomic units, each kept or lost on its own; a unit
+      // whose blocks are in two runs (a newer write owns the gap) is one draw.
+      for (std::uint64_t b = r.lba; b < r.lba + r.blocks;) {
+        const std::uint64_t end = std::min(r.lba + r.blocks, (b / unit + 1) * unit);
+        if (b / unit != drawn_unit) {
+          drawn_unit = b / unit;
+          unit_kept = coin();
+        }
+        auto& side = unit_kept ? cut.kept : cut.lost;
+        if (!side.empty() && side.back().lba + side.back().blocks == b) {
+          side.back().blocks += end - b;
+        } else {
+          side.push_back({b, end - b});
+        }
+        b = end;
+      }
+    }
+    if (auto e = write_runs(w, cut.kept)) return *e;
+    cut.outcome = cut.lost.empty()   ? CutWrite::Outcome::kKept
+                  : cut.kept.empty() ? CutWrite::Outcome::kLost
+                                     : CutWrite::Outcome::kTorn;
+    report.writes.push_back(std::move(cut));
+  }
+  writes_.clear();
+  owner_.clear();
+  cached_bytes_ = 0;
+  if (auto e = medium_->flush()) return *e;
+  return report;
+}
+
+}  // namespace memstore::scsi

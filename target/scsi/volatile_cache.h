@@ -1,0 +1,110 @@
+// A volatile write cache in front of a backing store: the device's own RAM,
+// which a power cut empties (durability = "volatile", docs/crash-consistency.md).
+//
+// The store behind it is the medium: it holds only what is durable. A write
+// stays in the cache, in this process's memory, until it becomes durable
+// (SBC-3 §4.15): flush() (SYNCHRONIZE CACHE, §5.24) writes back every
+// cached write; write_durable() (FUA, or WCE = 0) puts its data on the
+// medium before it returns; and the device writes back on its own, oldest
+// write first, when a write would not fit in `capacity_bytes`, and
+// everything once the cache has been idle for `writeback_idle`. Reads
+// always see the newest data. power_cut() then decides, by a seeded
+// policy, which cached writes reach the medium and which are lost, and says
+// which blocks each one lost.
+//
+// A block that a newer write replaced while both were cached is never
+// written back with the older data: the older write takes part in a
+// write-back or a cut only with the blocks it still owns. So after a cut
+// every block holds its last durable data or the data of a newer write the
+// policy kept, never anything else; that is the invariant the tests check.
+//
+// Not thread-safe (backing_store.h): the LUN's strand calls it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "target/scsi/backing_store.h"
+#include "target/scsi/power_cut.h"
+
+namespace memstore::scsi {
+
+struct VolatileCacheConfig {
+  std::uint64_t capacity_bytes = std::uint64_t{16} << 20;
+  // 0: the cache writes back only when full or flushed, which makes runs
+  // deterministic.
+  std::chrono::milliseconds writeback_idle{0};
+  // The atomic write unit in blocks: a torn write loses or keeps whole units
+  // (aligned to multiples of it from LBA 0).
+  std::uint32_t atomic_blocks = 1;
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+  Clock now;  // unset: std::chrono::steady_clock::now
+};
+
+class VolatileCacheStore final : public BackingStore {
+ public:
+  VolatileCacheStore(std::unique_ptr<BackingStore> medium, VolatileCacheConfig config);
+
+  std::uint64_t blocks() const override { return medium_->blocks(); }
+  std::uint32_t block_size() const override { return medium_->block_size(); }
+  StoreStatus read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) override;
+  StoreStatus write(std::uint64_t lba, std::uint64_t count,
+                    std::span<const std::uint8_t> in) override;
+  StoreStatus write_durable(std::uint64_t lba, std::uint64_t count,
+                            std::span<const std::uint8_t> in) override;
+  // Unmapping is done on the medium at once (durable early, which SBC
+  // allows), after the cached data of those blocks is dropped as replaced.
+  StoreStatus unmap(std::uint64_t lba, std::uint64_t count) override;
+  StoreStatus flush() override;
+  Extent provisioning(std::uint64_t lba, std::uint64_t max_blocks) const override;
+  bool volatile_cache() const override { return true; }
+  std::string describe() const override;
+
+  // Empties the cache as a power cut would: each cached write is kept,
+  // lost or torn by `policy`, drawn from `seed`; what is kept is written to
+  // the medium. The report lists every write that was still volatile.
+  std::variant<PowerCutReport, StoreError> power_cut(CutPolicy policy, std::uint64_t seed);
+
+  std::uint64_t cached_bytes() const { return cached_bytes_; }
+  std::uint64_t cached_writes() const { return writes_.size(); }
+  std::uint64_t flushes() const { return flushes_; }
+  const VolatileCacheConfig& config() const { return config_; }
+
+ private:
+  struct CachedWrite {
+    std::uint64_t lba = 0;
+    std::uint64_t blocks = 0;
+    std::uint64_t after_flush = 0;
+    std::uint64_t owned = 0;  // blocks no newer write has replaced
+    std::vector<std::uint8_t> data;
+  };
+  using Writes = std::map<std::uint64_t, CachedWrite>;  // by sequence, oldest first
+
+  std::chrono::steady_clock::time_point now() const;
+  // The idle write-back that would have happened by now.
+  StoreStatus settle();
+  // Newer data for [lba, lba + count) arrives: cached writes lose those blocks.
+  void replace(std::uint64_t lba, std::uint64_t count);
+  // The blocks of `it` it still owns, as runs.
+  std::vector<BlockRun> owned_runs(const Writes::const_iterator& it) const;
+  StoreStatus write_runs(const CachedWrite& w, const std::vector<BlockRun>& runs);
+  StoreStatus write_back(Writes::iterator it);
+  StoreStatus write_back_all();
+
+  std::unique_ptr<BackingStore> medium_;
+  VolatileCacheConfig config_;
+  Writes writes_;
+  std::unordered_map<std::uint64_t, std::uint64_t> owner_;  // LBA -> sequence
+  std::uint64_t cached_bytes_ = 0;
+  std::uint64_t next_sequence_ = 1;
+  std::uint64_t flushes_ = 0;
+  std::chrono::steady_clock::time_point last_activity_{};
+};
+
+}  // namespace memstore::scsi
