@@ -44,7 +44,8 @@ MemsMechanism::MemsMechanism(const DeviceParams& p)
   sled_ = rest_;
   // Every start after a spin-down seeks from the rest position (begin_service),
   // which is an eighth of a replay's requests at DiskSim's 50 ms mean gap
-  // (docs/benchmarks.md). Those X seeks are computed once here, by the same
+  // (docs/benchmarks/log/2026-11-27.md, "Toward 40x, second step"). Those X
+  // seeks are computed once here, by the same
   // call on the same doubles as x_seek_to_bits', so each is bit-identical.
   // Up to 2^16 cylinders (512 KB); beyond that, every seek is computed.
   if (geometry_.sx() <= (1 << 16)) {

@@ -126,7 +126,8 @@ inline void Summary::add(std::int64_t value_ns) {
 // per-request metrics, sim/report.h), kept as arrays: the count is shared,
 // and the N running means and squared deviations sit side by side, so their
 // Welford updates take N/4 four-wide AVX divisions (and N % 4 scalar ones)
-// instead of N scalar ones (docs/benchmarks.md, "Toward 40x, second step").
+// instead of N scalar ones (docs/benchmarks/log/2026-11-27.md, "Toward 40x,
+// second step").
 // Every summary it gives is bit-identical to a Summary that had add() called
 // with the same values in the same order.
 template <std::size_t N>

@@ -89,8 +89,8 @@ class FileStore final : public BackingStore, public AsyncStore {
   // random 4 KB pwrite costs 23 us after 1 MB writes, 11 us after 256 KB,
   // 7 us after 64 KB and 4 us after 4 KB ones (bench/pwrite-cost). 64 KB
   // pieces cost a few more system calls per large command and keep later
-  // small writes cheap (docs/benchmarks.md, "Random writes to the file
-  // store").
+  // small writes cheap (docs/benchmarks/log/2026-11-26.md, "Random writes to
+  // the file store").
   static constexpr std::size_t kWritePieceBytes = std::size_t{64} << 10;
   // The most bytes one io_uring read carries. The kernel copies a read from
   // the page cache inline, in the io_uring_enter of the thread that submits

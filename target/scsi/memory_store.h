@@ -5,7 +5,8 @@
 // space only. The kernel gives a page memory, already zeroed, on the first
 // write into it, and nothing else zeroes it again: a first 4 KB write costs
 // one page (a 64 KiB chunk that was zeroed twice cost 66% of the daemon's
-// CPU under scattered first writes; docs/benchmarks.md).
+// CPU under scattered first writes; docs/benchmarks/log/2026-11-26.md, "Event
+// loops and io_uring: throughput against tgt").
 //
 // Which blocks hold data is kept per unit of max(1, 4096 / block_size)
 // whole blocks in a bitmap (itself a sparse mapping): reads of a unit never
@@ -43,8 +44,8 @@ class MemoryStore final : public BackingStore, public AsyncStore {
  public:
   // At most this much is copied, zeroed or released in one turn of the
   // event loop: about 0.06 ms into pages already present, 0.3 ms into new
-  // ones (a 512 MiB WRITE SAME took 119 and 549 ms; docs/benchmarks.md,
-  // "Large commands on the memory store").
+  // ones (a 512 MiB WRITE SAME took 119 and 549 ms;
+  // docs/benchmarks/log/2026-11-27.md, "Large commands on the memory store").
   static constexpr std::uint64_t kSliceBytes = std::uint64_t{256} << 10;
   // Larger operations are queued; one this size done at once takes about
   // 1 ms at most.
