@@ -152,8 +152,8 @@ Positioning MemsMechanism::position_for(const SledState& from, const XSeek& xs, 
     const double x_s = xs.base_s + xs.settle_s;
     if (a.total_s == x_s) return a;
     // When its closed-form bound fits, the preferred direction is kept as
-    // well, as it always was (the bound carries a margin, so this only
-    // matters should the bound ever fall below the exact Y).
+    // well (the bound carries a margin, so this only matters should the
+    // bound ever fall below the exact Y).
     if (y_upper_bound_s(from, y_pref, preferred_dir) <= x_s) return a;
   }
   const Positioning b = position_in(from, xs, y_other, -preferred_dir);

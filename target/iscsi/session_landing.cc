@@ -1,6 +1,6 @@
 // Session: write data received in place (Session::landing). A 128 KB write
-// otherwise came in twice: from the socket into the connection's buffer,
-// then into the task's (12.6% of the daemon's time in memmove:
+// would otherwise come in twice: from the socket into the connection's
+// buffer, then into the task's (12.6% of the daemon's time in memmove:
 // docs/benchmarks/log/2026-11-27.md, "Full scale, quiet machine, after
 // connection placement"). The connection reads a segment straight into
 // the buffer the session lends it here.
