@@ -2,8 +2,9 @@
 // touched lately (a store read sequentially over 1 GiB, as bench/
 // throughput-vs-tgt reads it) and from memory that has (a buffer used again),
 // both by memcpy and by a send() into a loopback TCP connection that another
-// thread drains (docs/benchmarks.md, "128 KB reads: where the copy's cost
-// is"). The figure is the sending thread's CPU time per 128 KB.
+// thread drains (docs/benchmarks.md, "Throughput against tgt"; the
+// experiment: docs/benchmarks/log/2026-11-27.md, "128 KB reads: where the
+// copy's cost is"). The figure is the sending thread's CPU time per 128 KB.
 //
 // It answers one question: would a read sent straight from the store, with
 // no copy into a buffer first, save the copy's cost? Only if the kernel's

@@ -1,6 +1,6 @@
 // Division by a divisor fixed at run time, as a multiply-high, an add and a
-// shift instead of a 64-bit `div` (issue 15, model speed: the LBN mapping's
-// divisions were 9% of a G2 service-time computation).
+// shift instead of a 64-bit `div` (with `div`, the LBN mapping's divisions
+// are 9% of a G2 service-time computation).
 //
 // The method is the round-up one of Granlund and Montgomery, "Division by
 // invariant integers using multiplication" (PLDI 1994, §4), with a 65-bit

@@ -44,7 +44,8 @@ MemsMechanism::MemsMechanism(const DeviceParams& p)
   sled_ = rest_;
   // Every start after a spin-down seeks from the rest position (begin_service),
   // which is an eighth of a replay's requests at DiskSim's 50 ms mean gap
-  // (docs/benchmarks.md). Those X seeks are computed once here, by the same
+  // (docs/benchmarks/log/2026-11-27.md, "Toward 40x, second step"). Those X
+  // seeks are computed once here, by the same
   // call on the same doubles as x_seek_to_bits', so each is bit-identical.
   // Up to 2^16 cylinders (512 KB); beyond that, every seek is computed.
   if (geometry_.sx() <= (1 << 16)) {
@@ -151,8 +152,8 @@ Positioning MemsMechanism::position_for(const SledState& from, const XSeek& xs, 
     const double x_s = xs.base_s + xs.settle_s;
     if (a.total_s == x_s) return a;
     // When its closed-form bound fits, the preferred direction is kept as
-    // well, as it always was (the bound carries a margin, so this only
-    // matters should the bound ever fall below the exact Y).
+    // well (the bound carries a margin, so this only matters should the
+    // bound ever fall below the exact Y).
     if (y_upper_bound_s(from, y_pref, preferred_dir) <= x_s) return a;
   }
   const Positioning b = position_in(from, xs, y_other, -preferred_dir);

@@ -25,7 +25,8 @@ class PowerMeter {
   void add(PowerState s, Ns duration_ns, int tips = 0);
   // add(kSeek, ...) and add(kAccess, ...), inline: the mechanism calls them
   // for every media step, where the call and the switch on the state cost
-  // more than the accounting (docs/benchmarks.md).
+  // more than the accounting (docs/benchmarks/log/2026-11-27.md, "Toward
+  // 40x, second step").
   void add_seek(Ns duration_ns) {
     if (duration_ns <= 0) return;
     constexpr auto i = static_cast<int>(PowerState::kSeek);

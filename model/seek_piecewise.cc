@@ -70,7 +70,8 @@ inline double first_speed(double v) {
 // phase_s<kChunksPerPhase> two chunk boundaries at a time: the 8 square roots
 // (after first_speed) and 8 divisions of a phase are 4 sqrtpd and 4 divpd,
 // which cost per instruction what sqrtsd and divsd do on the CPUs measured
-// (docs/benchmarks.md). Every lane computes the scalar code's expression in
+// (docs/benchmarks/log/2026-11-26.md, "How the service-time figure came
+// under 250 ns"). Every lane computes the scalar code's expression in
 // the same order, and IEEE square root and division are correctly rounded
 // packed or not, so each value is bit-identical to phase_s's; the chunk times
 // are summed in the same order too. SSE2 is part of x86-64, so no CPU is
@@ -118,7 +119,8 @@ inline double phase8_sse2_s(double thrust, double k, double xa, double xb, doubl
 // EPYC a 4-wide vsqrtpd or vdivpd costs what a 2-wide one does, so a phase's
 // 8 square roots and 8 divisions take half the instructions: independent
 // seeks run about 1.3x faster, a replay, where each seek waits on its own
-// chain of square roots, about 2% (docs/benchmarks.md, "Toward 40x"). Only
+// chain of square roots, about 2% (docs/benchmarks/log/2026-11-26.md,
+// "Toward 40x"). Only
 // AVX itself is enabled here, not FMA, so every product and sum is rounded as
 // in the scalar code and each value stays bit-identical.
 __attribute__((target("avx"))) double phase8_avx_s(double thrust, double k, double xa, double xb,

@@ -1,6 +1,8 @@
-// The base Y seeks of one sled configuration, computed once (issue 15, model
-// speed: the piecewise seek's chunks were half of a G2 service-time
-// computation, and the Y seek half of those).
+// The base Y seeks of one sled configuration, computed once: computed each
+// time, the piecewise seek's chunks are half of a G2 service-time
+// computation, and the Y seek half of those
+// (docs/benchmarks/log/2026-11-26.md, "How the service-time figure came
+// under 250 ns").
 //
 // Between accesses the sled is only ever where the access of a row starts or
 // ends (model/mems_mechanism.h), and a Y seek leaves and arrives at the access

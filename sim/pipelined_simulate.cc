@@ -24,7 +24,7 @@ using Completions = std::vector<model::Completion>;
 // small enough for the batch being filled and the one being read to fit in
 // their cores' L2 caches, and large enough that the threads meet rarely.
 // Batches of 256 and of 4096 timed the same within the noise
-// (docs/benchmarks.md).
+// (docs/benchmarks/log/2026-11-27.md, "Toward 40x, third step").
 constexpr std::size_t kBatch = 1024;
 // Batches of requests produced ahead of the model: enough that it never waits
 // while a helper counts a batch of completions instead.

@@ -4,7 +4,8 @@
 // producing the requests (parsing the trace, or generating a workload for
 // `memsim run`), running the device model, and
 // adding each completion to the statistics. The model is about 70% of a
-// 1M-request replay; the other two stages are the rest (docs/benchmarks.md).
+// 1M-request replay; the other two stages are the rest
+// (docs/benchmarks/log/2026-11-27.md, "Toward 40x, third step").
 // Here the model keeps the calling thread while helper threads produce the
 // requests ahead of it and count its completions behind it. Both cross in
 // batches of a thousand, so the threads meet about a thousand times in a

@@ -45,7 +45,8 @@ inline constexpr int kFirstLogExponent = kSubBits + 1;                      // 1
 // below kLinearLimit the same form with s = 0 gives v itself. bit_width(v |
 // 2^9) - 10 is that s in both cases, so one expression covers every value
 // with no branch: for the metrics that are 0 in some requests and not in
-// others (queue, turnaround) the old test was a branch on the data.
+// others (queue, turnaround) a test of the range would be a branch on the
+// data.
 inline std::size_t bucket_of(std::int64_t value_ns) {
   const std::uint64_t v = value_ns < 0 ? 0 : static_cast<std::uint64_t>(value_ns);
   const int s = static_cast<int>(std::bit_width(v | kSubBuckets)) - kFirstLogExponent;
@@ -126,7 +127,8 @@ inline void Summary::add(std::int64_t value_ns) {
 // per-request metrics, sim/report.h), kept as arrays: the count is shared,
 // and the N running means and squared deviations sit side by side, so their
 // Welford updates take N/4 four-wide AVX divisions (and N % 4 scalar ones)
-// instead of N scalar ones (docs/benchmarks.md, "Toward 40x, second step").
+// instead of N scalar ones (docs/benchmarks/log/2026-11-27.md, "Toward 40x,
+// second step").
 // Every summary it gives is bit-identical to a Summary that had add() called
 // with the same values in the same order.
 template <std::size_t N>

@@ -208,8 +208,9 @@ inline std::size_t digit_run(const char* p, const char* end, const char* readabl
 
 // The DiskSim lines memsim writes (disksim_line) and most others, in one pass
 // over the bytes: "digits[.digits] digits digits digits digits" with blanks
-// between. parse_disksim's tokenizer followed by the number parsers read each
-// byte twice or more and were a fifth of a replay's time (docs/benchmarks.md).
+// between. parse_disksim's tokenizer followed by the number parsers reads
+// each byte twice or more, a fifth of a replay's time
+// (docs/benchmarks/log/2026-11-26.md, "Toward 40x").
 // Gives exactly what parse_disksim gives, or false (nothing decided) for any
 // other shape, a sign, too many digits or a value parse_disksim rejects, which
 // parse_disksim then reads as before. `line` is trimmed, hence starts with a

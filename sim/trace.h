@@ -32,8 +32,10 @@
 // error. The first error ends the trace. No input makes the reader crash,
 // throw or loop without consuming input.
 //
-// Speed: reading the trace was about a quarter of `memsim replay`'s time on a
-// 1M-request trace (docs/benchmarks.md), so the reader takes the stream's
+// Speed: read a character at a time from the stream, the trace is about a
+// quarter of `memsim replay`'s time on a 1M-request trace
+// (docs/benchmarks/log/2026-11-21.md, "memsim against DiskSim 4.0"), so the
+// reader takes the stream's
 // bytes in large blocks straight from its streambuf and parses each line in
 // place in that buffer: no per-line string or istream extraction and no
 // allocation per request (only the constructor's buffer, error messages, and

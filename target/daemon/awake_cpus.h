@@ -3,7 +3,8 @@
 // On a virtual machine an idle vCPU halts, and the host deschedules it: the
 // timer or packet that wakes a delivery thread then waits for the host to run
 // that vCPU again, tens of microseconds to milliseconds later, whatever the
-// thread's priority (docs/benchmarks.md, "Idle vCPUs"). A spinner at the
+// thread's priority (docs/benchmarks/log/2026-11-27.md, "Idle vCPUs"). A
+// spinner at the
 // lowest priority there is (SCHED_IDLE) keeps its CPU running without taking
 // it from anything else: every other thread preempts it at once. It costs that
 // CPU's power, and the host sees the VM busy; so it is off by default.

@@ -85,7 +85,8 @@ struct Config {
   Limits limits;
   // Microseconds before each modeled completion at which the delivery stops
   // sleeping and waits on the CPU (timer wake-up costs tens of microseconds
-  // on a VM; docs/benchmarks.md "Timing fidelity"). 0: always sleep.
+  // on a VM; docs/benchmarks/log/2026-11-21.md, "Timing fidelity"). 0: always
+  // sleep.
   std::uint32_t spin_us = kDefaultSpinUs;
   static constexpr std::uint32_t kDefaultSpinUs = 100;
   // SCHED_FIFO priority of the daemon (1-99), so that other processes on

@@ -142,8 +142,9 @@ void Engine::reap_storage() {
 // A result whose storage has finished takes its data and gives back its
 // buffers (Lun::complete_io) as soon as it has, not at its instant: in
 // realtime timing the thread has slept until then, and that work, on cold
-// caches, made every file-store delivery about 1 µs later
-// (docs/benchmarks.md, "Delivery lateness and the store's completions").
+// caches, would make every file-store delivery about 1 µs later
+// (docs/benchmarks/log/2026-11-27.md, "Delivery lateness and the store's
+// completions").
 void Engine::settle_storage(scsi::ScsiResult& r) {
   if (r.io && r.io->ready()) lun_->complete_io(r);
 }

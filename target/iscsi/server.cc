@@ -232,7 +232,8 @@ struct Server::Impl {
   // with the PDU and the connection opens again on it (Placement). One
   // session per LUN loop then does its socket work on the LUN's own thread:
   // no post across threads per command, and no copy of each write's data
-  // (docs/benchmarks.md, "Connections on their LUNs' loop"). A discovery
+  // (docs/benchmarks/log/2026-11-27.md, "Connections on their LUNs' loop"). A
+  // discovery
   // session, an unknown target, or one whose LUNs span loops stays.
   bool rehome(std::size_t from, const std::string& peer, tcp::socket& socket, FirstPdu& first) {
     const auto to = home_of(from, first);

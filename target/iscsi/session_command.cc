@@ -233,8 +233,9 @@ void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {
     const auto segment = std::span<const std::uint8_t>(in).subspan(off, n);
     if (in_place) {
       // The segment goes out from the data-in buffer itself: a copy of
-      // every byte read was a tenth of a large read's CPU time
-      // (docs/benchmarks.md, "Throughput").
+      // every byte read would be a tenth of a large read's CPU time
+      // (docs/benchmarks/log/2026-11-21.md, "Large reads: where the time
+      // went").
       DataPdu out;
       out.head = spare_pdu();
       const Bhs bhs = encode(TargetPdu{d});

@@ -1,7 +1,8 @@
 // Session: write data received in place (Session::landing). A 128 KB write
-// otherwise came in twice: from the socket into the connection's buffer,
-// then into the task's (docs/benchmarks.md, "Throughput": 12.6% of the
-// daemon's time in memmove). The connection reads a segment straight into
+// would otherwise come in twice: from the socket into the connection's
+// buffer, then into the task's (12.6% of the daemon's time in memmove:
+// docs/benchmarks/log/2026-11-27.md, "Full scale, quiet machine, after
+// connection placement"). The connection reads a segment straight into
 // the buffer the session lends it here.
 #include "target/iscsi/session.h"
 #include "target/iscsi/session_task.h"

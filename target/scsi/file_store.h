@@ -89,14 +89,14 @@ class FileStore final : public BackingStore, public AsyncStore {
   // random 4 KB pwrite costs 23 us after 1 MB writes, 11 us after 256 KB,
   // 7 us after 64 KB and 4 us after 4 KB ones (bench/pwrite-cost). 64 KB
   // pieces cost a few more system calls per large command and keep later
-  // small writes cheap (docs/benchmarks.md, "Random writes to the file
-  // store").
+  // small writes cheap (docs/benchmarks/log/2026-11-26.md, "Random writes to
+  // the file store").
   static constexpr std::size_t kWritePieceBytes = std::size_t{64} << 10;
   // The most bytes one io_uring read carries. The kernel copies a read from
   // the page cache inline, in the io_uring_enter of the thread that submits
-  // it, and a read of a hole first fills the cache with zeroed pages: here
-  // one 32 MiB READ held the event loop for 70 ms in that call, so another
-  // LUN's 4 KB reads waited up to 85 ms (bench/large-commands, BACKING=file
+  // it, and a read of a hole first fills the cache with zeroed pages: here,
+  // as one read, a 32 MiB READ holds the event loop for 70 ms in that call,
+  // and another LUN's 4 KB reads wait up to 85 ms (bench/large-commands, BACKING=file
   // A_PATTERN=seqread). 256 KiB, as the memory store's slices
   // (memory_store.h), is a fraction of a millisecond into new pages.
   static constexpr std::size_t kReadPieceBytes = std::size_t{256} << 10;
@@ -104,7 +104,7 @@ class FileStore final : public BackingStore, public AsyncStore {
   // What the kernel cannot do in the submitting thread waits for a thread
   // of the io-wq, which all the stores of that thread share (kIoWorkers),
   // in order: with 128 operations in the ring, a 512 MiB WRITE SAME on
-  // tmpfs, where every operation goes there, made another LUN's 4 KB reads
+  // tmpfs, where every operation goes there, makes another LUN's 4 KB reads
   // wait 5 ms each behind its pieces (bench/large-commands). 1 MiB is 16
   // write pieces, or 8 reads of 128 KB.
   static constexpr std::size_t kKernelBytes = std::size_t{1} << 20;

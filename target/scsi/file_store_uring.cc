@@ -116,10 +116,10 @@ StoreStatus FileStore::start_async(unsigned depth) {
   // No readahead. The kernel reads ahead inside the read that finds the
   // next pages missing, and an io_uring read runs in the submitting thread
   // when it can: where the block device reads ahead far (read_ahead_kb 8192
-  // here), one 256 KiB read of a hole made 8 MiB of zeroed page cache and
-  // held the event loop for 16 ms (bench/large-commands, A_PATTERN=seqread).
+  // here), one 256 KiB read of a hole makes 8 MiB of zeroed page cache and
+  // holds the event loop for 16 ms (bench/large-commands, A_PATTERN=seqread).
   // Without readahead a read allocates its own pages only; a read that must
-  // wait for the disk goes to io-wq as before. Advice, so a failure changes
+  // wait for the disk still goes to io-wq. Advice, so a failure changes
   // nothing but the speed.
   (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_RANDOM);
   ring_ = std::move(r);

@@ -171,8 +171,9 @@ std::optional<Bytes> Lun::buffer(std::size_t size) {
   }
   dispatch_hold_.add(config_.buffer_budget, needed);
   // No clear() on recycling and a shrink here: a READ's buffer is filled by
-  // the store whole, and zeroing 128 KB per command first cost 5% of a
-  // large read's CPU (docs/benchmarks.md). Only growth is zeroed.
+  // the store whole, and zeroing 128 KB per command first costs 5% of a
+  // large read's CPU (docs/benchmarks/log/2026-11-21.md, "Large reads").
+  // Only growth is zeroed.
   if (b.capacity() < size) b.reserve(size);
   b.resize(size);
   return b;

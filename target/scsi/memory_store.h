@@ -4,8 +4,8 @@
 // (MAP_NORESERVE), so a 3.4 GB G2 LUN that was never written costs address
 // space only. The kernel gives a page memory, already zeroed, on the first
 // write into it, and nothing else zeroes it again: a first 4 KB write costs
-// one page (a 64 KiB chunk that was zeroed twice cost 66% of the daemon's
-// CPU under scattered first writes; docs/benchmarks.md).
+// one page, what an ordinary write costs (docs/benchmarks.md, scattered
+// first writes).
 //
 // Which blocks hold data is kept per unit of max(1, 4096 / block_size)
 // whole blocks in a bitmap (itself a sparse mapping): reads of a unit never
@@ -21,7 +21,7 @@
 //
 // Asynchronous (async_store.h, memory_store_async.cc), so that no command
 // holds its LUN's thread for long: an operation of more than kAtOnceBytes
-// (a 512 MiB WRITE SAME took 120-550 ms of memory copies) waits in a queue
+// (a 512 MiB WRITE SAME is 120-550 ms of memory copies) waits in a queue
 // and runs in slices of kSliceBytes, one slice per turn of the thread's
 // event loop; smaller ones run at once (at_once()) while the queue is
 // empty. Queued operations run one at a time, in the order started. The
@@ -43,8 +43,8 @@ class MemoryStore final : public BackingStore, public AsyncStore {
  public:
   // At most this much is copied, zeroed or released in one turn of the
   // event loop: about 0.06 ms into pages already present, 0.3 ms into new
-  // ones (a 512 MiB WRITE SAME took 119 and 549 ms; docs/benchmarks.md,
-  // "Large commands on the memory store").
+  // ones (a 512 MiB WRITE SAME at once takes 119 and 549 ms;
+  // docs/benchmarks/log/2026-11-27.md, "Large commands on the memory store").
   static constexpr std::uint64_t kSliceBytes = std::uint64_t{256} << 10;
   // Larger operations are queued; one this size done at once takes about
   // 1 ms at most.

@@ -30,14 +30,13 @@
 //
 // The cost: two thread hand-offs per command (the caller wakes the LUN
 // thread, the LUN thread wakes the caller), each a futex wake and a context
-// switch. Measured natively on a loaded 2-core machine: an off-mode command
-// takes 12-19 µs instead of 3 µs, and a caller wakes 12-26 µs after its
-// result is handed back (docs/benchmarks.md, "TCMU handler"); under QEMU's
-// TCG a context switch costs tens of µs (not yet measured with this design).
-// The design before this one guarded the Lun with a mutex and let each
-// caller sleep towards its own due time, which saved both hand-offs but had
-// a timing engine of its own (no spin, no compensation, no page 31h, a
-// decision thread), and callers contended for the mutex.
+// switch. Natively, on a loaded 2-core machine, an off-mode command takes
+// 12-19 µs, and a caller wakes 12-26 µs after its result is handed back
+// (docs/benchmarks.md, "TCMU handler"). A Lun behind a mutex, with each
+// caller sleeping towards its own due time, would save both hand-offs (an
+// off-mode command in 2.8-3.6 µs), but it needs a timing engine of its own
+// (no spin, no compensation, no page 31h) and its callers contend for the
+// mutex.
 //
 // The second hand-off is not in lateness() or page 31h: they measure when
 // the engine hands the result over, as memstored measures before its
