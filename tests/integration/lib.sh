@@ -6,7 +6,10 @@
 start_memstored() {
   local memstored=$1 nports=$2
   shift 2
-  log=$work/memstored.log
+  # A new file for each start: the daemon's own redirection truncates it
+  # only once it runs, and a reused one still shows the last daemon's
+  # ports to the loop below until then.
+  log=$(mktemp "$work/memstored.XXXXXX.log")
   "$memstored" "$@" >"$log" 2>&1 &
   pid=$!
   ports=()
