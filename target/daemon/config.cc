@@ -237,11 +237,32 @@ bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunS
   return true;
 }
 
+// cache_mb and cache_writeback_ms: the volatile write cache's, so only with
+// durability = "volatile" (docs/crash-consistency.md).
+bool parse_volatile_cache(Ctx& ctx, const toml::table& t, const std::string& where,
+                          LunSpec& lun) {
+  for (const char* key : {"cache_mb", "cache_writeback_ms"}) {
+    if (t.get(key) && lun.durability != Durability::kVolatile) {
+      return ctx.fail(t.get(key), where + key,
+                      "applies only to a volatile write cache; add durability = \"volatile\" "
+                      "or remove it");
+    }
+  }
+  std::int64_t mb = -1;
+  if (!get_int(ctx, t, where, "cache_mb", mb, 1, 65536, "MiB") ||
+      !get_int(ctx, t, where, "cache_writeback_ms", lun.cache_writeback_ms, 0, 3600000, "ms")) {
+    return false;
+  }
+  if (mb > 0) lun.cache_mb = static_cast<std::uint32_t>(mb);
+  return true;
+}
+
 bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
                const std::string& state_dir, const std::string& target_name, LunSpec& lun) {
   if (!only_keys(ctx, t, where,
                  {"id", "device", "device_config", "set", "backing", "durability", "timing",
-                  "scale", "scheduler", "rotation_rate", "fault", "fault_seed"})) {
+                  "scale", "scheduler", "rotation_rate", "fault", "fault_seed", "cache_mb",
+                  "cache_writeback_ms"})) {
     return false;
   }
   std::string durability = "write-back", timing = "realtime";
@@ -263,14 +284,13 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
                     "must be 0 (not reported), 1 (non-rotating) or 1025 to 65534 rpm; " +
                         std::to_string(lun.rotation_rate) + " is reserved (SBC-3, VPD page B1h)");
   }
-  if (durability == "write-back") {
-    lun.durability = Durability::kWriteBack;
-  } else if (durability == "write-through") {
-    lun.durability = Durability::kWriteThrough;
-  } else {
+  const auto named = lunspec::durability_named(durability);
+  if (!named) {
     return ctx.fail(t.get("durability"), where + "durability",
-                    "must be \"write-back\" or \"write-through\"");
+                    std::string("must be ") + lunspec::kDurabilityChoices);
   }
+  lun.durability = *named;
+  if (!parse_volatile_cache(ctx, t, where, lun)) return false;
   const auto mode = scsi::parse_timing_mode(timing);
   if (!mode)
     return ctx.fail(t.get("timing"), where + "timing",

@@ -84,4 +84,13 @@ std::uint32_t device_block_bytes(const LunSpec& spec) {
   return static_cast<std::uint32_t>(spec.disk ? spec.disk->block_bytes : spec.params.block_bytes);
 }
 
+std::uint64_t volatile_cache_bytes(const LunSpec& spec) {
+  if (spec.cache_mb) return std::uint64_t{*spec.cache_mb} << 20;
+  if (spec.disk && spec.disk->cache.segments > 0) {
+    return std::uint64_t(spec.disk->cache.segments) * spec.disk->cache.segment_blocks *
+           spec.disk->block_bytes;
+  }
+  return std::uint64_t{2} << 20;
+}
+
 }  // namespace memstore::lunspec

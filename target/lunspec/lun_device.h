@@ -36,5 +36,9 @@ std::optional<DeviceError> resolve_device(LunSpec& spec,
 // The capacity and block size of the resolved device.
 std::uint64_t device_blocks(const LunSpec& spec);
 std::uint32_t device_block_bytes(const LunSpec& spec);
+// The volatile write cache's size when cache_mb is unset: a disk preset's
+// own buffer (its segments times their size), else 2 MiB, about what the
+// Atlas 10K preset's buffer holds (10 segments of 374 blocks).
+std::uint64_t volatile_cache_bytes(const LunSpec& spec);
 
 }  // namespace memstore::lunspec

@@ -1,9 +1,12 @@
 #include "target/lunspec/lun_factory.h"
 
+#include <chrono>
+
 #include "target/lunspec/lun_device.h"
 #include "target/scsi/file_store.h"
 #include "target/scsi/lun_identity.h"
 #include "target/scsi/memory_store.h"
+#include "target/scsi/volatile_cache.h"
 
 namespace memstore::lunspec {
 
@@ -34,9 +37,11 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
     config.identity.serial = id.serial;
     config.identity.naa_id = id.naa_id;
   } else {
-    const auto mode = spec.durability == Durability::kWriteBack
-                          ? scsi::DurabilityMode::kWriteBack
-                          : scsi::DurabilityMode::kWriteThrough;
+    // Behind a volatile cache the image is the medium: written back to
+    // through the page cache, and fsynced when the cache is flushed.
+    const auto mode = spec.durability == Durability::kWriteThrough
+                          ? scsi::DurabilityMode::kWriteThrough
+                          : scsi::DurabilityMode::kWriteBack;
     // The image first: its lock keeps a second daemon from racing on the identity file.
     auto opened = scsi::FileStore::open(spec.backing, blocks, block_size, mode);
     if (auto* e = std::get_if<scsi::StoreError>(&opened)) return where + "backing: " + e->message;
@@ -46,6 +51,12 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
     const auto& record = std::get<scsi::LunIdentityRecord>(id);
     config.identity.serial = record.serial;
     config.identity.naa_id = record.naa_id;
+  }
+  if (spec.durability == Durability::kVolatile) {
+    scsi::VolatileCacheConfig cache;
+    cache.capacity_bytes = volatile_cache_bytes(spec);
+    cache.writeback_idle = std::chrono::milliseconds(spec.cache_writeback_ms);
+    store = std::make_unique<scsi::VolatileCacheStore>(std::move(store), std::move(cache));
   }
   auto lun = scsi::Lun::create(std::move(config), std::move(store));
   if (auto* e = std::get_if<std::string>(&lun)) return where + *e;

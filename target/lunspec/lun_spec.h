@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/disk_presets.h"
@@ -20,7 +21,19 @@
 
 namespace memstore::lunspec {
 
-enum class Durability : std::uint8_t { kWriteBack, kWriteThrough };
+// What an acknowledged write survives (docs/memstored.md, "durability"):
+// write-back, the host's page cache (fsynced on SYNCHRONIZE CACHE);
+// write-through, fsynced before GOOD; volatile, the device's own write cache,
+// which a power cut empties (docs/crash-consistency.md).
+enum class Durability : std::uint8_t { kWriteBack, kWriteThrough, kVolatile };
+inline std::optional<Durability> durability_named(std::string_view name) {
+  if (name == "write-back") return Durability::kWriteBack;
+  if (name == "write-through") return Durability::kWriteThrough;
+  if (name == "volatile") return Durability::kVolatile;
+  return std::nullopt;
+}
+inline constexpr const char* kDurabilityChoices =
+    "\"write-back\", \"write-through\" or \"volatile\"";
 
 struct LunSpec {
   std::uint16_t id = 0;
@@ -29,6 +42,11 @@ struct LunSpec {
   std::vector<std::string> set;  // key=value overrides (a MEMStore's or a disk's keys)
   std::string backing;           // image path, or "memory"
   Durability durability = Durability::kWriteBack;
+  // With durability = volatile: the cache's size in MiB (unset: the device's
+  // own, volatile_cache_bytes()) and how long it may sit idle before the
+  // device writes it back (0: only when full or flushed).
+  std::optional<std::uint32_t> cache_mb;
+  std::uint32_t cache_writeback_ms = 0;
   scsi::Timing timing;
   std::string scheduler = "fcfs";
   std::uint16_t rotation_rate = 0;

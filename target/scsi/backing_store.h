@@ -35,6 +35,9 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
+
+#include "target/scsi/power_cut.h"
 
 namespace memstore::scsi {
 
@@ -94,6 +97,14 @@ class BackingStore {
   // True when write() leaves data in a volatile cache until flush(): the
   // Caching mode page reports WCE = volatile_cache().
   virtual bool volatile_cache() const = 0;
+
+  // A power cut (docs/crash-consistency.md): what a volatile cache holds is
+  // kept, lost or torn as `policy` says, drawn from `seed`. A store without
+  // one holds nothing a cut can take: the report lists no write.
+  virtual std::variant<PowerCutReport, StoreError> power_cut(CutPolicy policy,
+                                                             std::uint64_t seed) {
+    return PowerCutReport{.policy = policy, .seed = seed, .flushes = 0, .writes = {}};
+  }
 
   // One line for logs: kind, location, size, durability mode.
   virtual std::string describe() const = 0;

@@ -308,6 +308,14 @@ class Lun {
   // DEVICE RESET FUNCTION OCCURRED unit attention. Persistent reservations
   // stay. Aborting the tasks is the transport's business.
   void lun_reset();
+  // The power is cut and comes back (docs/crash-consistency.md): the store's
+  // volatile write cache loses what `policy` says (the report lists every
+  // write it held), SPC-2 and persistent reservations are gone (PTPL_C = 0),
+  // and every known nexus gets POWER ON, RESET, OR BUS DEVICE RESET
+  // OCCURRED (29h/00h), the unit attention the LUN starts with. Mode pages
+  // keep their current values. An error: the store could not write what the
+  // policy kept.
+  std::variant<PowerCutReport, std::string> power_cycle(CutPolicy policy, std::uint64_t seed);
 
   // Handlers (one per command family; see command_table.cc).
   Outcome test_unit_ready(const CommandContext& c);

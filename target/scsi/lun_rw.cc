@@ -109,11 +109,10 @@ Outcome Lun::write_blocks(const CommandContext& c, bool durable) {
     if (!taken) std::copy_n(c.data_out.begin(), bytes, held.begin());
     async_->start_write(rw.lba, blocks, held, durable, io);
   } else if (blocks > 0) {
-    if (auto e = store_->write(rw.lba, blocks, c.data_out.first(bytes))) {
+    const auto in = c.data_out.first(bytes);
+    if (auto e = durable ? store_->write_durable(rw.lba, blocks, in)
+                         : store_->write(rw.lba, blocks, in)) {
       return store_failed(*e, true, rw.lba);
-    }
-    if (durable) {
-      if (auto e = store_->flush()) return store_failed(*e, true, rw.lba);
     }
   } else if (durable) {
     if (auto e = store_->flush()) return store_failed(*e, true, rw.lba);

@@ -113,6 +113,10 @@ class Reservations {
   // affect them).
   void nexus_lost(std::uint64_t nexus);
   void lun_reset() { spc2_holder_.reset(); }
+  // Power on: with no persist through power loss (PTPL_C = 0, above), every
+  // registration and reservation is gone and PRGENERATION starts again at 0
+  // (SPC-4 "Persistent reservations overview").
+  void power_on() { *this = Reservations{}; }
 
   std::uint32_t generation() const { return generation_; }
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -26,7 +27,9 @@ const char* const kConfigHelp =
     "  timing=realtime|scaled|off      when completions are delivered (default realtime)\n"
     "  scale=K                         with timing=scaled: wall delay = K x modeled delay\n"
     "  scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf   (default fcfs)\n"
-    "  durability=write-back|write-through              (default write-back)\n"
+    "  durability=write-back|write-through|volatile     (default write-back)\n"
+    "  cache_mb=N                      volatile: the device's write cache (default per device)\n"
+    "  cache_writeback_ms=T            volatile: idle time before it writes back (default 0)\n"
     "  rotation_rate=N                 VPD B1h MEDIUM ROTATION RATE (default 0)\n"
     "  control=deny|allow              may initiators change mode pages 22h, 1Ah (default deny)\n"
     "Example: /var/lib/memstore/g2.img;device=g2;timing=realtime";
@@ -81,13 +84,31 @@ std::string set_scheduler(std::string_view v, lunspec::LunSpec& spec) {
 }
 
 std::string set_durability(std::string_view v, lunspec::LunSpec& spec) {
-  if (v == "write-back") {
-    spec.durability = lunspec::Durability::kWriteBack;
-  } else if (v == "write-through") {
-    spec.durability = lunspec::Durability::kWriteThrough;
-  } else {
-    return "'" + std::string(v) + "' is not write-back or write-through";
-  }
+  const auto named = lunspec::durability_named(v);
+  if (!named) return "'" + std::string(v) + "' is not write-back, write-through or volatile";
+  spec.durability = *named;
+  return "";
+}
+
+// A decimal from 0 to `hi`, whole.
+std::optional<std::uint32_t> whole(std::string_view v, std::uint32_t hi) {
+  std::uint32_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > hi) return std::nullopt;
+  return n;
+}
+
+std::string set_cache_mb(std::string_view v, lunspec::LunSpec& spec) {
+  const auto n = whole(v, 65536);
+  if (!n || *n == 0) return "'" + std::string(v) + "' is not a size from 1 to 65536 MiB";
+  spec.cache_mb = *n;
+  return "";
+}
+
+std::string set_cache_writeback_ms(std::string_view v, lunspec::LunSpec& spec) {
+  const auto n = whole(v, 3600000);
+  if (!n) return "'" + std::string(v) + "' is not a time from 0 to 3600000 ms";
+  spec.cache_writeback_ms = *n;
   return "";
 }
 
@@ -125,6 +146,8 @@ constexpr Option kOptions[] = {
     {"scale", set_scale},
     {"scheduler", set_scheduler},
     {"durability", set_durability},
+    {"cache_mb", set_cache_mb},
+    {"cache_writeback_ms", set_cache_writeback_ms},
     {"rotation_rate", set_rotation_rate},
     {"control", set_control},
     {"tcmur_cmd_time_out", ignore},

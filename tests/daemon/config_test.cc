@@ -115,6 +115,29 @@ scheduler = "sptf"
   EXPECT_DOUBLE_EQ(t.luns[0].timing.scale, 2.0);
 }
 
+// durability = "volatile": the device's own write cache (docs/crash-consistency.md).
+TEST(DaemonConfig, AVolatileCacheTakesItsSizeAndIdleTime) {
+  const auto r = parse_config(
+      "[[target]]\n[[target.lun]]\nbacking = \"memory\"\ndurability = \"volatile\"\n"
+      "cache_mb = 8\ncache_writeback_ms = 250\n",
+      "v.toml");
+  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
+  const lunspec::LunSpec& lun = std::get<Config>(r).targets[0].luns[0];
+  EXPECT_EQ(lun.durability, lunspec::Durability::kVolatile);
+  EXPECT_EQ(lun.cache_mb, 8u);
+  EXPECT_EQ(lun.cache_writeback_ms, 250u);
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ncache_mb = 8\n", "w.toml")),
+              HasSubstr("w.toml:3: target[0].lun[0].cache_mb: applies only to a volatile write "
+                        "cache; add durability = \"volatile\" or remove it"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ndurability = \"volatile\"\n"
+                                    "cache_mb = 0\n",
+                                    "x.toml")),
+              HasSubstr("cache_mb: must be an integer from 1 to 65536 (MiB); it is 0"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ndurability = \"cached\"\n",
+                                    "y.toml")),
+              HasSubstr("durability: must be \"write-back\", \"write-through\" or \"volatile\""));
+}
+
 TEST(DaemonConfig, ErrorsNameTheKeyAndLine) {
   EXPECT_THAT(error_of(parse_config("[[target]]\nnmae = \"x\"\n", "a.toml")),
               HasSubstr("a.toml:2: target[0].nmae: unknown key"));

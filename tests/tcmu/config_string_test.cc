@@ -63,6 +63,11 @@ TEST(TcmuConfigString, EveryKey) {
   EXPECT_EQ(spec.durability, lunspec::Durability::kWriteThrough);
   EXPECT_EQ(spec.rotation_rate, 7200);
   EXPECT_EQ(ok("memory;timing=off").timing.mode, scsi::TimingMode::kOff);
+  const lunspec::LunSpec cached =
+      ok("memory;durability=volatile;cache_mb=4;cache_writeback_ms=100");
+  EXPECT_EQ(cached.durability, lunspec::Durability::kVolatile);
+  EXPECT_EQ(cached.cache_mb, 4u);
+  EXPECT_EQ(cached.cache_writeback_ms, 100u);
 }
 
 TEST(TcmuConfigString, DiskDevices) {
@@ -128,7 +133,11 @@ TEST(TcmuConfigString, ValueErrorsNameTheKey) {
   EXPECT_THAT(error("memory;scheduler=elevator"),
               StartsWith("scheduler: unknown scheduler 'elevator'"));
   EXPECT_THAT(error("memory;durability=sometimes"),
-              StartsWith("durability: 'sometimes' is not write-back or write-through"));
+              StartsWith("durability: 'sometimes' is not write-back, write-through or volatile"));
+  EXPECT_THAT(error("memory;durability=volatile;cache_mb=0"),
+              StartsWith("cache_mb: '0' is not a size from 1 to 65536 MiB"));
+  EXPECT_THAT(error("memory;durability=volatile;cache_writeback_ms=-1"),
+              StartsWith("cache_writeback_ms: '-1' is not a time from 0 to 3600000 ms"));
   EXPECT_THAT(error("memory;rotation_rate=65535"), StartsWith("rotation_rate: '65535'"));
   EXPECT_THAT(error("memory;rotation_rate=-1"), StartsWith("rotation_rate: '-1'"));
   EXPECT_THAT(error("memory;rotation_rate=2"),  // 0002h-0400h are reserved (SBC-3 VPD B1h)
