@@ -262,7 +262,7 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
   if (!only_keys(ctx, t, where,
                  {"id", "device", "device_config", "set", "backing", "durability", "timing",
                   "scale", "scheduler", "rotation_rate", "fault", "fault_seed", "cache_mb",
-                  "cache_writeback_ms"})) {
+                  "cache_writeback_ms", "write_log"})) {
     return false;
   }
   std::string durability = "write-back", timing = "realtime";
@@ -272,6 +272,7 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
       !get_strings(ctx, t, where, "set", lun.set) ||
       !get_string(ctx, t, where, "backing", lun.backing) ||
       !get_string(ctx, t, where, "durability", durability) ||
+      !get_string(ctx, t, where, "write_log", lun.write_log) ||
       !get_string(ctx, t, where, "timing", timing) ||
       !get_string(ctx, t, where, "scheduler", lun.scheduler) ||
       !get_int(ctx, t, where, "rotation_rate", lun.rotation_rate, 0, 65534) ||

@@ -7,6 +7,7 @@
 #include "target/scsi/lun_identity.h"
 #include "target/scsi/memory_store.h"
 #include "target/scsi/volatile_cache.h"
+#include "target/scsi/write_log.h"
 
 namespace memstore::lunspec {
 
@@ -57,6 +58,11 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
     cache.capacity_bytes = volatile_cache_bytes(spec);
     cache.writeback_idle = std::chrono::milliseconds(spec.cache_writeback_ms);
     store = std::make_unique<scsi::VolatileCacheStore>(std::move(store), std::move(cache));
+  }
+  if (!spec.write_log.empty()) {
+    auto logged = scsi::LoggedStore::open(std::move(store), spec.write_log);
+    if (auto* e = std::get_if<scsi::StoreError>(&logged)) return where + "write_log: " + e->message;
+    store = std::move(std::get<std::unique_ptr<scsi::LoggedStore>>(logged));
   }
   auto lun = scsi::Lun::create(std::move(config), std::move(store));
   if (auto* e = std::get_if<std::string>(&lun)) return where + *e;

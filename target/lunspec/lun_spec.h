@@ -47,6 +47,9 @@ struct LunSpec {
   // device writes it back (0: only when full or flushed).
   std::optional<std::uint32_t> cache_mb;
   std::uint32_t cache_writeback_ms = 0;
+  // Every write, discard and flush recorded in dm-log-writes' format
+  // (scsi::LoggedStore); empty: none.
+  std::string write_log;
   scsi::Timing timing;
   std::string scheduler = "fcfs";
   std::uint16_t rotation_rate = 0;

@@ -30,6 +30,7 @@ const char* const kConfigHelp =
     "  durability=write-back|write-through|volatile     (default write-back)\n"
     "  cache_mb=N                      volatile: the device's write cache (default per device)\n"
     "  cache_writeback_ms=T            volatile: idle time before it writes back (default 0)\n"
+    "  write_log=/abs/path             record every write and flush (dm-log-writes' format)\n"
     "  rotation_rate=N                 VPD B1h MEDIUM ROTATION RATE (default 0)\n"
     "  control=deny|allow              may initiators change mode pages 22h, 1Ah (default deny)\n"
     "Example: /var/lib/memstore/g2.img;device=g2;timing=realtime";
@@ -98,6 +99,12 @@ std::optional<std::uint32_t> whole(std::string_view v, std::uint32_t hi) {
   return n;
 }
 
+std::string set_write_log(std::string_view v, lunspec::LunSpec& spec) {
+  if (v.empty() || v.front() != '/') return "'" + std::string(v) + "' is not an absolute path";
+  spec.write_log = std::string(v);
+  return "";
+}
+
 std::string set_cache_mb(std::string_view v, lunspec::LunSpec& spec) {
   const auto n = whole(v, 65536);
   if (!n || *n == 0) return "'" + std::string(v) + "' is not a size from 1 to 65536 MiB";
@@ -148,6 +155,7 @@ constexpr Option kOptions[] = {
     {"durability", set_durability},
     {"cache_mb", set_cache_mb},
     {"cache_writeback_ms", set_cache_writeback_ms},
+    {"write_log", set_write_log},
     {"rotation_rate", set_rotation_rate},
     {"control", set_control},
     {"tcmur_cmd_time_out", ignore},

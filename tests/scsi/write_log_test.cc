@@ -1,0 +1,110 @@
+// The write log (target/scsi/write_log.h): dm-log-writes' layout byte for
+// byte, and every operation read back in order.
+#include "target/scsi/write_log.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "target/scsi/memory_store.h"
+#include "target/scsi/volatile_cache.h"
+#include "tests/scsi/temp_dir.h"
+
+namespace memstore::scsi {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr std::uint32_t kBlock = 512;
+
+std::unique_ptr<LoggedStore> logged(const std::string& path, bool with_cache = false) {
+  std::unique_ptr<BackingStore> store =
+      std::move(std::get<std::unique_ptr<MemoryStore>>(MemoryStore::create(64, kBlock)));
+  if (with_cache) store = std::make_unique<VolatileCacheStore>(std::move(store), VolatileCacheConfig{});
+  auto opened = LoggedStore::open(std::move(store), path);
+  EXPECT_TRUE(std::holds_alternative<std::unique_ptr<LoggedStore>>(opened));
+  return std::move(std::get<std::unique_ptr<LoggedStore>>(opened));
+}
+
+std::vector<std::uint8_t> bytes_of(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+std::uint64_t le64(const std::vector<std::uint8_t>& b, std::size_t at) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | b.at(at + static_cast<std::size_t>(i));
+  return v;
+}
+
+TEST(WriteLog, TheLayoutIsDmLogWrites) {
+  const testing::TempDir dir;
+  const std::string path = dir.file("w.log");
+  {
+    auto store = logged(path);
+    ASSERT_EQ(store->write(7, 2, std::vector<std::uint8_t>(2 * kBlock, 0xAB)), std::nullopt);
+    ASSERT_EQ(store->flush(), std::nullopt);
+  }
+  const std::vector<std::uint8_t> b = bytes_of(path);
+  ASSERT_EQ(b.size(), 5u * kBlock);  // super, entry, 2 data blocks, flush entry
+  EXPECT_EQ(le64(b, 0), 0x6a736677736872u) << "magic";
+  EXPECT_EQ(le64(b, 8), 1u) << "version";
+  EXPECT_EQ(le64(b, 16), 2u) << "entries";
+  EXPECT_EQ(b[24] | (b[25] << 8), 512) << "sector size";
+  EXPECT_EQ(le64(b, 512), 7u) << "sector";
+  EXPECT_EQ(le64(b, 512 + 8), 2u) << "nr_sectors";
+  EXPECT_EQ(le64(b, 512 + 16), 0u) << "flags";
+  EXPECT_EQ(b[1024], 0xAB);
+  EXPECT_EQ(b[2047], 0xAB);
+  EXPECT_EQ(le64(b, 2048 + 16), 1u) << "the flush";
+}
+
+TEST(WriteLog, EveryOperationReadsBackInOrder) {
+  const testing::TempDir dir;
+  const std::string path = dir.file("w.log");
+  {
+    auto store = logged(path, /*with_cache=*/true);
+    ASSERT_EQ(store->write(1, 1, std::vector<std::uint8_t>(kBlock, 1)), std::nullopt);
+    ASSERT_EQ(store->write_durable(2, 3, std::vector<std::uint8_t>(3 * kBlock, 2)), std::nullopt);
+    ASSERT_EQ(store->unmap(10, 4), std::nullopt);
+    ASSERT_EQ(store->flush(), std::nullopt);
+    ASSERT_EQ(store->write(5, 1, std::vector<std::uint8_t>(kBlock, 5)), std::nullopt);
+    ASSERT_TRUE(std::holds_alternative<PowerCutReport>(store->power_cut(CutPolicy::kDropAll, 9)));
+    EXPECT_EQ(store->entries(), 6u);
+  }
+  const auto read = write_log::read(path);
+  ASSERT_TRUE(std::holds_alternative<write_log::Log>(read));
+  const write_log::Log& log = std::get<write_log::Log>(read);
+  EXPECT_EQ(log.block_size, kBlock);
+  ASSERT_EQ(log.entries.size(), 6u);
+  EXPECT_EQ(log.entries[0].sector, 1u);
+  EXPECT_EQ(log.entries[0].data, std::vector<std::uint8_t>(kBlock, 1));
+  EXPECT_EQ(log.entries[1].flags, write_log::kFua);
+  EXPECT_EQ(log.entries[1].blocks, 3u);
+  EXPECT_EQ(log.entries[1].data, std::vector<std::uint8_t>(3 * kBlock, 2));
+  EXPECT_EQ(log.entries[2].flags, write_log::kDiscard);
+  EXPECT_EQ(log.entries[2].sector, 10u);
+  EXPECT_TRUE(log.entries[2].data.empty());
+  EXPECT_EQ(log.entries[3].flags, write_log::kFlush);
+  EXPECT_EQ(log.entries[4].sector, 5u);
+  EXPECT_EQ(log.entries[5].flags, write_log::kMark);
+  EXPECT_EQ(log.entries[5].mark, "power-cut drop-all seed 9");
+}
+
+TEST(WriteLog, AFileThatIsNotALogIsNamed) {
+  const testing::TempDir dir;
+  const std::string path = dir.file("not.log");
+  std::ofstream(path) << std::string(600, 'x');
+  const auto read = write_log::read(path);
+  ASSERT_TRUE(std::holds_alternative<StoreError>(read));
+  EXPECT_THAT(std::get<StoreError>(read).message,
+              HasSubstr("write log " + path + ": not a dm-log-writes log"));
+  const auto missing = write_log::read(dir.file("absent.log"));
+  ASSERT_TRUE(std::holds_alternative<StoreError>(missing));
+  EXPECT_THAT(std::get<StoreError>(missing).message, HasSubstr("cannot open it"));
+}
+
+}  // namespace
+}  // namespace memstore::scsi
