@@ -9,7 +9,7 @@ set(MEMSTORE_SYSTEMD_UNIT_DIR "lib/systemd/system" CACHE STRING
 
 # Programs: the daemon in sbin (its page is in section 8), the tools in bin.
 install(TARGETS memstored RUNTIME DESTINATION "${CMAKE_INSTALL_SBINDIR}" COMPONENT runtime)
-install(TARGETS memsctl memsim memstore-scan memstore-capsule
+install(TARGETS memsctl memsim memstore-scan memstore-capsule memstore-crash
         RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT runtime)
 # The TCMU handler's rule is beside its target (target/tcmu/CMakeLists.txt).
 

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 namespace memstore::scsi {
 namespace {
@@ -27,6 +28,7 @@ std::uint32_t get32(const std::uint8_t* p) {
 }
 
 constexpr std::size_t kEntryBytes = 32;  // four u64
+constexpr std::string_view kSizeMark = "memstore blocks ";
 constexpr std::size_t kSuperBytes = 28;  // three u64 and a u32
 
 StoreError system_error(const std::string& path, const char* what) {
@@ -53,6 +55,7 @@ std::variant<std::unique_ptr<LoggedStore>, StoreError> LoggedStore::open(
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return system_error(path, "cannot create it");
   std::unique_ptr<LoggedStore> logged(new LoggedStore(std::move(store), fd, path));
+  if (auto e = logged->mark(std::string(kSizeMark) + std::to_string(logged->blocks()))) return *e;
   if (auto e = logged->write_super()) return *e;
   return logged;
 }
@@ -146,6 +149,15 @@ std::string LoggedStore::describe() const {
 }
 
 namespace write_log {
+
+std::optional<std::uint64_t> Log::blocks() const {
+  if (entries.empty() || !entries[0].mark.starts_with(kSizeMark)) return std::nullopt;
+  try {
+    return std::stoull(entries[0].mark.substr(kSizeMark.size()));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
 
 std::variant<Log, StoreError> read(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -11,7 +11,9 @@
 //   followed by the data of a write, nr_sectors blocks. flags: 1 flush,
 //   2 FUA, 4 discard, 8 mark (its text follows the entry in its block,
 //   data_len bytes).
-// An entry is written when the store is given the operation, which for a
+// The first entry is a mark, "memstore blocks N", that gives the LUN's size
+// (the format has no field for it). An entry is written when the store is
+// given the operation, which for a
 // LUN is when the command arrives (the order its data reaches the store);
 // the super block's count is brought up to date at every flush and when
 // the log is closed.
@@ -19,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -48,6 +51,8 @@ struct Entry {
 struct Log {
   std::uint32_t block_size = 0;
   std::vector<Entry> entries;
+  // The LUN's size from the first mark, when a LoggedStore wrote the log.
+  std::optional<std::uint64_t> blocks() const;
 };
 std::variant<Log, StoreError> read(const std::string& path);
 }  // namespace write_log

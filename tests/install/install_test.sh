@@ -23,7 +23,7 @@ expect_file() {
     fail=1
   fi
 }
-for p in memsctl memsim memstore-scan memstore-capsule; do expect_file "$bindir/$p"; done
+for p in memsctl memsim memstore-scan memstore-capsule memstore-crash; do expect_file "$bindir/$p"; done
 expect_file "$sbindir/memstored"
 for page in man8/memstored.8 man8/memsctl.8 man1/memsim.1 man5/memstored.toml.5; do
   expect_file "$mandir/$page.gz"

@@ -48,17 +48,20 @@ TEST(WriteLog, TheLayoutIsDmLogWrites) {
     ASSERT_EQ(store->flush(), std::nullopt);
   }
   const std::vector<std::uint8_t> b = bytes_of(path);
-  ASSERT_EQ(b.size(), 5u * kBlock);  // super, entry, 2 data blocks, flush entry
+  ASSERT_EQ(b.size(), 6u * kBlock);  // super, size mark, entry, 2 data blocks, flush entry
   EXPECT_EQ(le64(b, 0), 0x6a736677736872u) << "magic";
   EXPECT_EQ(le64(b, 8), 1u) << "version";
-  EXPECT_EQ(le64(b, 16), 2u) << "entries";
+  EXPECT_EQ(le64(b, 16), 3u) << "entries";
   EXPECT_EQ(b[24] | (b[25] << 8), 512) << "sector size";
-  EXPECT_EQ(le64(b, 512), 7u) << "sector";
-  EXPECT_EQ(le64(b, 512 + 8), 2u) << "nr_sectors";
-  EXPECT_EQ(le64(b, 512 + 16), 0u) << "flags";
-  EXPECT_EQ(b[1024], 0xAB);
-  EXPECT_EQ(b[2047], 0xAB);
-  EXPECT_EQ(le64(b, 2048 + 16), 1u) << "the flush";
+  EXPECT_EQ(le64(b, 512 + 16), 8u) << "a mark";
+  EXPECT_EQ(le64(b, 512 + 24), 18u) << "its length";
+  EXPECT_EQ(std::string(b.begin() + 512 + 32, b.begin() + 512 + 50), "memstore blocks 64");
+  EXPECT_EQ(le64(b, 1024), 7u) << "sector";
+  EXPECT_EQ(le64(b, 1024 + 8), 2u) << "nr_sectors";
+  EXPECT_EQ(le64(b, 1024 + 16), 0u) << "flags";
+  EXPECT_EQ(b[1536], 0xAB);
+  EXPECT_EQ(b[2559], 0xAB);
+  EXPECT_EQ(le64(b, 2560 + 16), 1u) << "the flush";
 }
 
 TEST(WriteLog, EveryOperationReadsBackInOrder) {
@@ -72,12 +75,14 @@ TEST(WriteLog, EveryOperationReadsBackInOrder) {
     ASSERT_EQ(store->flush(), std::nullopt);
     ASSERT_EQ(store->write(5, 1, std::vector<std::uint8_t>(kBlock, 5)), std::nullopt);
     ASSERT_TRUE(std::holds_alternative<PowerCutReport>(store->power_cut(CutPolicy::kDropAll, 9)));
-    EXPECT_EQ(store->entries(), 6u);
+    EXPECT_EQ(store->entries(), 7u);
   }
   const auto read = write_log::read(path);
   ASSERT_TRUE(std::holds_alternative<write_log::Log>(read));
-  const write_log::Log& log = std::get<write_log::Log>(read);
+  write_log::Log log = std::get<write_log::Log>(read);
   EXPECT_EQ(log.block_size, kBlock);
+  EXPECT_EQ(log.blocks(), 64u) << "the size mark";
+  log.entries.erase(log.entries.begin());
   ASSERT_EQ(log.entries.size(), 6u);
   EXPECT_EQ(log.entries[0].sector, 1u);
   EXPECT_EQ(log.entries[0].data, std::vector<std::uint8_t>(kBlock, 1));
