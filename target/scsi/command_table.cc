@@ -582,6 +582,15 @@ constexpr CommandSpec kCommands[] = {
      .timed = true,
      .handler = &Lun::verify,
      .access = A::kRead},
+    {.name = "READ DEFECT DATA(10)",
+     .opcode = 0x37,
+     .cdb_length = 10,
+     .direction = D::kIn,
+     .usage = {kFF, 0, 0x1F, 0, 0, 0, 0, kFF, kFF, 0},
+     .length = {7, 2},
+     .unit = U::kAllocation,
+     .handler = &Lun::read_defect_data,
+     .access = A::kRead},
 };
 #pragma GCC diagnostic pop
 
