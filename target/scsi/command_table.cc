@@ -591,6 +591,15 @@ constexpr CommandSpec kCommands[] = {
      .unit = U::kAllocation,
      .handler = &Lun::read_defect_data,
      .access = A::kRead},
+    {.name = "READ DEFECT DATA(12)",
+     .opcode = 0xB7,
+     .cdb_length = 12,
+     .direction = D::kIn,
+     .usage = {kFF, 0x1F, kFF, kFF, kFF, kFF, kFF, kFF, kFF, kFF, 0, 0},
+     .length = {6, 4},
+     .unit = U::kAllocation,
+     .handler = &Lun::read_defect_data,
+     .access = A::kRead},
 };
 #pragma GCC diagnostic pop
 

@@ -1,5 +1,6 @@
-// READ DEFECT DATA (10): the empty lists, their header, the allocation
-// length, and the refusals (SBC-3, SPC-4 §4.5.2.4.2 for the field pointers).
+// READ DEFECT DATA (10) and (12): the empty lists, their headers, the
+// allocation length, and the refusals (SBC-3, SPC-4 §4.5.2.4.2 for the
+// field pointers).
 #include <gmock/gmock.h>
 
 #include "target/scsi/command_table.h"
@@ -95,6 +96,35 @@ TEST_F(ReadDefectData, ADiskLunHasNoneEither) {
   config.disk = model::disk_preset("atlas10k");
   lun = testing::make_lun(config);
   EXPECT_THAT(run(read_defect_data(kReqPlist | kReqGlist)).data_in, ElementsAre(0, 0x18, 0, 0));
+}
+
+std::vector<std::uint8_t> read_defect_data12(std::uint8_t byte1, std::uint32_t alloc = 0xFFFF) {
+  std::vector<std::uint8_t> cdb(12, 0);
+  cdb[0] = 0xB7;
+  cdb[1] = byte1;
+  for (int i = 0; i < 4; ++i) cdb[6 + i] = static_cast<std::uint8_t>(alloc >> (24 - 8 * i));
+  return cdb;
+}
+
+TEST_F(ReadDefectData, TwelveHasAnEightByteHeader) {
+  // PLISTV, GLISTV, long block format; GENERATION CODE 0 (not supported),
+  // DEFECT LIST LENGTH 0 in bytes 4..7.
+  EXPECT_THAT(run(read_defect_data12(kReqPlist | kReqGlist | 0x3)).data_in,
+              ElementsAre(0, 0x1B, 0, 0, 0, 0, 0, 0));
+  std::vector<std::uint8_t> cdb = read_defect_data12(kReqGlist, 6);
+  cdb[5] = 9;  // ADDRESS DESCRIPTOR INDEX 9: past an empty list, the header alone
+  EXPECT_THAT(run(cdb).data_in, ElementsAre(0, 0x08, 0, 0, 0, 0));
+}
+
+TEST_F(ReadDefectData, TwelveRefusesAReservedFormatAtByteOne) {
+  ScsiResult r = run(read_defect_data12(kReqGlist | 0x7));
+  ASSERT_EQ(r.status, Status::kCheckCondition);
+  EXPECT_THAT(kcq(r), ElementsAre(0x5, 0x24, 0x00));
+  EXPECT_THAT(field(r), ElementsAre(1, 2, 1));
+  std::vector<std::uint8_t> cdb = read_defect_data12(kReqGlist);
+  cdb[10] = 0x01;  // reserved byte
+  r = run(cdb);
+  EXPECT_THAT(field(r), ElementsAre(1, 0, 10));
 }
 
 TEST(ReadDefectDataTable, OneEntryDescribesIt) {
