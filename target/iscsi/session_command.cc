@@ -8,11 +8,6 @@
 #include "target/scsi/report_luns.h"
 
 namespace memstore::iscsi {
-namespace {
-
-constexpr std::uint8_t kReportLuns = 0xA0;
-
-}  // namespace
 
 void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t> ahs,
                          std::span<const std::uint8_t> data, scsi::Bytes* landed) {
@@ -103,28 +98,15 @@ void Session::submit(Task& t) {
     // No logical unit at that LUN: REPORT LUNS still lists the target's
     // (SPC-4 §6.33 lets it be addressed anywhere), the rest is refused. An
     // existing LUN answers REPORT LUNS itself, with its own D_SENSE.
-    scsi::ScsiResult r;
-    if (t.cdb[0] == kReportLuns && t.cdb.size() >= 10) {
-      std::vector<std::uint16_t> ids;
-      if (target_ != nullptr) {
-        for (const auto& [id, port] : target_->luns) ids.push_back(id);
-      }
-      auto list = scsi::report_luns(ids, t.cdb);
-      if (auto* data = std::get_if<scsi::Bytes>(&list)) {
-        r.data_in = std::move(*data);
-      } else {
-        r.status = scsi::Status::kCheckCondition;
-        r.sense = scsi::build_sense(std::get<scsi::Sense>(list), false);
-      }
-      const std::uint64_t alloc =
-          (std::uint64_t{t.cdb[6]} << 24) | (t.cdb[7] << 16) | (t.cdb[8] << 8) | t.cdb[9];
-      if (r.data_in.size() > alloc) r.data_in.resize(static_cast<std::size_t>(alloc));
-    } else {
-      scsi::AbsentLunAnswer a = scsi::absent_lun(t.cdb);
-      r.status = a.status;
-      r.sense = std::move(a.sense);
-      r.data_in = std::move(a.data_in);
+    std::vector<std::uint16_t> ids;
+    if (target_ != nullptr) {
+      for (const auto& [id, port] : target_->luns) ids.push_back(id);
     }
+    scsi::AbsentLunAnswer a = scsi::absent_lun(ids, t.cdb);
+    scsi::ScsiResult r;
+    r.status = a.status;
+    r.sense = std::move(a.sense);
+    r.data_in = std::move(a.data_in);
     return complete(tag, std::move(r));
   }
   // The initiator's Data-Out Buffer may be larger than what was kept.

@@ -1,6 +1,7 @@
 // The blocks a command reads or writes on the medium, from its CDB, for
-// matching fault rules (fault_rule.h): one table of the SBC-3 commands that
-// address the medium by LBA, with where their LBA and length fields are.
+// matching fault rules (fault_rule.h): the commands of the command table
+// that stand for a medium access (CommandSpec::media), at their LBA and
+// length fields.
 #pragma once
 
 #include <cstdint>

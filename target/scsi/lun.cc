@@ -276,11 +276,9 @@ void Lun::finish(ScsiResult& r, Outcome& o, const CommandContext& c) const {
   r.transfer_bytes = o.transfer_bytes != 0 || c.spec.direction != DataDirection::kOut
                          ? o.transfer_bytes
                          : c.data_out.size();
-  // The allocation length is applied here and nowhere else (SPC-4 §4.2.5.6).
-  if (c.spec.allocation_length) {
-    const std::uint64_t alloc = cdb_field(c.cdb, *c.spec.allocation_length);
-    if (r.data_in.size() > alloc) r.data_in.resize(static_cast<std::size_t>(alloc));
-  }
+  // The allocation length is applied here for every command a Lun runs
+  // (SPC-4 §4.2.5.6); handlers return their whole data.
+  cut_to_allocation_length(c.spec, c.cdb, r.data_in);
 }
 
 void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {

@@ -347,6 +347,7 @@ class Lun {
   Outcome persistent_reserve_out(const CommandContext& c);
   Outcome reserve(const CommandContext& c);  // RESERVE(6/10)
   Outcome release(const CommandContext& c);  // RELEASE(6/10)
+  Outcome read_defect_data(const CommandContext& c);
 
  private:
   Lun(LunConfig config, std::unique_ptr<BackingStore> store);

@@ -28,8 +28,8 @@ Outcome Lun::request_sense(const CommandContext& c) {
 
 Outcome Lun::read_capacity10(const CommandContext& c) {
   // SBC-3 §5.15: with PMI = 0 the LOGICAL BLOCK ADDRESS must be 0.
-  if ((c.cdb[8] & 0x01) == 0 && modepages::get_be32(c.cdb, 2) != 0) {
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2));
+  if ((c.cdb[8] & 0x01) == 0 && cdb_field(c.cdb, c.spec.lba) != 0) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, c.spec.lba.offset));
   }
   Outcome o;
   const std::uint64_t last = blocks() - 1;
@@ -39,8 +39,8 @@ Outcome Lun::read_capacity10(const CommandContext& c) {
 }
 
 Outcome Lun::read_capacity16(const CommandContext& c) {
-  if ((c.cdb[14] & 0x01) == 0 && modepages::get_be64(c.cdb, 2) != 0) {
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2));
+  if ((c.cdb[14] & 0x01) == 0 && cdb_field(c.cdb, c.spec.lba) != 0) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, c.spec.lba.offset));
   }
   Outcome o;
   append_be(o.data_in, 8, blocks() - 1);
@@ -63,9 +63,9 @@ Outcome Lun::get_lba_status(const CommandContext& c) {
   constexpr std::uint64_t kMaxDescriptorBlocks = 0xFFFFFFFF;  // NUMBER OF LOGICAL BLOCKS is 4 bytes
   constexpr std::uint8_t kMapped = 0x0;
   constexpr std::uint8_t kDeallocated = 0x1;
-  const std::uint64_t lba = modepages::get_be64(c.cdb, 2);
-  if (Outcome o = check_range(lba, 1, 2); o.sense) return o;
-  const std::uint64_t alloc = modepages::get_be32(c.cdb, 10);
+  const std::uint64_t lba = cdb_field(c.cdb, c.spec.lba);
+  if (Outcome o = check_range(lba, 1, c.spec.lba.offset); o.sense) return o;
+  const std::uint64_t alloc = cdb_field(c.cdb, c.spec.length);
   const std::uint64_t wanted =
       std::clamp<std::uint64_t>(alloc < 8 ? 0 : (alloc - 8) / 16, 1, kMaxDescriptors);
   Bytes list;

@@ -36,8 +36,10 @@ Outcome Lun::write_buffer(const CommandContext& c) {
   if (mode == kModeEcho) {
     // SPC-4 §6.50.8: BUFFER ID and BUFFER OFFSET are ignored; the length must
     // fit the echo buffer.
-    const std::uint64_t len = modepages::get_be(c.cdb, 6, 3);
-    if (len > kEchoBufferBytes) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 6));
+    const std::uint64_t len = cdb_field(c.cdb, c.spec.length);
+    if (len > kEchoBufferBytes) {
+      return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, c.spec.length.offset));
+    }
     if (c.data_out.size() < len) return Outcome::fail({Reason::kParamListLengthError, {}, {}});
     echo_[c.nexus].assign(c.data_out.begin(),
                           c.data_out.begin() + static_cast<std::ptrdiff_t>(len));

@@ -69,7 +69,7 @@ Outcome Lun::mode_select(const CommandContext& c) {
   const bool ten = c.cdb[0] == 0x55;
   const bool pf = (c.cdb[1] & 0x10) != 0;
   const bool sp = (c.cdb[1] & 0x01) != 0;
-  const std::uint64_t len = ten ? modepages::get_be(c.cdb, 7, 2) : c.cdb[4];
+  const std::uint64_t len = cdb_field(c.cdb, c.spec.length);
   if (c.data_out.size() < len) return Outcome::fail({Reason::kParamListLengthError, {}, {}});
   if (len == 0) return {};  // SPC-4 §6.13: no data, no change
   const InitiatorPort& port = port_of(c.nexus);

@@ -83,7 +83,7 @@ Outcome Lun::persistent_reserve_out(const CommandContext& c) {
   }
   // SPC-4 §6.16.3: without SPEC_I_PT (not offered) the parameter list is the
   // 24-byte basic one, whatever the service action.
-  if (get_be(c.cdb, 5, 4) != kBasicParameterListBytes ||
+  if (cdb_field(c.cdb, c.spec.length) != kBasicParameterListBytes ||
       c.data_out.size() < kBasicParameterListBytes) {
     return Outcome::fail({Reason::kParamListLengthError, std::nullopt, std::nullopt});
   }

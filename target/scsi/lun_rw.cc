@@ -20,22 +20,14 @@ struct Rw {
   bool fua;
 };
 
-// Decodes the LBA and transfer length of the 6/10/12/16-byte READ/WRITE-like
-// CDBs (SBC-3 §5.7-5.10, §5.32-5.35).
-Rw decode_rw(std::span<const std::uint8_t> cdb) {
-  switch (cdb.size()) {
-    case 6: {
-      const std::uint64_t n = cdb[4];
-      // READ(6)/WRITE(6): a TRANSFER LENGTH of 0 means 256 blocks.
-      return {get_be(cdb, 1, 3) & 0x1FFFFF, n == 0 ? 256 : n, 1, 4, false};
-    }
-    case 10:
-      return {get_be(cdb, 2, 4), get_be(cdb, 7, 2), 2, 7, (cdb[1] & 0x08) != 0};
-    case 12:
-      return {get_be(cdb, 2, 4), get_be(cdb, 6, 4), 2, 6, (cdb[1] & 0x08) != 0};
-    default:
-      return {get_be(cdb, 2, 8), get_be(cdb, 10, 4), 2, 10, (cdb[1] & 0x08) != 0};
-  }
+// The LBA and transfer length of a READ/WRITE-like CDB, where its table
+// entry says they are.
+Rw decode_rw(const CommandContext& c) {
+  const CommandSpec& s = c.spec;
+  // FUA is byte 1 bit 3 (SBC-3 READ (10)); READ(6) and WRITE(6) have none,
+  // their byte 1 holds the LBA's high bits.
+  const bool fua = s.cdb_length != 6 && (c.cdb[1] & 0x08) != 0;
+  return {cdb_field(c.cdb, s.lba), cdb_blocks(s, c.cdb, 0), s.lba.offset, s.length.offset, fua};
 }
 
 // The whole blocks of a write the transport delivered: it may deliver less
@@ -65,7 +57,7 @@ Outcome Lun::check_transfer(std::uint64_t lba, std::uint64_t blocks, std::uint16
 }
 
 Outcome Lun::read(const CommandContext& c) {
-  const Rw rw = decode_rw(c.cdb);
+  const Rw rw = decode_rw(c);
   if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   Outcome o = media_outcome(model::Op::kRead, rw.lba, rw.blocks);
   const auto bytes = static_cast<std::size_t>(rw.blocks * block_size());
@@ -87,11 +79,11 @@ Outcome Lun::read(const CommandContext& c) {
 
 Outcome Lun::write(const CommandContext& c) {
   // FUA, or a write-through cache (WCE = 0): durable before GOOD (SBC-3 §4.14).
-  return write_blocks(c, decode_rw(c.cdb).fua || !mode_.wce());
+  return write_blocks(c, decode_rw(c).fua || !mode_.wce());
 }
 
 Outcome Lun::write_blocks(const CommandContext& c, bool durable) {
-  const Rw rw = decode_rw(c.cdb);
+  const Rw rw = decode_rw(c);
   if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   // Only the whole blocks received are written; the transport reports the
   // residual (RFC 7143 §11.4.5) from `transfer_bytes`.
@@ -134,7 +126,7 @@ Outcome Lun::write_and_verify(const CommandContext& c) {
 }
 
 Outcome Lun::verify(const CommandContext& c) {
-  const Rw rw = decode_rw(c.cdb);
+  const Rw rw = decode_rw(c);
   const std::uint8_t bytchk = (c.cdb[1] >> 1) & 0x03;
   if (bytchk == 0x02) return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 1, 2));
   if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
@@ -160,11 +152,10 @@ Outcome Lun::verify(const CommandContext& c) {
 }
 
 Outcome Lun::synchronize_cache(const CommandContext& c) {
-  const bool ten = c.cdb.size() == 10;
-  const std::uint64_t lba = ten ? get_be(c.cdb, 2, 4) : get_be(c.cdb, 2, 8);
-  const std::uint64_t n = ten ? get_be(c.cdb, 7, 2) : get_be(c.cdb, 10, 4);
+  const std::uint64_t lba = cdb_field(c.cdb, c.spec.lba);
+  const std::uint64_t n = cdb_field(c.cdb, c.spec.length);
   // NUMBER OF LOGICAL BLOCKS 0: from LBA to the end (SBC-3 §5.22).
-  if (Outcome o = check_range(lba, n == 0 ? 0 : n, 2); o.sense) return o;
+  if (Outcome o = check_range(lba, n, c.spec.lba.offset); o.sense) return o;
   if (deferred(0)) {
     async_->start_flush(io_for(lba, true));
     return {};
@@ -176,24 +167,23 @@ Outcome Lun::synchronize_cache(const CommandContext& c) {
 Outcome Lun::pre_fetch(const CommandContext& c) {
   // SBC-3 §5.11: the device has no cache to fill, so after the range check
   // the answer is GOOD (not CONDITION MET) and no media is touched.
-  const bool ten = c.cdb.size() == 10;
-  const std::uint64_t lba = ten ? get_be(c.cdb, 2, 4) : get_be(c.cdb, 2, 8);
-  const std::uint64_t n = ten ? get_be(c.cdb, 7, 2) : get_be(c.cdb, 10, 4);
-  return check_range(lba, n, 2);
+  return check_range(cdb_field(c.cdb, c.spec.lba), cdb_field(c.cdb, c.spec.length),
+                     c.spec.lba.offset);
 }
 
 Outcome Lun::write_same(const CommandContext& c) {
-  const bool ten = c.cdb.size() == 10;
-  const std::uint64_t lba = ten ? get_be(c.cdb, 2, 4) : get_be(c.cdb, 2, 8);
-  const std::uint64_t n = ten ? get_be(c.cdb, 7, 2) : get_be(c.cdb, 10, 4);
-  const std::uint8_t len_byte = ten ? 7 : 10;
+  const std::uint64_t lba = cdb_field(c.cdb, c.spec.lba);
+  const std::uint64_t n = cdb_field(c.cdb, c.spec.length);
+  const std::uint8_t len_byte = c.spec.length.offset;
   const bool unmap_bit = (c.cdb[1] & 0x08) != 0;
-  const bool ndob = !ten && (c.cdb[1] & 0x01) != 0;  // no data-out buffer: zeros
+  // NDOB, WRITE SAME(16) only (reserved in (10), refused before dispatch):
+  // no data-out buffer, the blocks become zeros.
+  const bool ndob = (c.cdb[1] & 0x01) != 0;
   // WSNZ = 1 in VPD B0h: a NUMBER OF LOGICAL BLOCKS of 0 is not allowed.
   if (n == 0 || n > kMaxWriteSameBlocks) {
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, len_byte));
   }
-  if (Outcome o = check_range(lba, n, 2); o.sense) return o;
+  if (Outcome o = check_range(lba, n, c.spec.lba.offset); o.sense) return o;
   const std::size_t bs = block_size();
   Bytes block(bs, 0);
   if (!ndob) {
@@ -265,7 +255,7 @@ Outcome Lun::unmap_blocks(std::uint64_t lba, std::uint64_t n, bool durable) {
 Outcome Lun::unmap(const CommandContext& c) {
   // SBC-3 §5.28: header (UNMAP DATA LENGTH, BLOCK DESCRIPTOR DATA LENGTH),
   // then 16-byte descriptors (LBA, NUMBER OF LOGICAL BLOCKS, reserved).
-  const std::uint64_t len = get_be(c.cdb, 7, 2);
+  const std::uint64_t len = cdb_field(c.cdb, c.spec.length);
   if (len == 0) return {};
   if (len < 8 || c.data_out.size() < len) {
     return {Outcome::fail({Reason::kParamListLengthError, std::nullopt, std::nullopt})};
@@ -299,17 +289,19 @@ Outcome Lun::unmap(const CommandContext& c) {
 }
 
 Outcome Lun::compare_and_write(const CommandContext& c) {
-  const std::uint64_t lba = get_be(c.cdb, 2, 8);
-  const std::uint64_t n = c.cdb[13];
-  if (n > kMaxCompareAndWriteBlocks)
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 13));
-  if (Outcome o = check_range(lba, n, 2); o.sense) return o;
+  const std::uint64_t lba = cdb_field(c.cdb, c.spec.lba);
+  const std::uint64_t n = cdb_field(c.cdb, c.spec.length);
+  const std::uint8_t len_byte = c.spec.length.offset;
+  if (n > kMaxCompareAndWriteBlocks) {
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, len_byte));
+  }
+  if (Outcome o = check_range(lba, n, c.spec.lba.offset); o.sense) return o;
   const std::size_t bytes = static_cast<std::size_t>(n * block_size());
   // The data-out is exactly the verify and the write data (SBC-3 §5.2); a
   // host with a Data-Out Buffer of another size disagrees with NUMBER OF
   // LOGICAL BLOCKS (the transport may have moved only what the CDB asks).
   if (c.data_out.size() != 2 * bytes || c.data_out_buffer != 2 * bytes) {
-    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 13));
+    return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, len_byte));
   }
   if (n == 0) return {};
   // The Lun runs one command at a time, so compare and write together are
@@ -337,7 +329,7 @@ Outcome Lun::orwrite(const CommandContext& c) {
   // SBC-3 §5.9, ORWRITE(16): each block becomes the medium's block OR the
   // data-out's. ORPROTECT is outside the usage mask (no protection
   // information); BMOP and the ORWRITE generation fields are SBC-4.
-  const Rw rw = decode_rw(c.cdb);
+  const Rw rw = decode_rw(c);
   if (Outcome o = check_transfer(rw.lba, rw.blocks, rw.lba_byte, rw.len_byte); o.sense) return o;
   // Like WRITE: only the whole blocks the transport delivered are written.
   const std::uint64_t blocks = delivered_blocks(rw, c.data_out, block_size());

@@ -1,11 +1,19 @@
 #include "target/scsi/report_luns.h"
 
 #include "modepages/bytes.h"
+#include "target/scsi/command_table.h"
 
 namespace memstore::scsi {
 
 namespace {
 constexpr std::uint8_t kInquiry = 0x12;
+constexpr std::uint8_t kReportLuns = 0xA0;
+
+// The table's entry for the CDB's opcode when the CDB is whole, else nullptr.
+const CommandSpec* whole(std::span<const std::uint8_t> cdb) {
+  const CommandSpec* spec = cdb.empty() ? nullptr : find_layout(cdb[0]);
+  return spec != nullptr && cdb.size() >= spec->cdb_length ? spec : nullptr;
+}
 }  // namespace
 
 std::variant<Bytes, Sense> report_luns(std::span<const std::uint16_t> ids,
@@ -35,14 +43,26 @@ AbsentLunAnswer absent_lun(std::span<const std::uint8_t> cdb) {
     a.data_in[2] = 0x06;
     a.data_in[3] = 0x02;
     a.data_in[4] = 31;
-    if (cdb.size() >= 5) {
-      const std::size_t alloc = std::size_t{cdb[3]} << 8 | cdb[4];  // SPC-4 §6.6
-      if (a.data_in.size() > alloc) a.data_in.resize(alloc);
-    }
+    if (const CommandSpec* spec = whole(cdb)) cut_to_allocation_length(*spec, cdb, a.data_in);
     return a;
   }
   a.status = Status::kCheckCondition;
   a.sense = build_sense({Reason::kLunNotSupported, std::nullopt, std::nullopt}, false);
+  return a;
+}
+
+AbsentLunAnswer absent_lun(std::span<const std::uint16_t> ids, std::span<const std::uint8_t> cdb) {
+  const CommandSpec* spec = whole(cdb);
+  if (spec == nullptr || cdb[0] != kReportLuns) return absent_lun(cdb);
+  AbsentLunAnswer a;
+  auto list = report_luns(ids, cdb);
+  if (const auto* s = std::get_if<Sense>(&list)) {
+    a.status = Status::kCheckCondition;
+    a.sense = build_sense(*s, false);
+    return a;
+  }
+  a.data_in = std::move(std::get<Bytes>(list));
+  cut_to_allocation_length(*spec, cdb, a.data_in);
   return a;
 }
 

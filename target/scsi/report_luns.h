@@ -27,8 +27,12 @@ std::variant<Bytes, Sense> report_luns(std::span<const std::uint16_t> ids,
 struct AbsentLunAnswer {
   Status status = Status::kGood;
   Bytes sense;
-  Bytes data_in;  // already cut to INQUIRY's ALLOCATION LENGTH
+  Bytes data_in;  // already cut to the ALLOCATION LENGTH
 };
 AbsentLunAnswer absent_lun(std::span<const std::uint8_t> cdb);
+
+// The same at a target whose logical units are `ids`, except that REPORT
+// LUNS lists them: SPC-4 §6.33 lets it be addressed to any LUN.
+AbsentLunAnswer absent_lun(std::span<const std::uint16_t> ids, std::span<const std::uint8_t> cdb);
 
 }  // namespace memstore::scsi

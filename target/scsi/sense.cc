@@ -2,6 +2,8 @@
 
 #include <cerrno>
 
+#include "modepages/bytes.h"
+
 namespace memstore::scsi {
 namespace {
 
@@ -41,11 +43,10 @@ constexpr Row kSenseTable[] = {
 };
 
 // Bytes 15-17 of fixed sense / 4-6 of the sense-key specific descriptor.
-void put_field_pointer(std::uint8_t* p, const FieldPointer& f) {
-  p[0] = static_cast<std::uint8_t>(0x80 | (f.in_cdb ? 0x40 : 0x00) |
-                                   (f.bit >= 0 ? 0x08 | (f.bit & 0x07) : 0x00));
-  p[1] = static_cast<std::uint8_t>(f.byte >> 8);
-  p[2] = static_cast<std::uint8_t>(f.byte & 0xFF);
+void put_field_pointer(Bytes& b, std::size_t at, const FieldPointer& f) {
+  b[at] = static_cast<std::uint8_t>(0x80 | (f.in_cdb ? 0x40 : 0x00) |
+                                    (f.bit >= 0 ? 0x08 | (f.bit & 0x07) : 0x00));
+  modepages::put_be(b, at + 1, 2, f.byte);
 }
 
 }  // namespace
@@ -100,14 +101,13 @@ Bytes build_sense(SenseCode c, const Sense& s, bool descriptor_format) {
     b[0] = 0x70;  // current error, fixed format
     b[2] = static_cast<std::uint8_t>(c.key);
     if (s.information) {
-      b[0] |= 0x80;  // VALID: the INFORMATION field is meaningful
-      for (int i = 0; i < 4; ++i)
-        b[3 + i] = static_cast<std::uint8_t>(*s.information >> (24 - 8 * i));
+      b[0] |= 0x80;                                // VALID: the INFORMATION field is meaningful
+      modepages::put_be(b, 3, 4, *s.information);  // its low 4 bytes
     }
     b[7] = 10;  // additional sense length
     b[12] = c.asc;
     b[13] = c.ascq;
-    if (s.field) put_field_pointer(&b[15], *s.field);
+    if (s.field) put_field_pointer(b, 15, *s.field);
     return b;
   }
   Bytes b(8, 0);
@@ -121,15 +121,14 @@ Bytes build_sense(SenseCode c, const Sense& s, bool descriptor_format) {
     b[at] = 0x00;  // information descriptor
     b[at + 1] = 0x0A;
     b[at + 2] = 0x80;  // VALID
-    for (int i = 0; i < 8; ++i)
-      b[at + 4 + i] = static_cast<std::uint8_t>(*s.information >> (56 - 8 * i));
+    modepages::put_be(b, at + 4, 8, *s.information);
   }
   if (s.field) {
     const std::size_t at = b.size();
     b.resize(at + 8, 0);
     b[at] = 0x02;  // sense key specific descriptor
     b[at + 1] = 0x06;
-    put_field_pointer(&b[at + 4], *s.field);
+    put_field_pointer(b, at + 4, *s.field);
   }
   b[7] = static_cast<std::uint8_t>(b.size() - 8);
   return b;

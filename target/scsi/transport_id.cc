@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "modepages/bytes.h"
+
 namespace memstore::scsi {
 
 Bytes iscsi_transport_id(std::string_view initiator_port) {
@@ -13,8 +15,7 @@ Bytes iscsi_transport_id(std::string_view initiator_port) {
   additional = (additional + 3) / 4 * 4;
   Bytes b(4 + additional, 0);
   b[0] = static_cast<std::uint8_t>((port_format ? 0x40 : 0x00) | kProtocolIscsi);
-  b[2] = static_cast<std::uint8_t>(additional >> 8);
-  b[3] = static_cast<std::uint8_t>(additional & 0xFF);
+  modepages::put_be(b, 2, 2, additional);  // ADDITIONAL LENGTH
   std::copy(initiator_port.begin(), initiator_port.end(), b.begin() + 4);
   return b;
 }
