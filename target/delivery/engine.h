@@ -3,9 +3,9 @@
 // arrive now, and each result is handed back at the instant the timing mode
 // says: at the modeled completion (realtime), at `scale` times the modeled
 // delays (scaled), or as soon as the model has accounted for it (off). Both
-// transports use it: memstored through iscsi::LunDriver (Asio timers), the
-// TCMU handler through tcmu::ThreadedLunDriver (which runs that LunDriver on
-// a thread of its own).
+// transports use it through driver::TimedLun (Asio timers): memstored on
+// its event loops, the TCMU handler (tcmu::ThreadedLunDriver) on a thread
+// of its own.
 //
 // What it does: the model clock (model_clock.h), transport compensation
 // (arrivals dated earlier), the due-time heap (due_heap.h), lateness

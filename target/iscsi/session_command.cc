@@ -146,11 +146,11 @@ void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {
     return;
   }
   const ScsiCommandPdu cmd = it->second->cmd;
-  LunPort* const port = it->second->port;
+  driver::CommandPort* const port = it->second->port;
   task_pool_.erase(tasks_, it);
   // The data-in buffer goes back to the LUN once its PDUs are built.
   struct Recycle {
-    LunPort* port;
+    driver::CommandPort* port;
     scsi::Bytes& buffer;
     ~Recycle() {
       if (port != nullptr) port->recycle(std::move(buffer));

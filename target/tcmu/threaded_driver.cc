@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "target/delivery/clock.h"
-#include "target/iscsi/handler_memory.h"
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/handler_memory.h"
+#include "target/driver/timed_lun.h"
 
 namespace memstore::tcmu {
 namespace {
@@ -88,14 +88,14 @@ class ThreadedLunDriver::LunThread {
   };
   Returned execute(std::span<const std::uint8_t> cdb, std::span<const std::uint8_t> data_out) {
     Call call(cdb, data_out);
-    boost::asio::post(io_, iscsi::with_memory(call.memory, [this, &call] { submit(call); }));
+    boost::asio::post(io_, driver::with_memory(call.memory, [this, &call] { submit(call); }));
     return call.returned.take();
   }
 
   // Runs f(driver) on the LUN thread and returns its result.
   template <typename F>
   auto ask(F f) {
-    using R = std::invoke_result_t<F&, iscsi::LunDriver&>;
+    using R = std::invoke_result_t<F&, driver::TimedLun&>;
     Handback<R> answer;
     boost::asio::post(io_, [&] {
       try {
@@ -128,7 +128,7 @@ class ThreadedLunDriver::LunThread {
     std::vector<std::uint8_t> long_cdb;  // longer than any CDB TCMU passes
     std::span<const std::uint8_t> cdb;
     std::span<const std::uint8_t> data_out;
-    iscsi::HandlerMemory memory;  // for the posted hand-over: no allocation
+    driver::HandlerMemory memory;  // for the posted hand-over: no allocation
     Handback<Returned> returned;
   };
 
@@ -160,7 +160,7 @@ class ThreadedLunDriver::LunThread {
 
   const delivery::SteadyClock clock_;
   boost::asio::io_context io_{1};  // one thread runs it
-  iscsi::LunDriver driver_;
+  driver::TimedLun driver_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
   std::uint64_t next_tag_ = 0;  // the LUN thread's
@@ -189,22 +189,22 @@ Lateness ThreadedLunDriver::handback() const {
 }
 
 Lateness ThreadedLunDriver::lateness() const {
-  return lun_thread_->ask([](iscsi::LunDriver& d) { return d.lateness(); });
+  return lun_thread_->ask([](driver::TimedLun& d) { return d.lateness(); });
 }
 
 scsi::StoreStatus ThreadedLunDriver::flush() {
-  return lun_thread_->ask([](iscsi::LunDriver& d) { return d.lun().flush(); });
+  return lun_thread_->ask([](driver::TimedLun& d) { return d.lun().flush(); });
 }
 
 void ThreadedLunDriver::set_spin(std::chrono::nanoseconds spin) {
-  lun_thread_->ask([spin](iscsi::LunDriver& d) {
+  lun_thread_->ask([spin](driver::TimedLun& d) {
     d.set_spin(spin);
     return true;
   });
 }
 
 void ThreadedLunDriver::set_compensation(std::chrono::nanoseconds c) {
-  lun_thread_->ask([c](iscsi::LunDriver& d) {
+  lun_thread_->ask([c](driver::TimedLun& d) {
     d.set_compensation(c);
     return true;
   });

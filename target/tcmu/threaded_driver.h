@@ -12,7 +12,7 @@
 // handler asks for as many workers as LIO can have commands in flight.
 //
 // Threads: one thread owns the Lun. It runs an io_context with the same
-// iscsi::LunDriver memstored runs (target/iscsi/lun_driver.h, over the
+// driver::TimedLun memstored runs (target/driver/timed_lun.h, over the
 // delivery engine target/delivery/engine.h), so the handler delivers as
 // memstored does: one model clock, one due-time heap and wake timer, the
 // spin before an instant, transport compensation, the same lateness
@@ -84,10 +84,10 @@ class ThreadedLunDriver {
   Lateness handback() const;
   // Flushes the backing store (close). REQUIRES: no execute() in progress.
   scsi::StoreStatus flush();
-  // iscsi::LunDriver::set_spin: how long before an instant the LUN thread
+  // driver::TimedLun::set_spin: how long before an instant the LUN thread
   // stops sleeping and polls (0, the default: it sleeps until its timer).
   void set_spin(std::chrono::nanoseconds spin);
-  // iscsi::LunDriver::set_compensation: taken off each arrival (realtime).
+  // driver::TimedLun::set_compensation: taken off each arrival (realtime).
   void set_compensation(std::chrono::nanoseconds c);
 
   std::uint64_t blocks() const { return blocks_; }

@@ -1,6 +1,7 @@
 // A Session driven PDU by PDU, as a test initiator would: a real G2 Lun on
-// an in-memory store behind a LunPort that answers at once (or holds the
-// results until released), and a sink that decodes what the target sends.
+// an in-memory store behind a driver::CommandPort that answers at once (or
+// holds the results until released), and a sink that decodes what the
+// target sends.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -27,11 +28,11 @@ inline constexpr char kInitiatorName[] = "iqn.2026-11.org.memstore.test:initiato
 
 // Runs every command on a real Lun when it is submitted; with `hold`, keeps
 // the results until release() (a command still "in the model").
-class ImmediatePort final : public LunPort {
+class ImmediatePort final : public driver::CommandPort {
  public:
   ImmediatePort() : lun_(scsi::testing::make_lun()) {}
 
-  using LunPort::submit;
+  using driver::CommandPort::submit;
   void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
               std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
               scsi::Bytes* data_out_owner, Done done) override {

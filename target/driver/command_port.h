@@ -1,6 +1,7 @@
-// What an iSCSI session needs from a LUN: submit a command now and be called
-// back when its result is due (LunDriver implements it on Asio timers; tests
-// can implement it synchronously).
+// What a transport needs from a LUN: submit a command now and be called back
+// when its result is due, and tell the LUN about its nexuses. TimedLun
+// implements it on Asio timers, LoopBridge carries it to the LUN's event
+// loop; tests implement it synchronously.
 #pragma once
 
 #include <cstdint>
@@ -10,12 +11,12 @@
 
 #include "target/scsi/lun.h"
 
-namespace memstore::iscsi {
+namespace memstore::driver {
 
-class LunPort {
+class CommandPort {
  public:
   using Done = std::function<void(scsi::ScsiResult)>;
-  virtual ~LunPort() = default;
+  virtual ~CommandPort() = default;
   // `data_out_buffer`: the initiator's Expected Data Transfer Length when
   // the session moved less (scsi::ScsiCommand::data_out_buffer; 0: the same).
   // `data_out_owner` (optional): the buffer `data_out` starts at, which the
@@ -59,4 +60,4 @@ class LunPort {
   virtual const void* loop() const { return nullptr; }
 };
 
-}  // namespace memstore::iscsi
+}  // namespace memstore::driver

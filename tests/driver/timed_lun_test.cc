@@ -1,8 +1,8 @@
-// LunDriver in realtime timing: every result is handed back, none before
+// TimedLun in realtime timing: every result is handed back, none before
 // the instant the model gave it, whether the last stretch before that
 // instant is slept (spin 0) or waited on the CPU (spin > 0), and in the
 // order of those instants.
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/timed_lun.h"
 
 #include <gtest/gtest.h>
 
@@ -12,21 +12,28 @@
 #include <vector>
 
 #include "target/scsi/file_store.h"
-#include "tests/iscsi/raw_initiator.h"
 #include "tests/scsi/cdb_builders.h"
+#include "tests/scsi/lun_fixture.h"
 #include "tests/scsi/temp_dir.h"
 
-namespace memstore::iscsi {
+namespace memstore::driver {
 namespace {
 
+using delivery::Delivery;
 using scsi::testing::read16;
 using scsi::testing::write16;
 
-class LunDriverRealtime : public ::testing::TestWithParam<int> {};
+std::unique_ptr<scsi::Lun> memory_lun(scsi::Timing timing) {
+  scsi::LunConfig config;
+  config.timing = timing;
+  return scsi::testing::make_lun(std::move(config));
+}
 
-TEST_P(LunDriverRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
+class TimedLunRealtime : public ::testing::TestWithParam<int> {};
+
+TEST_P(TimedLunRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
   boost::asio::io_context io;
-  LunDriver driver(io, testing::memory_lun({scsi::TimingMode::kRealtime, 1.0}));
+  TimedLun driver(io, memory_lun({scsi::TimingMode::kRealtime, 1.0}));
   driver.set_spin(std::chrono::microseconds(GetParam()));
   std::vector<Delivery> log;
   driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
@@ -58,11 +65,11 @@ TEST_P(LunDriverRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
 // With a transport compensation, a command's arrival on the model's clock is
 // its submission less the compensation: the model starts it that much
 // earlier, and the delivery is still not before the modeled completion.
-TEST(LunDriverCompensation, DatesArrivalsEarlierByTheCompensation) {
+TEST(TimedLunCompensation, DatesArrivalsEarlierByTheCompensation) {
   using Clock = std::chrono::steady_clock;
   boost::asio::io_context io;
   const auto before_epoch = Clock::now();
-  LunDriver driver(io, testing::memory_lun({scsi::TimingMode::kRealtime, 1.0}));
+  TimedLun driver(io, memory_lun({scsi::TimingMode::kRealtime, 1.0}));
   const auto after_epoch = Clock::now();
   constexpr auto kCompensation = std::chrono::milliseconds(2);
   driver.set_compensation(kCompensation);
@@ -96,12 +103,12 @@ std::unique_ptr<scsi::Lun> file_lun(const scsi::testing::TempDir& dir, scsi::Tim
 // its storage, a read sees the writes started before it, and the
 // io_context runs dry once the last one is delivered (no wait is left
 // armed on an idle store).
-class LunDriverFileStore : public ::testing::TestWithParam<scsi::TimingMode> {};
+class TimedLunFileStore : public ::testing::TestWithParam<scsi::TimingMode> {};
 
-TEST_P(LunDriverFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) {
+TEST_P(TimedLunFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) {
   const scsi::testing::TempDir dir;
   boost::asio::io_context io;
-  LunDriver driver(io, file_lun(dir, {GetParam(), 0.01}));
+  TimedLun driver(io, file_lun(dir, {GetParam(), 0.01}));
   ASSERT_NE(driver.lun().store_async(), nullptr);
   std::vector<Delivery> log;
   driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
@@ -136,10 +143,10 @@ TEST_P(LunDriverFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) 
 // as a session does: the LUN writes from that buffer instead of a copy and
 // leaves another in its place, so the transport may overwrite whatever it
 // holds as soon as submit() returns, while the write is still in flight.
-TEST(LunDriverFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
+TEST(TimedLunFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
   const scsi::testing::TempDir dir;
   boost::asio::io_context io;
-  LunDriver driver(io, file_lun(dir, {scsi::TimingMode::kOff, 1.0}));
+  TimedLun driver(io, file_lun(dir, {scsi::TimingMode::kOff, 1.0}));
   constexpr int kWrites = 8;
   constexpr std::size_t kBytes = 64 * 512;
   std::vector<scsi::ScsiResult> reads(kWrites);
@@ -174,14 +181,14 @@ TEST(LunDriverFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
 std::string mode_name(const ::testing::TestParamInfo<scsi::TimingMode>& p) {
   return scsi::timing_mode_name(p.param);
 }
-INSTANTIATE_TEST_SUITE_P(Timing, LunDriverFileStore,
+INSTANTIATE_TEST_SUITE_P(Timing, TimedLunFileStore,
                          ::testing::Values(scsi::TimingMode::kOff, scsi::TimingMode::kScaled),
                          mode_name);
 
 std::string spin_name(const ::testing::TestParamInfo<int>& p) {
   return "spin" + std::to_string(p.param) + "us";
 }
-INSTANTIATE_TEST_SUITE_P(Spin, LunDriverRealtime, ::testing::Values(0, 200, 5000), spin_name);
+INSTANTIATE_TEST_SUITE_P(Spin, TimedLunRealtime, ::testing::Values(0, 200, 5000), spin_name);
 
 }  // namespace
-}  // namespace memstore::iscsi
+}  // namespace memstore::driver
