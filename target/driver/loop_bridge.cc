@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "target/driver/owned_command.h"
 #include "target/driver/timed_lun.h"
 #include "target/scsi/report_luns.h"
 
@@ -21,39 +22,31 @@ const void* LoopBridge::loop() const {
   return retired_ ? nullptr : &timed_.context();
 }
 
-void LoopBridge::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-                        std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-                        scsi::Bytes* data_out_owner, Done done) {
+void LoopBridge::submit(scsi::ScsiCommand command, Done done) {
   if (retired_) {
-    scsi::AbsentLunAnswer a = scsi::absent_lun(cdb);
+    scsi::AbsentLunAnswer a = scsi::absent_lun(command.cdb);
     scsi::ScsiResult r;
-    r.nexus = nexus;
-    r.tag = tag;
+    r.nexus = command.nexus;
+    r.tag = command.tag;
     r.status = a.status;
     r.sense = std::move(a.sense);
     r.data_in = std::move(a.data_in);
     return done(std::move(r));
   }
-  if (local_) {
-    return timed_.submit(nexus, tag, cdb, data_out, data_out_buffer, data_out_owner,
-                         std::move(done));
-  }
-  std::shared_ptr<bool>& alive = alive_[nexus];
+  if (local_) return timed_.submit(command, std::move(done));
+  std::shared_ptr<bool>& alive = alive_[command.nexus];
   if (!alive) alive = std::make_shared<bool>(true);
-  // The spans are the session's only until this returns.
-  asio::post(timed_.context(), [&timed = timed_, &home = home_, nexus, tag, data_out_buffer,
-                                alive = alive,
-                                cdb = std::vector<std::uint8_t>(cdb.begin(), cdb.end()),
-                                data = std::vector<std::uint8_t>(data_out.begin(), data_out.end()),
-                                done = std::move(done)]() mutable {
-    timed.submit(
-        nexus, tag, cdb, data, data_out_buffer, &data,
-        [&home, alive = std::move(alive), done = std::move(done)](scsi::ScsiResult r) mutable {
-          asio::post(
-              home, [alive = std::move(alive), done = std::move(done), r = std::move(r)]() mutable {
-                if (*alive) done(std::move(r));
-              });
-        });
+  // The spans are the session's only until this returns: the command
+  // crosses owning its CDB and data-out.
+  asio::post(timed_.context(), [&timed = timed_, &home = home_, alive = alive,
+                                owned = OwnedCommand(command), done = std::move(done)]() mutable {
+    timed.submit(owned.command(), [&home, alive = std::move(alive),
+                                   done = std::move(done)](scsi::ScsiResult r) mutable {
+      asio::post(home,
+                 [alive = std::move(alive), done = std::move(done), r = std::move(r)]() mutable {
+                   if (*alive) done(std::move(r));
+                 });
+    });
   });
 }
 

@@ -3,8 +3,8 @@
 // LUN's TimedLun and model live on one of them, and each connection on one
 // of them. A session calls its LoopBridge; when the LUN lives on the
 // session's own loop the call goes straight to the TimedLun, otherwise the
-// command (CDB and data-out copied) is posted to the LUN's loop and its
-// result posted back.
+// command is posted to the LUN's loop (an OwnedCommand: the session's
+// data-out buffer goes with it, uncopied) and its result posted back.
 //
 // A nexus the session forgot (its connection ended) gets no more results:
 // each result posted back checks, on the session's loop, that its nexus is
@@ -28,10 +28,7 @@ class LoopBridge final : public CommandPort {
   // `home`: the loop of the sessions using this bridge.
   LoopBridge(boost::asio::io_context& home, TimedLun& timed);
 
-  using CommandPort::submit;
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              scsi::Bytes* data_out_owner, Done done) override;
+  void submit(scsi::ScsiCommand command, Done done) override;
   void forget(std::uint64_t nexus) override;
   void describe_nexus(std::uint64_t nexus, std::string initiator_port) override;
   void reset() override;

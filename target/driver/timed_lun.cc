@@ -14,19 +14,17 @@ TimedLun::TimedLun(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun)
   }
 }
 
-void TimedLun::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-                      std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-                      scsi::Bytes* data_out_owner, Done done) {
+void TimedLun::submit(scsi::ScsiCommand command, Done done) {
   if (retired_) {  // cannot happen through a LoopBridge (retired first); kept safe
     scsi::ScsiResult r;
-    r.nexus = nexus;
-    r.tag = tag;
+    r.nexus = command.nexus;
+    r.tag = command.tag;
     r.status = scsi::Status::kCheckCondition;
     r.sense = scsi::build_sense({scsi::Reason::kLunNotSupported, std::nullopt, std::nullopt},
                                 lun().descriptor_sense());
     return done(std::move(r));
   }
-  engine_.submit(nexus, tag, cdb, data_out, data_out_buffer, data_out_owner, std::move(done));
+  engine_.submit(command, std::move(done));
   watch_storage();
   if (!engine_.timing_off()) return schedule();
   if (engine_.has_results() && !drain_posted_) {

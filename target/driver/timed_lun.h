@@ -42,12 +42,10 @@ class TimedLun final : public CommandPort {
   TimedLun(const TimedLun&) = delete;
   TimedLun& operator=(const TimedLun&) = delete;
 
-  // The command arrives now; `done` runs when its result is due. `cdb` and
-  // `data_out` are copied as needed before this returns.
-  using CommandPort::submit;
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              scsi::Bytes* data_out_owner, Done done) override;
+  // The command arrives now; `done` runs when its result is due. Its CDB
+  // and data-out are consumed (or, for the data-out buffer, taken) before
+  // this returns.
+  void submit(scsi::ScsiCommand command, Done done) override;
 
   // Drops the pending callbacks of a nexus (its connection closed); the LUN
   // still serves the commands in the model.

@@ -2,11 +2,10 @@
 //
 // memstored accepts connections onto its loops in turn. A connection whose
 // commands all go to LUNs living on one other loop pays, per command, a post
-// to that loop and one back, each waking a thread, and a copy of each
-// write's data (driver::LoopBridge); on that loop it calls the LUNs
-// directly. The first PDU of a connection is its login, which names the
-// target: that is where the server learns the loop (Placement in
-// connection.h moves it).
+// to that loop and one back, each waking a thread (driver::LoopBridge); on
+// that loop it calls the LUNs directly. The first PDU of a connection is
+// its login, which names the target: that is where the server learns the
+// loop (Placement in connection.h moves it).
 #pragma once
 
 #include <cstdint>

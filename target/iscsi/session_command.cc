@@ -127,10 +127,15 @@ void Session::submit(Task& t) {
     }
     return complete(tag, std::move(r));
   }
+  scsi::ScsiCommand command;
+  command.nexus = nexus_;
+  command.tag = tag;
+  command.cdb = t.cdb;
+  command.data_out = std::span(t.data).first(t.kept);
   // The initiator's Data-Out Buffer may be larger than what was kept.
-  const std::uint64_t buffer = t.cmd.write ? t.cmd.expected_data_transfer_length : 0;
-  t.port->submit(nexus_, tag, t.cdb, std::span(t.data).first(t.kept), buffer, &t.data,
-                 [this, tag](scsi::ScsiResult r) { complete(tag, std::move(r)); });
+  command.data_out_buffer = t.cmd.write ? t.cmd.expected_data_transfer_length : 0;
+  command.data_out_owner = &t.data;  // the port may take it (LoopBridge) or swap it (Lun)
+  t.port->submit(command, [this, tag](scsi::ScsiResult r) { complete(tag, std::move(r)); });
 }
 
 void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {

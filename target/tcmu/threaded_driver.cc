@@ -86,8 +86,8 @@ class ThreadedLunDriver::LunThread {
     scsi::ScsiResult result;
     delivery::WallNs handed_at = 0;
   };
-  Returned execute(std::span<const std::uint8_t> cdb, std::span<const std::uint8_t> data_out) {
-    Call call(cdb, data_out);
+  Returned execute(const scsi::ScsiCommand& command) {
+    Call call(command);
     boost::asio::post(io_, driver::with_memory(call.memory, [this, &call] { submit(call); }));
     return call.returned.take();
   }
@@ -115,20 +115,19 @@ class ThreadedLunDriver::LunThread {
   // span is valid whenever that thread reads it, and a copy would cost a
   // memcpy of every write's data.
   struct Call {
-    Call(std::span<const std::uint8_t> c, std::span<const std::uint8_t> d) : data_out(d) {
-      if (c.size() <= inline_cdb.size()) {
-        std::copy(c.begin(), c.end(), inline_cdb.begin());
-        cdb = std::span<const std::uint8_t>(inline_cdb.data(), c.size());
+    explicit Call(const scsi::ScsiCommand& c) : command(c) {
+      if (c.cdb.size() <= inline_cdb.size()) {
+        std::copy(c.cdb.begin(), c.cdb.end(), inline_cdb.begin());
+        command.cdb = std::span<const std::uint8_t>(inline_cdb.data(), c.cdb.size());
       } else {
-        long_cdb.assign(c.begin(), c.end());
-        cdb = long_cdb;
+        long_cdb.assign(c.cdb.begin(), c.cdb.end());
+        command.cdb = long_cdb;
       }
     }
     std::array<std::uint8_t, 264> inline_cdb{};
     std::vector<std::uint8_t> long_cdb;  // longer than any CDB TCMU passes
-    std::span<const std::uint8_t> cdb;
-    std::span<const std::uint8_t> data_out;
-    driver::HandlerMemory memory;  // for the posted hand-over: no allocation
+    scsi::ScsiCommand command;           // its CDB the copy above
+    driver::HandlerMemory memory;        // for the posted hand-over: no allocation
     Handback<Returned> returned;
   };
 
@@ -136,7 +135,9 @@ class ThreadedLunDriver::LunThread {
   // apart in the driver's table of pending commands.
   void submit(Call& call) {
     try {
-      driver_.submit(0, next_tag_++, call.cdb, call.data_out, [this, &call](scsi::ScsiResult r) {
+      call.command.nexus = 0;
+      call.command.tag = next_tag_++;
+      driver_.submit(call.command, [this, &call](scsi::ScsiResult r) {
         call.returned.put(Returned{std::move(r), clock_.now()});
       });
     } catch (...) {
@@ -174,9 +175,8 @@ ThreadedLunDriver::ThreadedLunDriver(std::unique_ptr<scsi::Lun> lun)
 
 ThreadedLunDriver::~ThreadedLunDriver() = default;
 
-scsi::ScsiResult ThreadedLunDriver::execute(std::span<const std::uint8_t> cdb,
-                                            std::span<const std::uint8_t> data_out) {
-  LunThread::Returned r = lun_thread_->execute(cdb, data_out);
+scsi::ScsiResult ThreadedLunDriver::execute(scsi::ScsiCommand command) {
+  LunThread::Returned r = lun_thread_->execute(command);
   const delivery::WallNs woke = delivery::SteadyClock().now();
   std::lock_guard lock(handback_mu_);
   handback_.add(woke - r.handed_at);

@@ -49,7 +49,6 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <span>
 
 #include "target/delivery/lateness.h"
 #include "target/scsi/lun.h"
@@ -69,12 +68,12 @@ class ThreadedLunDriver {
   ThreadedLunDriver(const ThreadedLunDriver&) = delete;
   ThreadedLunDriver& operator=(const ThreadedLunDriver&) = delete;
 
-  // Thread-safe. The command arrives now (all on one I_T nexus: TCMU does not
-  // tell userspace which initiator sent a command); returns its result when
-  // it is due. `cdb` and `data_out` must stay valid until it returns. Throws
-  // what the Lun threw while taking the command (std::bad_alloc).
-  scsi::ScsiResult execute(std::span<const std::uint8_t> cdb,
-                           std::span<const std::uint8_t> data_out);
+  // Thread-safe. The command arrives now; returns its result when it is
+  // due. Its nexus and tag are set here: all commands share one I_T nexus
+  // (TCMU does not tell userspace which initiator sent a command). Its
+  // spans must stay valid until this returns. Throws what the Lun threw
+  // while taking the command (std::bad_alloc).
+  scsi::ScsiResult execute(scsi::ScsiCommand command);
 
   // Thread-safe; each asks the LUN thread and waits for its answer.
   Lateness lateness() const;

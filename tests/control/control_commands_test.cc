@@ -31,7 +31,8 @@ class ControlCommandsTest : public ::testing::Test {
   }
   scsi::Status read(std::uint64_t lba) {
     scsi::Status status = scsi::Status::kGood;
-    driver.submit(1, next_tag++, scsi::testing::read16(lba, 1), {},
+    const std::vector<std::uint8_t> cdb = scsi::testing::read16(lba, 1);
+    driver.submit({.nexus = 1, .tag = next_tag++, .cdb = cdb, .data_out = {}},
                   [&](scsi::ScsiResult r) { status = r.status; });
     io.run();
     io.restart();

@@ -23,6 +23,17 @@ using delivery::Delivery;
 using scsi::testing::read16;
 using scsi::testing::write16;
 
+// A command of nexus 1. The spans are the caller's: submit() consumes them.
+scsi::ScsiCommand command(std::uint64_t tag, std::span<const std::uint8_t> cdb,
+                          std::span<const std::uint8_t> data_out = {}) {
+  scsi::ScsiCommand c;
+  c.nexus = 1;
+  c.tag = tag;
+  c.cdb = cdb;
+  c.data_out = data_out;
+  return c;
+}
+
 std::unique_ptr<scsi::Lun> memory_lun(scsi::Timing timing) {
   scsi::LunConfig config;
   config.timing = timing;
@@ -43,7 +54,7 @@ TEST_P(TimedLunRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
   std::uint64_t next = 0;
   std::function<void()> submit_one = [&] {
     const std::uint64_t tag = next++;
-    driver.submit(1, tag, read16(tag * 977'317 % 6'000'000, 8), {}, [&](scsi::ScsiResult r) {
+    driver.submit(command(tag, read16(tag * 977'317 % 6'000'000, 8)), [&](scsi::ScsiResult r) {
       if (r.status == scsi::Status::kGood) ++good;
       if (next < kCommands) submit_one();
     });
@@ -77,7 +88,7 @@ TEST(TimedLunCompensation, DatesArrivalsEarlierByTheCompensation) {
   driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
   std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the model's clock is past 2 ms
   const auto before_submit = Clock::now();
-  driver.submit(1, 7, read16(3'000'000, 8), {}, [](scsi::ScsiResult) {});
+  driver.submit(command(7, read16(3'000'000, 8)), [](scsi::ScsiResult) {});
   const auto after_submit = Clock::now();
   io.run();
   ASSERT_EQ(log.size(), 1u);
@@ -120,9 +131,10 @@ TEST_P(TimedLunFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) {
     data[i].assign(64 * 512, static_cast<std::uint8_t>(i + 1));
     const std::uint64_t lba = static_cast<std::uint64_t>(i) * 400'009 % 6'000'000;
     // Every write but the last overlaps the next pair's read too.
-    driver.submit(1, 2 * i, write16(lba, 64, i % 4 == 0), data[i],
+    const auto tag = static_cast<std::uint64_t>(2 * i);
+    driver.submit(command(tag, write16(lba, 64, i % 4 == 0), data[i]),
                   [&](scsi::ScsiResult r) { good_writes += r.status == scsi::Status::kGood; });
-    driver.submit(1, 2 * i + 1, read16(lba, 64), {},
+    driver.submit(command(tag + 1, read16(lba, 64)),
                   [&, i](scsi::ScsiResult r) { reads[i] = std::move(r); });
   }
   io.run();
@@ -158,15 +170,18 @@ TEST(TimedLunFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
     const std::uint64_t lba = static_cast<std::uint64_t>(i) * 1000;
     // Odd writes offer a buffer their data does not start at: copied.
     const std::size_t at = i % 2 == 0 ? 0 : 100;
-    driver.submit(1, 2 * i, write16(lba, 64, false), std::span(buffer).subspan(at, kBytes), 0,
-                  &buffer, [&](scsi::ScsiResult r) { good += r.status == scsi::Status::kGood; });
+    const auto tag = static_cast<std::uint64_t>(2 * i);
+    const std::vector<std::uint8_t> cdb = write16(lba, 64, false);
+    scsi::ScsiCommand write = command(tag, cdb, std::span(buffer).subspan(at, kBytes));
+    write.data_out_owner = &buffer;
+    driver.submit(write, [&](scsi::ScsiResult r) { good += r.status == scsi::Status::kGood; });
     if (at == 0) {
       EXPECT_NE(buffer.data(), offered) << "write " << i << ": copied, not kept";
     } else {
       EXPECT_EQ(buffer.data(), offered) << "write " << i << ": kept a buffer its data is inside";
     }
     std::fill(buffer.begin(), buffer.end(), 0xEE);  // the transport reuses what it holds
-    driver.submit(1, 2 * i + 1, read16(lba, 64), {},
+    driver.submit(command(tag + 1, read16(lba, 64)),
                   [&, i](scsi::ScsiResult r) { reads[i] = std::move(r); });
   }
   io.run();

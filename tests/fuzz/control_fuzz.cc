@@ -67,9 +67,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint8_t write10[10] = {0x2A, 0, 0, 0, 0x03, 0xEC, 0, 0, 1, 0};
     const std::uint8_t tur[6] = {0, 0, 0, 0, 0, 0};
     static const std::vector<std::uint8_t> block(512, 0x5A);
-    d.submit(1, 1, read10, {}, [](scsi::ScsiResult) {});
-    d.submit(1, 2, write10, block, [](scsi::ScsiResult) {});
-    d.submit(1, 3, tur, {}, [](scsi::ScsiResult) {});
+    d.submit({.nexus = 1, .tag = 1, .cdb = read10, .data_out = {}}, [](scsi::ScsiResult) {});
+    d.submit({.nexus = 1, .tag = 2, .cdb = write10, .data_out = block}, [](scsi::ScsiResult) {});
+    d.submit({.nexus = 1, .tag = 3, .cdb = tur, .data_out = {}}, [](scsi::ScsiResult) {});
     d.context().run();
     d.context().restart();
     start = end + 1;

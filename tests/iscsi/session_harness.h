@@ -32,17 +32,7 @@ class ImmediatePort final : public driver::CommandPort {
  public:
   ImmediatePort() : lun_(scsi::testing::make_lun()) {}
 
-  using driver::CommandPort::submit;
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              scsi::Bytes* data_out_owner, Done done) override {
-    scsi::ScsiCommand c;
-    c.nexus = nexus;
-    c.tag = tag;
-    c.cdb = cdb;
-    c.data_out = data_out;
-    c.data_out_buffer = data_out_buffer;
-    c.data_out_owner = data_out_owner;
+  void submit(scsi::ScsiCommand c, Done done) override {
     now_ += 1'000'000;
     c.arrival_ns = now_;
     ++submitted;
