@@ -58,8 +58,8 @@ void BM_RealtimeLateness(benchmark::State& state) {
         std::uint64_t x = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(t + 1);
         while (!stop.load()) {
           x = x * 6364136223846793005ull + 1442695040888963407ull;
-          benchmark::DoNotOptimize(
-              d->execute(read10(static_cast<std::uint32_t>((x >> 33) % 6'749'000)), {}));
+          benchmark::DoNotOptimize(d->execute(
+              {.cdb = read10(static_cast<std::uint32_t>((x >> 33) % 6'749'000)), .data_out = {}}));
         }
       });
     }
@@ -91,7 +91,7 @@ void BM_OffModeCommand(benchmark::State& state) {
   std::uint32_t lba = 0;
   for (auto _ : state) {
     lba = (lba + 104'729) % 6'749'000;
-    benchmark::DoNotOptimize(d->execute(read10(lba), {}));
+    benchmark::DoNotOptimize(d->execute({.cdb = read10(lba), .data_out = {}}));
   }
 }
 BENCHMARK(BM_OffModeCommand);

@@ -23,7 +23,7 @@ json lateness_json(const delivery::Lateness& l) {
           {"max_us", us(static_cast<double>(l.max_ns))}};
 }
 
-json stats(iscsi::LunDriver& d) {
+json stats(driver::TimedLun& d) {
   const delivery::DeliveryCounters& c = d.counters();
   const std::uint64_t fired = d.lun().faults().fired_total();
   const modepages::ControlPage page = d.lun().control();
@@ -37,7 +37,7 @@ json stats(iscsi::LunDriver& d) {
              {"scale", page.scale_milli / 1000.0}});
 }
 
-json faults(iscsi::LunDriver& d) {
+json faults(driver::TimedLun& d) {
   json list = json::array();
   for (const scsi::FaultSet::Entry& e : d.lun().faults().rules()) {
     list.push_back({{"id", e.id},
@@ -48,7 +48,7 @@ json faults(iscsi::LunDriver& d) {
   return ok({{"seed", d.lun().faults().seed()}, {"faults", list}});
 }
 
-json fault_add(iscsi::LunDriver& d, const json& request) {
+json fault_add(driver::TimedLun& d, const json& request) {
   if (!request.contains("rule")) {
     return failure(
         "rule: is missing; give the rule as an object of the keys of "
@@ -78,7 +78,7 @@ json fault_add(iscsi::LunDriver& d, const json& request) {
   return ok({{"id", lun.add_fault(rule)}});
 }
 
-json fault_remove(iscsi::LunDriver& d, const json& request) {
+json fault_remove(driver::TimedLun& d, const json& request) {
   if (!request.contains("id") || !request["id"].is_number_unsigned()) {
     return failure("id: must be the number of a rule, as `faults` lists them");
   }
@@ -89,12 +89,12 @@ json fault_remove(iscsi::LunDriver& d, const json& request) {
   return ok();
 }
 
-json fault_clear(iscsi::LunDriver& d) {
+json fault_clear(driver::TimedLun& d) {
   d.lun().clear_faults();
   return ok();
 }
 
-json timing(iscsi::LunDriver& d, const json& request) {
+json timing(driver::TimedLun& d, const json& request) {
   modepages::ControlPage page = d.lun().control();
   if (request.contains("mode")) {
     const auto mode = request["mode"].is_string()
@@ -126,14 +126,14 @@ json timing(iscsi::LunDriver& d, const json& request) {
 // The commands about one LUN, run on its thread.
 struct LunCommand {
   const char* name;
-  json (*run)(iscsi::LunDriver&, const json&);
+  json (*run)(driver::TimedLun&, const json&);
 };
 const LunCommand kLunCommands[] = {
-    {"stats", [](iscsi::LunDriver& d, const json&) { return stats(d); }},
-    {"faults", [](iscsi::LunDriver& d, const json&) { return faults(d); }},
+    {"stats", [](driver::TimedLun& d, const json&) { return stats(d); }},
+    {"faults", [](driver::TimedLun& d, const json&) { return faults(d); }},
     {"fault-add", fault_add},
     {"fault-remove", fault_remove},
-    {"fault-clear", [](iscsi::LunDriver& d, const json&) { return fault_clear(d); }},
+    {"fault-clear", [](driver::TimedLun& d, const json&) { return fault_clear(d); }},
     {"timing", timing},
 };
 
@@ -290,7 +290,7 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) {
     const ControlLun* lun = find(request, error);
     if (lun == nullptr) return reply(failure(error));
     dispatch_(
-        *lun->driver, [run = c.run, request](iscsi::LunDriver& d) { return run(d, request); },
+        *lun->driver, [run = c.run, request](driver::TimedLun& d) { return run(d, request); },
         reply);
     return;
   }

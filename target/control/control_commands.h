@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "target/control/fault_json.h"
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/timed_lun.h"
 
 namespace memstore::control {
 
@@ -28,7 +28,7 @@ struct ControlLun {
   std::uint16_t id = 0;
   std::string device;   // preset name
   std::string backing;  // image path or "memory"
-  iscsi::LunDriver* driver = nullptr;
+  driver::TimedLun* driver = nullptr;
 };
 
 class ControlCommands {
@@ -36,8 +36,8 @@ class ControlCommands {
   using Reply = std::function<void(json)>;
   // Runs `work` on the thread of `driver`'s LUN, then `reply` with its
   // result on the caller's thread.
-  using Dispatch = std::function<void(iscsi::LunDriver& driver,
-                                      std::function<json(iscsi::LunDriver&)> work, Reply reply)>;
+  using Dispatch = std::function<void(driver::TimedLun& driver,
+                                      std::function<json(driver::TimedLun&)> work, Reply reply)>;
 
   ControlCommands(std::vector<ControlLun> luns, Dispatch dispatch);
 

@@ -98,7 +98,7 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
 namespace {
 
 ControlCommands::Dispatch posting(boost::asio::io_context& home) {
-  return [&home](iscsi::LunDriver& driver, std::function<json(iscsi::LunDriver&)> work,
+  return [&home](driver::TimedLun& driver, std::function<json(driver::TimedLun&)> work,
                  ControlCommands::Reply reply) {
     boost::asio::post(driver.context(), [&home, &driver, work = std::move(work),
                                          reply = std::move(reply)]() mutable {

@@ -93,7 +93,7 @@ struct Config {
   // the machine cannot delay a delivery. 0: the normal scheduler.
   std::uint32_t rt_priority = 0;
   // Microseconds of the initiator's own round trip to take off every
-  // command's modeled latency in realtime timing (LunDriver::set_compensation).
+  // command's modeled latency in realtime timing (driver::TimedLun::set_compensation).
   std::uint32_t transport_compensation_us = 0;
   // Event-loop threads (docs/design.md, "Threads"). 0: one per core.
   std::uint32_t threads = 0;

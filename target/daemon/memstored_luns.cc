@@ -34,7 +34,7 @@ iscsi::SecurityConfig security_of(const daemon::TargetSpec& t) {
   return s;
 }
 
-std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
+std::variant<std::unique_ptr<driver::TimedLun>, std::string> open_driver(
     LunContext& context, const daemon::LunSpec& spec, std::size_t target_index,
     const std::string& target_name, const std::vector<std::uint16_t>& ids,
     const std::string& where) {
@@ -61,12 +61,12 @@ std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
       lun_name(target_name, spec.id));
   // Each LUN's model and delivery stay on one loop (one thread).
   boost::asio::io_context& loop = *context.loops[context.next_loop++ % context.loops.size()];
-  auto driver = std::make_unique<iscsi::LunDriver>(loop, std::move(lun));
+  auto driver = std::make_unique<driver::TimedLun>(loop, std::move(lun));
   driver->set_spin(std::chrono::microseconds(config.spin_us));
   driver->set_compensation(std::chrono::microseconds(config.transport_compensation_us));
   if (context.completions != nullptr && context.completions->is_open()) {
     driver->on_delivery([&log = *context.completions, &mutex = *context.completions_mutex,
-                         ti = target_index, id = spec.id](const iscsi::Delivery& d) {
+                         ti = target_index, id = spec.id](const delivery::Delivery& d) {
       const std::lock_guard lock(mutex);
       // The session's tag is the ITT in its low 32 bits (and a generation
       // an abort raises above them): the log gives the ITT.
@@ -99,7 +99,7 @@ std::variant<OpenedTarget, std::string> open_target(LunContext& context,
     auto driver =
         open_driver(context, spec, ti, t.name, lun_ids, where + "lun[" + std::to_string(li) + "].");
     if (auto* err = std::get_if<std::string>(&driver)) return *err;
-    auto& d = std::get<std::unique_ptr<iscsi::LunDriver>>(driver);
+    auto& d = std::get<std::unique_ptr<driver::TimedLun>>(driver);
     out.luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get()});
     out.setup.luns[spec.id] = std::move(d);
   }
@@ -113,11 +113,11 @@ namespace {
 // The removed LUN's last steps, on its own loop: its commands answered, its
 // store flushed; then, from a later handler (those the retirement cancelled
 // run first), the driver closed.
-void retire(std::unique_ptr<iscsi::LunDriver> driver, std::string name) {
+void retire(std::unique_ptr<driver::TimedLun> driver, std::string name) {
   boost::asio::io_context& loop = driver->context();
-  iscsi::LunDriver* d = driver.get();
+  driver::TimedLun* d = driver.get();
   boost::asio::post(loop, [d, &loop, name = std::move(name),
-                           owned = std::shared_ptr<iscsi::LunDriver>(std::move(driver))] {
+                           owned = std::shared_ptr<driver::TimedLun>(std::move(driver))] {
     if (const auto e = d->retire()) {
       spdlog::error("{} removed: flush failed: {}", name, e->message);
     } else {
@@ -158,7 +158,7 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     std::sort(ids.begin(), ids.end());
     auto opened = open_driver(context, spec, ti, target, ids, "config.");
     if (auto* e = std::get_if<std::string>(&opened)) return *e;
-    auto& driver = std::get<std::unique_ptr<iscsi::LunDriver>>(opened);
+    auto& driver = std::get<std::unique_ptr<driver::TimedLun>>(opened);
     control::ControlLun entry{target, spec.id, spec.model_name(), spec.backing, driver.get()};
     if (const std::string e = server.add_lun(target, spec.id, std::move(driver)); !e.empty()) {
       return e;
@@ -168,7 +168,7 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
   };
   admin.remove = [&server](const control::ControlLun& lun) {
     const std::string name = lun_name(lun.target, lun.id);
-    return server.remove_lun(lun.target, lun.id, [name](std::unique_ptr<iscsi::LunDriver> d) {
+    return server.remove_lun(lun.target, lun.id, [name](std::unique_ptr<driver::TimedLun> d) {
       retire(std::move(d), name);
     });
   };
@@ -213,10 +213,10 @@ control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::S
   };
   admin.remove = [&context, &server](const std::string& target,
                                      const std::vector<control::ControlLun>& luns) {
-    std::map<const iscsi::LunDriver*, std::string> names;  // for the log
+    std::map<const driver::TimedLun*, std::string> names;  // for the log
     for (const control::ControlLun& l : luns) names[l.driver] = lun_name(target, l.id);
     const std::string e = server.remove_running_target(
-        target, [names = std::move(names)](std::unique_ptr<iscsi::LunDriver> d) {
+        target, [names = std::move(names)](std::unique_ptr<driver::TimedLun> d) {
           const auto name = names.find(d.get());
           retire(std::move(d), name != names.end() ? name->second : "a LUN");
         });

@@ -16,7 +16,7 @@
 
 #include "target/control/control_commands.h"
 #include "target/daemon/config.h"
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/timed_lun.h"
 #include "target/iscsi/server.h"
 #include "target/scsi/memory_budget.h"
 
@@ -60,7 +60,7 @@ std::string lun_name(const std::string& target, std::uint16_t id);
 // loop, with the log, the timing settings and the completion log. `ids`:
 // the target's LUNs, this one included, for REPORT LUNS. An error names the
 // key under `where` and the fix.
-std::variant<std::unique_ptr<iscsi::LunDriver>, std::string> open_driver(
+std::variant<std::unique_ptr<driver::TimedLun>, std::string> open_driver(
     LunContext& context, const daemon::LunSpec& spec, std::size_t target_index,
     const std::string& target_name, const std::vector<std::uint16_t>& ids,
     const std::string& where);

@@ -34,8 +34,8 @@
 #include "target/daemon/memstored_reload.h"
 #include "target/daemon/portal_check.h"
 #include "target/daemon/security_log.h"
+#include "target/driver/timed_lun.h"
 #include "target/iscsi/address_text.h"
-#include "target/iscsi/lun_driver.h"
 #include "target/iscsi/server.h"
 #include "version/version.h"
 
@@ -267,7 +267,7 @@ int main(int argc, char** argv) {
   std::function<void()> on_hup = [&] {
     hup.async_wait([&](const boost::system::error_code& ec, int) {
       if (ec) return;
-      std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*> lun_index;
+      std::map<std::pair<std::string, std::uint16_t>, driver::TimedLun*> lun_index;
       for (const control::ControlLun& l : commands.luns()) lun_index[{l.target, l.id}] = l.driver;
       memstored::reload(cli, running, lun_index);
       on_hup();
@@ -314,14 +314,14 @@ int main(int argc, char** argv) {
   awake.reset();
   int status = 0;
   for (const control::ControlLun& lun : commands.luns()) {
-    iscsi::LunDriver* d = lun.driver;
+    driver::TimedLun* d = lun.driver;
     const std::string name = memstored::lun_name(lun.target, lun.id);
     const auto e = d->lun().flush();
     if (e) {
       spdlog::error("{}: flush failed: {}", name, e->message);
       status = 1;
     }
-    const iscsi::Lateness& l = d->lateness();
+    const delivery::Lateness& l = d->lateness();
     spdlog::info("{} closed{}: deliveries: {}, late by mean {:.1f} us, max {:.1f} us", name,
                  e ? " unflushed" : ", flushed", l.count, l.mean_ns() / 1e3,
                  static_cast<double>(l.max_ns) / 1e3);

@@ -10,7 +10,7 @@
 namespace memstore::memstored {
 
 void reload(const daemon::CommandLine& cli, daemon::Config& running,
-            const std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*>& luns) {
+            const std::map<std::pair<std::string, std::uint16_t>, driver::TimedLun*>& luns) {
   if (cli.config_file.empty()) {
     spdlog::warn("reload (SIGHUP): memstored runs without --config; there is nothing to re-read");
     return;
@@ -26,7 +26,7 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
   const daemon::ReloadPlan plan = daemon::plan_reload(running, std::get<daemon::Config>(next));
   if (plan.log_level) spdlog::set_level(spdlog::level::from_str(*plan.log_level));
   for (const daemon::LunReload& change : plan.luns) {
-    iscsi::LunDriver* d = luns.at({change.target, change.id});
+    driver::TimedLun* d = luns.at({change.target, change.id});
     // On the LUN's own loop, between its commands.
     boost::asio::post(d->context(), [d, change] {
       if (change.control) {

@@ -9,12 +9,12 @@
 #include <utility>
 
 #include "target/daemon/config.h"
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/timed_lun.h"
 
 namespace memstore::memstored {
 
 // `running`: the configuration that runs, updated with what the reload applied.
 void reload(const daemon::CommandLine& cli, daemon::Config& running,
-            const std::map<std::pair<std::string, std::uint16_t>, iscsi::LunDriver*>& luns);
+            const std::map<std::pair<std::string, std::uint16_t>, driver::TimedLun*>& luns);
 
 }  // namespace memstore::memstored

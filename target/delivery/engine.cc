@@ -12,20 +12,11 @@ Engine::Engine(std::unique_ptr<scsi::Lun> lun, const Clock& clock)
       timing_(lun_->timing()),
       sink_([this](scsi::ScsiResult r) { on_result(std::move(r)); }) {}
 
-void Engine::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-                    std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-                    scsi::Bytes* data_out_owner, Done done) {
-  scsi::ScsiCommand c;
-  c.nexus = nexus;
-  c.tag = tag;
-  c.cdb = cdb;
-  c.data_out = data_out;
-  c.data_out_buffer = data_out_buffer;
-  c.data_out_owner = data_out_owner;
+void Engine::submit(scsi::ScsiCommand c, Done done) {
   const bool realtime = lun_->timing().mode == scsi::TimingMode::kRealtime;
   c.arrival_ns = std::max(model_now() - (realtime ? compensation_ns_ : 0), model_now_);
   model_now_ = c.arrival_ns;
-  pending_pool_.insert(pending_, {nexus, tag}).first->second =
+  pending_pool_.insert(pending_, {c.nexus, c.tag}).first->second =
       Pending{std::move(done), c.arrival_ns};
   lun_->submit(c, sink_);
   follow_timing();

@@ -3,9 +3,9 @@
 // arrive now, and each result is handed back at the instant the timing mode
 // says: at the modeled completion (realtime), at `scale` times the modeled
 // delays (scaled), or as soon as the model has accounted for it (off). Both
-// transports use it: memstored through iscsi::LunDriver (Asio timers), the
-// TCMU handler through tcmu::ThreadedLunDriver (which runs that LunDriver on
-// a thread of its own).
+// transports use it through driver::TimedLun (Asio timers): memstored on
+// its event loops, the TCMU handler (tcmu::ThreadedLunDriver) on a thread
+// of its own.
 //
 // What it does: the model clock (model_clock.h), transport compensation
 // (arrivals dated earlier), the due-time heap (due_heap.h), lateness
@@ -54,22 +54,15 @@ class Engine {
   WallNs now() const { return clock_.now(); }
   WallNs epoch() const { return model_clock_.epoch(); }
 
-  // The command arrives now; `done` runs (from a later call: tick(),
-  // deliver_all(), reap_storage()) when its result is due. `cdb` and
-  // `data_out` are consumed before this returns (the Lun applies a
-  // command's data at submission). In off timing the model decides every
-  // queued command at once; the transport then calls deliver_all() soon,
-  // but not from inside this call's caller if that is a `done` (a session
-  // submits the next command from a completion).
-  // `data_out_buffer` and `data_out_owner`: those of scsi::ScsiCommand
-  // (0: data_out.size(); nullptr: the data is copied as needed).
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              scsi::Bytes* data_out_owner, Done done);
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, Done done) {
-    submit(nexus, tag, cdb, data_out, 0, nullptr, std::move(done));
-  }
+  // The command arrives now: its arrival_ns is set here, on the model's
+  // clock. `done` runs (from a later call: tick(), deliver_all(),
+  // reap_storage()) when its result is due. Its CDB and data-out are
+  // consumed before this returns (the Lun applies a command's data at
+  // submission). In off timing the model decides every queued command at
+  // once; the transport then calls deliver_all() soon, but not from inside
+  // this call's caller if that is a `done` (a session submits the next
+  // command from a completion).
+  void submit(scsi::ScsiCommand command, Done done);
   // Drops the pending results of a nexus (its connection closed); the Lun
   // still serves its commands in the model.
   void forget(std::uint64_t nexus);

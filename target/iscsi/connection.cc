@@ -6,14 +6,16 @@
 #include <optional>
 #include <utility>
 
+#include "target/driver/handler_memory.h"
 #include "target/iscsi/digest.h"
-#include "target/iscsi/handler_memory.h"
 #include "target/iscsi/tcp_quiet.h"
 
 namespace memstore::iscsi {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+using driver::HandlerMemory;
+using driver::with_memory;
 
 namespace {
 
@@ -536,7 +538,7 @@ class AsioConnection final : public Connection,
     DigestBytes data_digest{};
     bool has_data_digest = false;
     scsi::Bytes owner;  // the buffer `data` points into, on a command's last PDU
-    LunPort* owner_port = nullptr;
+    driver::CommandPort* owner_port = nullptr;
   };
   std::vector<Out> out_;        // queued PDUs
   std::vector<Out> in_flight_;  // PDUs being written

@@ -1,7 +1,7 @@
 // One iSCSI connection on an Asio socket (docs/design.md, "Threads"): a
 // read loop (PDU framing and digests), a gathered writer draining a queue,
 // pings and the login deadline. Completion handlers use their own memory
-// (handler_memory.h) so the steady READ/WRITE path allocates nothing.
+// (target/driver/handler_memory.h) so the steady READ/WRITE path allocates nothing.
 // Everything protocol-level is in Session.
 #pragma once
 

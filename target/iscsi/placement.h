@@ -2,10 +2,10 @@
 //
 // memstored accepts connections onto its loops in turn. A connection whose
 // commands all go to LUNs living on one other loop pays, per command, a post
-// to that loop and one back, each waking a thread, and a copy of each
-// write's data (LunLink); on that loop it calls the LUNs directly. The first
-// PDU of a connection is its login, which names the target: that is where
-// the server learns the loop (Placement in connection.h moves it).
+// to that loop and one back, each waking a thread (driver::LoopBridge); on
+// that loop it calls the LUNs directly. The first PDU of a connection is
+// its login, which names the target: that is where the server learns the
+// loop (Placement in connection.h moves it).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@
 
 namespace memstore::iscsi {
 
-// The loop (as LunPort::loop() gives it) that holds every LUN of the target
+// The loop (as driver::CommandPort::loop() gives it) that holds every LUN of the target
 // a Login Request names, given its BHS and the bytes after it (AHS, then the
 // data segment). nullptr for any other PDU, a truncated or malformed text
 // segment, a discovery session, a target `find` does not know, a target

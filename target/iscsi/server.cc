@@ -17,10 +17,10 @@
 #include <unordered_map>
 #include <variant>
 
+#include "target/driver/loop_bridge.h"
+#include "target/driver/timed_lun.h"
 #include "target/iscsi/address_text.h"
 #include "target/iscsi/connection.h"
-#include "target/iscsi/lun_driver.h"
-#include "target/iscsi/lun_link.h"
 #include "target/iscsi/placement.h"
 
 namespace memstore::iscsi {
@@ -45,12 +45,12 @@ struct Server::Impl {
   std::vector<std::unique_ptr<Served>> targets;  // in the order they were added
   std::uint16_t next_tpgt = 1;                   // one portal group per target
   // Per loop: the targets its sessions find by name, touched on that loop
-  // only. The contexts themselves, with their LunLinks, stay until the
+  // only. The contexts themselves, with their bridges, stay until the
   // server goes: a session holds its target's context while it lives, and
   // one logged in to a removed target may still be on its way out.
   std::vector<std::vector<TargetContext*>> live;
   std::vector<std::unique_ptr<TargetContext>> contexts;
-  std::vector<std::unique_ptr<LunLink>> links;
+  std::vector<std::unique_ptr<driver::LoopBridge>> bridges;
   // Read on the server's loop only (sessions are made there, at accept).
   LoginConfig discovery;
   // The listening sockets, one per portal; targets on the same address and
@@ -135,7 +135,7 @@ struct Server::Impl {
   std::string bind_portals(Served& t);
   void install(Served& t);
   void take_lun(Served& t, std::uint16_t id,
-                std::function<void(std::unique_ptr<LunDriver>)> removed);
+                std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
   void close_unused_listeners();
 
   const TargetContext* find(std::size_t loop, std::string_view name) const {
@@ -358,7 +358,7 @@ std::string Server::Impl::bind_portals(Served& t) {
   return "";
 }
 
-// The target's discovery entry and its context on every loop, with a link
+// The target's discovery entry and its context on every loop, with a bridge
 // to each of its LUNs. Once the loops run, each loop adds the context to
 // its own list.
 void Server::Impl::install(Served& t) {
@@ -382,8 +382,8 @@ void Server::Impl::install(Served& t) {
   for (std::size_t loop = 0; loop < loops.size(); ++loop) {
     auto on_loop = std::make_unique<TargetContext>(c);
     for (auto& [id, lun] : t.setup.luns) {
-      links.push_back(std::make_unique<LunLink>(*loops[loop], *lun));
-      on_loop->luns[id] = links.back().get();
+      bridges.push_back(std::make_unique<driver::LoopBridge>(*loops[loop], *lun));
+      on_loop->luns[id] = bridges.back().get();
     }
     TargetContext* p = on_loop.get();
     t.on_loop.push_back(p);
@@ -428,8 +428,8 @@ std::string Server::add_running_target(TargetSetup& target) {
   return "";
 }
 
-std::string Server::remove_running_target(const std::string& target,
-                                          std::function<void(std::unique_ptr<LunDriver>)> removed) {
+std::string Server::remove_running_target(
+    const std::string& target, std::function<void(std::unique_ptr<driver::TimedLun>)> removed) {
   Impl& s = *impl_;
   const auto found = s.served(target);
   if (const auto* e = std::get_if<std::string>(&found)) return *e;
@@ -502,7 +502,7 @@ void Server::Impl::announce_luns(const TargetSetup& t) {
 }
 
 std::string Server::add_lun(const std::string& target, std::uint16_t id,
-                            std::unique_ptr<LunDriver> driver) {
+                            std::unique_ptr<driver::TimedLun> driver) {
   Impl& s = *impl_;
   const auto found = s.served(target);
   if (const auto* e = std::get_if<std::string>(&found)) return *e;
@@ -512,13 +512,14 @@ std::string Server::add_lun(const std::string& target, std::uint16_t id,
     return "lun: target '" + target + "' has a LUN " + std::to_string(id) +
            " already; remove it first or choose another number";
   }
-  LunDriver& d = *driver;
+  driver::TimedLun& d = *driver;
   t.luns[id] = std::move(driver);
   for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
-    s.links.push_back(std::make_unique<LunLink>(*s.loops[loop], d));
+    s.bridges.push_back(std::make_unique<driver::LoopBridge>(*s.loops[loop], d));
     // Each loop's contexts are touched on that loop only.
-    asio::post(*s.loops[loop],
-               [c = served.on_loop[loop], id, link = s.links.back().get()] { c->luns[id] = link; });
+    asio::post(*s.loops[loop], [c = served.on_loop[loop], id, bridge = s.bridges.back().get()] {
+      c->luns[id] = bridge;
+    });
   }
   // The list first, then the sessions: the new LUN has no change of its
   // own to report to them.
@@ -541,7 +542,7 @@ std::string Server::add_lun(const std::string& target, std::uint16_t id,
 }
 
 std::string Server::remove_lun(const std::string& target, std::uint16_t id,
-                               std::function<void(std::unique_ptr<LunDriver>)> removed) {
+                               std::function<void(std::unique_ptr<driver::TimedLun>)> removed) {
   Impl& s = *impl_;
   const auto found = s.served(target);
   if (const auto* e = std::get_if<std::string>(&found)) return *e;
@@ -554,24 +555,26 @@ std::string Server::remove_lun(const std::string& target, std::uint16_t id,
   return "";
 }
 
-// Takes LUN `id` from the target: every loop retires its link (commands
+// Takes LUN `id` from the target: every loop retires its bridge (commands
 // get LOGICAL UNIT NOT SUPPORTED), and once all have, `removed` gets the
 // driver on the server's loop.
 void Server::Impl::take_lun(Served& t, std::uint16_t id,
-                            std::function<void(std::unique_ptr<LunDriver>)> removed) {
+                            std::function<void(std::unique_ptr<driver::TimedLun>)> removed) {
   const auto it = t.setup.luns.find(id);
-  auto held = std::make_shared<std::unique_ptr<LunDriver>>(std::move(it->second));
+  auto held = std::make_shared<std::unique_ptr<driver::TimedLun>>(std::move(it->second));
   t.setup.luns.erase(it);
   auto loops_left = std::make_shared<std::size_t>(loops.size());
-  auto done = std::make_shared<std::function<void(std::unique_ptr<LunDriver>)>>(std::move(removed));
+  auto done =
+      std::make_shared<std::function<void(std::unique_ptr<driver::TimedLun>)>>(std::move(removed));
   for (std::size_t loop = 0; loop < loops.size(); ++loop) {
     asio::post(*loops[loop], [&server_io = io, c = t.on_loop[loop], id, held, loops_left, done] {
       if (const auto l = c->luns.find(id); l != c->luns.end()) {
-        static_cast<LunLink*>(l->second)->retire();  // the server puts only links there
+        static_cast<driver::LoopBridge*>(l->second)
+            ->retire();  // the server puts only bridges there
         c->luns.erase(l);
       }
       // Counted on the server's loop: the last loop to let go hands the
-      // driver over. A link's earlier posts to the driver's loop are queued
+      // driver over. A bridge's earlier posts to the driver's loop are queued
       // before anything the caller posts there from now on.
       asio::post(server_io, [held, loops_left, done] {
         if (--*loops_left == 0) (*done)(std::move(*held));

@@ -3,10 +3,11 @@
 //
 // Threads: the server runs on one or more event loops (io_contexts), each
 // run by one thread. Acceptors live on the first; each connection, with its
-// session, lives on one loop (round robin), and each LUN driver on the loop
-// it was made with. A session reaches a LUN on another loop through a
-// LunLink (lun_link.h). Nothing is shared between loops but what LunLink
-// posts, so sessions and LUNs need no locks.
+// session, lives on one loop (round robin), and each LUN (driver::TimedLun)
+// on the loop it was made with. A session reaches a LUN on another loop
+// through a driver::LoopBridge (target/driver/loop_bridge.h). Nothing is
+// shared between loops but what a bridge posts, so sessions and LUNs need no
+// locks.
 #pragma once
 
 #include <chrono>
@@ -25,16 +26,18 @@ namespace boost::asio {
 class io_context;
 }
 
-namespace memstore::iscsi {
+namespace memstore::driver {
+class TimedLun;
+}
 
-class LunDriver;
+namespace memstore::iscsi {
 
 struct TargetSetup {
   std::string name;
   std::string alias;
   std::vector<std::pair<std::string, std::uint16_t>> portals;  // host, port
   SecurityConfig security;
-  std::map<std::uint16_t, std::unique_ptr<LunDriver>> luns;
+  std::map<std::uint16_t, std::unique_ptr<driver::TimedLun>> luns;
 };
 
 // Every resource a remote peer controls, bounded (docs/memstored.md,
@@ -91,15 +94,15 @@ class Server {
   // such target, the number taken), or "". Call on the server's
   // io_context, after start().
   std::string add_lun(const std::string& target, std::uint16_t id,
-                      std::unique_ptr<LunDriver> driver);
+                      std::unique_ptr<driver::TimedLun> driver);
   // Removes a LUN from a target while the server runs. At once, commands to
   // it get LOGICAL UNIT NOT SUPPORTED and the other LUNs report the change
   // as add_lun() does; once every loop has let go of the LUN, `removed`
   // gets its driver on the server's io_context, to retire on its own loop
-  // (LunDriver::retire) and then destroy. The loops' links to it stay, as
+  // (driver::TimedLun::retire) and then destroy. The loops' bridges to it stay, as
   // answering stubs, until the server goes. An error, or "".
   std::string remove_lun(const std::string& target, std::uint16_t id,
-                         std::function<void(std::unique_ptr<LunDriver>)> removed);
+                         std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
   // Adds a target while the server runs (the control socket): its portals
   // that no target listens on yet are bound (a target may share an address
   // and port with another), discovery lists it to sessions opened from now
@@ -113,7 +116,7 @@ class Server {
   // away as by remove_lun() (each driver to `removed`), and the portals no
   // other target uses stop listening. An error, or "".
   std::string remove_running_target(const std::string& target,
-                                    std::function<void(std::unique_ptr<LunDriver>)> removed);
+                                    std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
   // Stops accepting and closes every connection (their sessions end). Call
   // it on the server's io_context.
   void stop();

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "target/iscsi/lun_port.h"
+#include "target/driver/command_port.h"
 #include "target/iscsi/negotiation.h"
 #include "target/iscsi/pdu.h"
 #include "target/iscsi/security_event.h"
@@ -30,8 +30,8 @@ namespace memstore::iscsi {
 // What a session can reach: its target's LUNs and the login configuration.
 struct TargetContext {
   std::string name;
-  LoginConfig login;                       // limits, security, SendTargets answers
-  std::map<std::uint16_t, LunPort*> luns;  // by LUN number
+  LoginConfig login;                                   // limits, security, SendTargets answers
+  std::map<std::uint16_t, driver::CommandPort*> luns;  // by LUN number
 };
 
 // Where targets are looked up by name during login (the server's registry).
@@ -48,7 +48,7 @@ class Session {
     std::vector<std::uint8_t> head;
     std::span<const std::uint8_t> data;  // a multiple of 4 bytes: no padding
     scsi::Bytes owner;
-    LunPort* owner_port = nullptr;
+    driver::CommandPort* owner_port = nullptr;
   };
   struct Sink {
     std::function<void(std::vector<std::uint8_t>)> send;  // one encoded PDU (no digests)
@@ -157,7 +157,7 @@ class Session {
   std::pair<Task*, std::uint32_t*> data_out_place(const DataOutPdu& pdu, std::size_t length);
   void send_r2ts(Task& task);
   // The LUN's answer to the question before a task's first R2T
-  // (LunPort::screen_r2t), for the task still under that ITT and tag.
+  // (driver::CommandPort::screen_r2t), for the task still under that ITT and tag.
   void r2t_screened(std::uint32_t itt, std::uint64_t tag, bool withhold);
   void submit(Task& task);
   void complete(std::uint64_t tag, scsi::ScsiResult result);

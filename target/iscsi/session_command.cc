@@ -109,10 +109,15 @@ void Session::submit(Task& t) {
     r.data_in = std::move(a.data_in);
     return complete(tag, std::move(r));
   }
+  scsi::ScsiCommand command;
+  command.nexus = nexus_;
+  command.tag = tag;
+  command.cdb = t.cdb;
+  command.data_out = std::span(t.data).first(t.kept);
   // The initiator's Data-Out Buffer may be larger than what was kept.
-  const std::uint64_t buffer = t.cmd.write ? t.cmd.expected_data_transfer_length : 0;
-  t.port->submit(nexus_, tag, t.cdb, std::span(t.data).first(t.kept), buffer, &t.data,
-                 [this, tag](scsi::ScsiResult r) { complete(tag, std::move(r)); });
+  command.data_out_buffer = t.cmd.write ? t.cmd.expected_data_transfer_length : 0;
+  command.data_out_owner = &t.data;  // the port may take it (LoopBridge) or swap it (Lun)
+  t.port->submit(command, [this, tag](scsi::ScsiResult r) { complete(tag, std::move(r)); });
 }
 
 void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {
@@ -128,11 +133,11 @@ void Session::complete(std::uint64_t tag, scsi::ScsiResult result) {
     return;
   }
   const ScsiCommandPdu cmd = it->second->cmd;
-  LunPort* const port = it->second->port;
+  driver::CommandPort* const port = it->second->port;
   task_pool_.erase(tasks_, it);
   // The data-in buffer goes back to the LUN once its PDUs are built.
   struct Recycle {
-    LunPort* port;
+    driver::CommandPort* port;
     scsi::Bytes& buffer;
     ~Recycle() {
       if (port != nullptr) port->recycle(std::move(buffer));

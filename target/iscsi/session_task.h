@@ -20,7 +20,7 @@ struct Session::Task {
   std::uint32_t wanted = 0;
   std::vector<std::uint8_t> cdb;
   std::uint16_t lun = 0;
-  LunPort* port = nullptr;
+  driver::CommandPort* port = nullptr;
   // Write data as it arrives, in order (we negotiate DataPDUInOrder and
   // DataSequenceInOrder = Yes), up to `wanted` bytes: the first `kept` bytes
   // of `data`. The buffer grows with what the initiator really sent (a
@@ -49,7 +49,7 @@ struct Session::Task {
   bool submitted = false;
   // An injected timeout with `abort = "reject"`: ABORT TASK is refused.
   bool refuse_abort = false;
-  // The LUN was asked about its first R2T (LunPort::screen_r2t), and said
+  // The LUN was asked about its first R2T (driver::CommandPort::screen_r2t), and said
   // to withhold it: the task waits for the initiator's abort.
   bool r2t_screened = false;
   bool r2t_withheld = false;

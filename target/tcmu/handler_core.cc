@@ -185,7 +185,10 @@ enum memstore_tcmu_status memstore_tcmu_execute(struct memstore_tcmu_lun* lun, c
       gather(iov, iov_cnt, data_out);
     }
 
-    const scsi::ScsiResult r = lun->driver->execute(cdb_span, data_out);
+    scsi::ScsiCommand command;
+    command.cdb = cdb_span;
+    command.data_out = data_out;
+    const scsi::ScsiResult r = lun->driver->execute(command);
     switch (r.status) {
       case scsi::Status::kGood:
         if (spec == nullptr || spec->direction != scsi::DataDirection::kOut) {

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "target/delivery/clock.h"
-#include "target/iscsi/handler_memory.h"
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/handler_memory.h"
+#include "target/driver/timed_lun.h"
 
 namespace memstore::tcmu {
 namespace {
@@ -86,16 +86,16 @@ class ThreadedLunDriver::LunThread {
     scsi::ScsiResult result;
     delivery::WallNs handed_at = 0;
   };
-  Returned execute(std::span<const std::uint8_t> cdb, std::span<const std::uint8_t> data_out) {
-    Call call(cdb, data_out);
-    boost::asio::post(io_, iscsi::with_memory(call.memory, [this, &call] { submit(call); }));
+  Returned execute(const scsi::ScsiCommand& command) {
+    Call call(command);
+    boost::asio::post(io_, driver::with_memory(call.memory, [this, &call] { submit(call); }));
     return call.returned.take();
   }
 
   // Runs f(driver) on the LUN thread and returns its result.
   template <typename F>
   auto ask(F f) {
-    using R = std::invoke_result_t<F&, iscsi::LunDriver&>;
+    using R = std::invoke_result_t<F&, driver::TimedLun&>;
     Handback<R> answer;
     boost::asio::post(io_, [&] {
       try {
@@ -115,20 +115,19 @@ class ThreadedLunDriver::LunThread {
   // span is valid whenever that thread reads it, and a copy would cost a
   // memcpy of every write's data.
   struct Call {
-    Call(std::span<const std::uint8_t> c, std::span<const std::uint8_t> d) : data_out(d) {
-      if (c.size() <= inline_cdb.size()) {
-        std::copy(c.begin(), c.end(), inline_cdb.begin());
-        cdb = std::span<const std::uint8_t>(inline_cdb.data(), c.size());
+    explicit Call(const scsi::ScsiCommand& c) : command(c) {
+      if (c.cdb.size() <= inline_cdb.size()) {
+        std::copy(c.cdb.begin(), c.cdb.end(), inline_cdb.begin());
+        command.cdb = std::span<const std::uint8_t>(inline_cdb.data(), c.cdb.size());
       } else {
-        long_cdb.assign(c.begin(), c.end());
-        cdb = long_cdb;
+        long_cdb.assign(c.cdb.begin(), c.cdb.end());
+        command.cdb = long_cdb;
       }
     }
     std::array<std::uint8_t, 264> inline_cdb{};
     std::vector<std::uint8_t> long_cdb;  // longer than any CDB TCMU passes
-    std::span<const std::uint8_t> cdb;
-    std::span<const std::uint8_t> data_out;
-    iscsi::HandlerMemory memory;  // for the posted hand-over: no allocation
+    scsi::ScsiCommand command;           // its CDB the copy above
+    driver::HandlerMemory memory;        // for the posted hand-over: no allocation
     Handback<Returned> returned;
   };
 
@@ -136,7 +135,9 @@ class ThreadedLunDriver::LunThread {
   // apart in the driver's table of pending commands.
   void submit(Call& call) {
     try {
-      driver_.submit(0, next_tag_++, call.cdb, call.data_out, [this, &call](scsi::ScsiResult r) {
+      call.command.nexus = 0;
+      call.command.tag = next_tag_++;
+      driver_.submit(call.command, [this, &call](scsi::ScsiResult r) {
         call.returned.put(Returned{std::move(r), clock_.now()});
       });
     } catch (...) {
@@ -160,7 +161,7 @@ class ThreadedLunDriver::LunThread {
 
   const delivery::SteadyClock clock_;
   boost::asio::io_context io_{1};  // one thread runs it
-  iscsi::LunDriver driver_;
+  driver::TimedLun driver_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
   std::uint64_t next_tag_ = 0;  // the LUN thread's
@@ -174,9 +175,8 @@ ThreadedLunDriver::ThreadedLunDriver(std::unique_ptr<scsi::Lun> lun)
 
 ThreadedLunDriver::~ThreadedLunDriver() = default;
 
-scsi::ScsiResult ThreadedLunDriver::execute(std::span<const std::uint8_t> cdb,
-                                            std::span<const std::uint8_t> data_out) {
-  LunThread::Returned r = lun_thread_->execute(cdb, data_out);
+scsi::ScsiResult ThreadedLunDriver::execute(scsi::ScsiCommand command) {
+  LunThread::Returned r = lun_thread_->execute(command);
   const delivery::WallNs woke = delivery::SteadyClock().now();
   std::lock_guard lock(handback_mu_);
   handback_.add(woke - r.handed_at);
@@ -189,22 +189,22 @@ Lateness ThreadedLunDriver::handback() const {
 }
 
 Lateness ThreadedLunDriver::lateness() const {
-  return lun_thread_->ask([](iscsi::LunDriver& d) { return d.lateness(); });
+  return lun_thread_->ask([](driver::TimedLun& d) { return d.lateness(); });
 }
 
 scsi::StoreStatus ThreadedLunDriver::flush() {
-  return lun_thread_->ask([](iscsi::LunDriver& d) { return d.lun().flush(); });
+  return lun_thread_->ask([](driver::TimedLun& d) { return d.lun().flush(); });
 }
 
 void ThreadedLunDriver::set_spin(std::chrono::nanoseconds spin) {
-  lun_thread_->ask([spin](iscsi::LunDriver& d) {
+  lun_thread_->ask([spin](driver::TimedLun& d) {
     d.set_spin(spin);
     return true;
   });
 }
 
 void ThreadedLunDriver::set_compensation(std::chrono::nanoseconds c) {
-  lun_thread_->ask([c](iscsi::LunDriver& d) {
+  lun_thread_->ask([c](driver::TimedLun& d) {
     d.set_compensation(c);
     return true;
   });

@@ -12,7 +12,7 @@
 // handler asks for as many workers as LIO can have commands in flight.
 //
 // Threads: one thread owns the Lun. It runs an io_context with the same
-// iscsi::LunDriver memstored runs (target/iscsi/lun_driver.h, over the
+// driver::TimedLun memstored runs (target/driver/timed_lun.h, over the
 // delivery engine target/delivery/engine.h), so the handler delivers as
 // memstored does: one model clock, one due-time heap and wake timer, the
 // spin before an instant, transport compensation, the same lateness
@@ -48,7 +48,6 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <span>
 
 #include "target/delivery/lateness.h"
 #include "target/scsi/lun.h"
@@ -68,12 +67,12 @@ class ThreadedLunDriver {
   ThreadedLunDriver(const ThreadedLunDriver&) = delete;
   ThreadedLunDriver& operator=(const ThreadedLunDriver&) = delete;
 
-  // Thread-safe. The command arrives now (all on one I_T nexus: TCMU does not
-  // tell userspace which initiator sent a command); returns its result when
-  // it is due. `cdb` and `data_out` must stay valid until it returns. Throws
-  // what the Lun threw while taking the command (std::bad_alloc).
-  scsi::ScsiResult execute(std::span<const std::uint8_t> cdb,
-                           std::span<const std::uint8_t> data_out);
+  // Thread-safe. The command arrives now; returns its result when it is
+  // due. Its nexus and tag are set here: all commands share one I_T nexus
+  // (TCMU does not tell userspace which initiator sent a command). Its
+  // spans must stay valid until this returns. Throws what the Lun threw
+  // while taking the command (std::bad_alloc).
+  scsi::ScsiResult execute(scsi::ScsiCommand command);
 
   // Thread-safe; each asks the LUN thread and waits for its answer.
   Lateness lateness() const;
@@ -83,10 +82,10 @@ class ThreadedLunDriver {
   Lateness handback() const;
   // Flushes the backing store (close). REQUIRES: no execute() in progress.
   scsi::StoreStatus flush();
-  // iscsi::LunDriver::set_spin: how long before an instant the LUN thread
+  // driver::TimedLun::set_spin: how long before an instant the LUN thread
   // stops sleeping and polls (0, the default: it sleeps until its timer).
   void set_spin(std::chrono::nanoseconds spin);
-  // iscsi::LunDriver::set_compensation: taken off each arrival (realtime).
+  // driver::TimedLun::set_compensation: taken off each arrival (realtime).
   void set_compensation(std::chrono::nanoseconds c);
 
   std::uint64_t blocks() const { return blocks_; }

@@ -19,9 +19,9 @@ namespace {
 class ControlCommandsTest : public ::testing::Test {
  protected:
   boost::asio::io_context io;
-  iscsi::LunDriver driver{io, iscsi::testing::memory_lun()};
+  driver::TimedLun driver{io, iscsi::testing::memory_lun()};
   ControlCommands commands{{{"iqn.2026-11.org.memstore:a", 0, "g2", "memory", &driver}},
-                           [](iscsi::LunDriver& d, std::function<json(iscsi::LunDriver&)> work,
+                           [](driver::TimedLun& d, std::function<json(driver::TimedLun&)> work,
                               ControlCommands::Reply reply) { reply(work(d)); }};
 
   json ask(const json& request) {
@@ -31,7 +31,8 @@ class ControlCommandsTest : public ::testing::Test {
   }
   scsi::Status read(std::uint64_t lba) {
     scsi::Status status = scsi::Status::kGood;
-    driver.submit(1, next_tag++, scsi::testing::read16(lba, 1), {},
+    const std::vector<std::uint8_t> cdb = scsi::testing::read16(lba, 1);
+    driver.submit({.nexus = 1, .tag = next_tag++, .cdb = cdb, .data_out = {}},
                   [&](scsi::ScsiResult r) { status = r.status; });
     io.run();
     io.restart();
@@ -91,7 +92,7 @@ TEST_F(ControlCommandsTest, TargetsAreAddedAndRemovedThroughTheAdmin) {
   EXPECT_EQ(ask({{"cmd", "target-add"}, {"config", {{"name", "x"}}}})["error"],
             "cmd: this daemon does not add targets at run time");
   std::optional<toml::table> seen;
-  iscsi::LunDriver second{io, iscsi::testing::memory_lun()};
+  driver::TimedLun second{io, iscsi::testing::memory_lun()};
   std::vector<std::string> removed;
   ControlCommands::TargetAdmin admin;
   admin.add = [&](const toml::table& t) -> std::variant<std::vector<ControlLun>, std::string> {
@@ -220,7 +221,7 @@ TEST(MetricsText, EveryLunInTheExpositionFormat) {
 // list that `luns`, `stats` and the metrics use changed by both.
 TEST_F(ControlCommandsTest, LunAddAndRemoveChangeTheListTheOtherCommandsUse) {
   EXPECT_FALSE(ask({{"cmd", "lun-add"}, {"config", {{"id", 1}}}})["ok"]);  // no admin given
-  iscsi::LunDriver added{io, iscsi::testing::memory_lun()};
+  driver::TimedLun added{io, iscsi::testing::memory_lun()};
   std::string given_target;
   std::vector<std::string> removed;
   commands.set_lun_admin({[&](const std::string& target,
@@ -270,9 +271,9 @@ TEST(ControlCommandsDisk, GeometryRulesAreRefusedOnADisk) {
   scsi::LunConfig config;
   config.disk = model::disk_preset("atlas10k");
   config.timing = {scsi::TimingMode::kOff, 1.0};
-  iscsi::LunDriver driver{io, scsi::testing::make_lun(std::move(config))};
+  driver::TimedLun driver{io, scsi::testing::make_lun(std::move(config))};
   ControlCommands commands{{{"iqn.2026-11.org.memstore:d", 0, "atlas10k", "memory", &driver}},
-                           [](iscsi::LunDriver& d, std::function<json(iscsi::LunDriver&)> work,
+                           [](driver::TimedLun& d, std::function<json(driver::TimedLun&)> work,
                               ControlCommands::Reply reply) { reply(work(d)); }};
   auto ask = [&](const json& rule) {
     json out;

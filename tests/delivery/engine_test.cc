@@ -42,10 +42,11 @@ class EngineTest : public ::testing::Test {
   }
   WallNs since_epoch() const { return clock.t - engine->epoch(); }
   void submit(std::uint64_t tag, const std::vector<std::uint8_t>& cdb, std::uint64_t nexus = 1) {
-    engine->submit(nexus, tag, cdb, {}, [this, tag](scsi::ScsiResult r) {
-      tags.push_back(tag);
-      results.push_back(std::move(r));
-    });
+    engine->submit({.nexus = nexus, .tag = tag, .cdb = cdb, .data_out = {}},
+                   [this, tag](scsi::ScsiResult r) {
+                     tags.push_back(tag);
+                     results.push_back(std::move(r));
+                   });
   }
   // Moves the clock from one instant the engine asks for to the next, and
   // at each checks that 1 ns before it nothing is delivered. Every
@@ -226,12 +227,13 @@ TEST_F(EngineTest, ScaleChangedAtRunTimeAppliesFromThenOn) {
   const auto page = modepages::encode(
       modepages::ControlPage{.timing = scsi::TimingMode::kScaled, .scale_milli = 1'000'000});
   list.insert(list.end(), page.begin(), page.end());
-  const std::vector<std::uint8_t> select = {0x15, 0x10, 0, 0,
-                                            static_cast<std::uint8_t>(list.size()), 0};
-  engine->submit(1, 100, select, list, [this](scsi::ScsiResult r) {
-    tags.push_back(100);
-    results.push_back(std::move(r));
-  });
+  const std::vector<std::uint8_t> select = {
+      0x15, 0x10, 0, 0, static_cast<std::uint8_t>(list.size()), 0};
+  engine->submit({.nexus = 1, .tag = 100, .cdb = select, .data_out = list},
+                 [this](scsi::ScsiResult r) {
+                   tags.push_back(100);
+                   results.push_back(std::move(r));
+                 });
   const WallNs selected = since_epoch();
   step_through();
   ASSERT_EQ(tags, (std::vector<std::uint64_t>{100}));
@@ -292,9 +294,10 @@ TEST_F(EngineTest, SubmitFromADelivery) {
   int left = 5;
   std::function<void()> next = [&] {
     const auto tag = static_cast<std::uint64_t>(left);
-    engine->submit(1, tag, read16(tag * 1'000'003, 8), {}, [&](scsi::ScsiResult) {
-      if (--left > 0) next();
-    });
+    engine->submit({.nexus = 1, .tag = tag, .cdb = read16(tag * 1'000'003, 8), .data_out = {}},
+                   [&](scsi::ScsiResult) {
+                     if (--left > 0) next();
+                   });
   };
   next();
   step_through();

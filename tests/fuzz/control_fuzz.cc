@@ -19,16 +19,16 @@ namespace {
 
 using namespace memstore;
 
-iscsi::LunDriver& driver() {
+driver::TimedLun& fuzzed_lun() {
   static boost::asio::io_context io;
-  static iscsi::LunDriver* d = [] {
+  static driver::TimedLun* d = [] {
     scsi::LunConfig c;
     c.timing.mode = scsi::TimingMode::kOff;
     const model::Geometry g(c.device);
     auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
     auto lun = scsi::Lun::create(std::move(c),
                                  std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)));
-    return new iscsi::LunDriver(io, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
+    return new driver::TimedLun(io, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
   }();
   return *d;
 }
@@ -36,10 +36,10 @@ iscsi::LunDriver& driver() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  iscsi::LunDriver& d = driver();
+  driver::TimedLun& d = fuzzed_lun();
   control::ControlCommands commands(
       {{"iqn.2026-11.org.memstore:fuzz", 0, "g2", "memory", &d}},
-      [](iscsi::LunDriver& lun, std::function<control::json(iscsi::LunDriver&)> work,
+      [](driver::TimedLun& lun, std::function<control::json(driver::TimedLun&)> work,
          control::ControlCommands::Reply reply) { reply(work(lun)); });
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::size_t start = 0;
@@ -67,9 +67,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint8_t write10[10] = {0x2A, 0, 0, 0, 0x03, 0xEC, 0, 0, 1, 0};
     const std::uint8_t tur[6] = {0, 0, 0, 0, 0, 0};
     static const std::vector<std::uint8_t> block(512, 0x5A);
-    d.submit(1, 1, read10, {}, [](scsi::ScsiResult) {});
-    d.submit(1, 2, write10, block, [](scsi::ScsiResult) {});
-    d.submit(1, 3, tur, {}, [](scsi::ScsiResult) {});
+    d.submit({.nexus = 1, .tag = 1, .cdb = read10, .data_out = {}}, [](scsi::ScsiResult) {});
+    d.submit({.nexus = 1, .tag = 2, .cdb = write10, .data_out = block}, [](scsi::ScsiResult) {});
+    d.submit({.nexus = 1, .tag = 3, .cdb = tur, .data_out = {}}, [](scsi::ScsiResult) {});
     d.context().run();
     d.context().restart();
     start = end + 1;

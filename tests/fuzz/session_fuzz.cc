@@ -34,7 +34,7 @@ constexpr char kTarget[] = "iqn.2026-11.org.memstore.fuzz:t";
 
 // A small LUN answering at once; shared by all runs (the fuzzer checks the
 // session, not the device).
-class Port final : public LunPort {
+class Port final : public driver::CommandPort {
  public:
   Port() {
     scsi::LunConfig config;
@@ -43,11 +43,8 @@ class Port final : public LunPort {
     lun_ = std::move(std::get<std::unique_ptr<scsi::Lun>>(scsi::Lun::create(
         std::move(config), std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)))));
   }
-  using LunPort::submit;
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              scsi::Bytes* data_out_owner, Done done) override {
-    scsi::ScsiCommand c{nexus, tag, cdb, data_out, now_ += 1000, data_out_buffer, data_out_owner};
+  void submit(scsi::ScsiCommand c, Done done) override {
+    c.arrival_ns = now_ += 1000;
     done(lun_->execute(c));
   }
   void forget(std::uint64_t) override {}

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/timed_lun.h"
 #include "target/iscsi/server.h"
 #include "tests/iscsi/raw_initiator.h"
 
@@ -33,7 +33,7 @@ class LoopbackTarget {
     TargetSetup t;
     t.name = kRawTarget;
     t.portals = {{"127.0.0.1", 0}};
-    t.luns[0] = std::make_unique<LunDriver>(io_, std::move(lun));
+    t.luns[0] = std::make_unique<driver::TimedLun>(io_, std::move(lun));
     server_.add_target(std::move(t));
     if (std::string err = server_.start(); !err.empty()) return err;
     port_ = server_.bound_ports().at(0);

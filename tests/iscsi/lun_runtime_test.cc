@@ -107,7 +107,8 @@ TEST_F(LunRuntimeTest, AnAddedLunIsReportedAndServes) {
   EXPECT_EQ(command(1, 0, read16(0, 8), 4096).status, kGood);
   const std::string added = on_target([this] {
     return target_.server().add_lun(
-        testing::kRawTarget, 2, std::make_unique<LunDriver>(target_.io(), testing::memory_lun()));
+        testing::kRawTarget, 2,
+        std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun()));
   });
   ASSERT_EQ(added, "");
   // LUN 0 tells this I_T nexus that the inventory changed, once.
@@ -133,13 +134,13 @@ TEST_F(LunRuntimeTest, AnAddedLunIsReportedAndServes) {
   EXPECT_NE(on_target([this] {
               return target_.server().add_lun(
                   testing::kRawTarget, 2,
-                  std::make_unique<LunDriver>(target_.io(), testing::memory_lun()));
+                  std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun()));
             }),
             "");
   EXPECT_NE(on_target([this] {
               return target_.server().add_lun(
                   "iqn.2026-11.org.memstore:none", 3,
-                  std::make_unique<LunDriver>(target_.io(), testing::memory_lun()));
+                  std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun()));
             }),
             "");
 }
@@ -153,13 +154,14 @@ TEST_F(LunRuntimeTest, RemovingABusyLunEndsItsCommandsAtOnce) {
   std::promise<void> retired;
   const std::string removed = on_target([this, &retired] {
     return target_.server().remove_lun(
-        testing::kRawTarget, 0, [&retired](std::unique_ptr<LunDriver> d) {
+        testing::kRawTarget, 0, [&retired](std::unique_ptr<driver::TimedLun> d) {
           // As memstored does: retire on the LUN's loop, destroy later.
           boost::asio::io_context& loop = d->context();
-          boost::asio::post(loop, [&loop, &retired, d = std::shared_ptr<LunDriver>(std::move(d))] {
-            EXPECT_FALSE(d->retire());
-            boost::asio::post(loop, [d, &retired] { retired.set_value(); });
-          });
+          boost::asio::post(loop,
+                            [&loop, &retired, d = std::shared_ptr<driver::TimedLun>(std::move(d))] {
+                              EXPECT_FALSE(d->retire());
+                              boost::asio::post(loop, [d, &retired] { retired.set_value(); });
+                            });
         });
   });
   ASSERT_EQ(removed, "");
@@ -184,7 +186,7 @@ TEST_F(LunRuntimeTest, RemovingABusyLunEndsItsCommandsAtOnce) {
   // Removing it again is refused.
   EXPECT_NE(on_target([this] {
               return target_.server().remove_lun(testing::kRawTarget, 0,
-                                                 [](std::unique_ptr<LunDriver>) {});
+                                                 [](std::unique_ptr<driver::TimedLun>) {});
             }),
             "");
 }

@@ -13,12 +13,10 @@ namespace memstore::iscsi {
 namespace {
 
 // A LUN that only says which loop it lives on.
-class LoopPort final : public LunPort {
+class LoopPort final : public driver::CommandPort {
  public:
   explicit LoopPort(const void* loop) : loop_(loop) {}
-  using LunPort::submit;
-  void submit(std::uint64_t, std::uint64_t, std::span<const std::uint8_t>,
-              std::span<const std::uint8_t>, std::uint64_t, scsi::Bytes*, Done) override {}
+  void submit(scsi::ScsiCommand, Done) override {}
   void forget(std::uint64_t) override {}
   std::uint32_t block_size() const override { return 512; }
   const void* loop() const override { return loop_; }

@@ -345,7 +345,7 @@ class TwoLoopServer : public ::testing::Test {
     t.name = testing::kRawTarget;
     t.portals = {{"127.0.0.1", 0}};
     for (std::size_t id = 0; id < luns.size(); ++id) {
-      t.luns[static_cast<std::uint16_t>(id)] = std::make_unique<LunDriver>(
+      t.luns[static_cast<std::uint16_t>(id)] = std::make_unique<driver::TimedLun>(
           luns[id] == 0 ? server_loop_ : lun_loop_, testing::memory_lun());
     }
     server_.add_target(std::move(t));
@@ -402,7 +402,7 @@ class TwoLoopServer : public ::testing::Test {
 
 // The target's LUNs span both loops, so connections stay on the loop they
 // were accepted onto, in turn: one session reaches LUN 0 directly and the
-// other through a LunLink that posts across threads. Both see their data.
+// other through a driver::LoopBridge that posts across threads. Both see their data.
 TEST_F(TwoLoopServer, SessionsOnEitherLoopReachALunOnTheOther) {
   start({1, 0});
   EXPECT_EQ(two_sessions_at_once(3, 5, 50), (std::pair<std::string, std::string>{"", ""}));

@@ -1,6 +1,7 @@
 // A Session driven PDU by PDU, as a test initiator would: a real G2 Lun on
-// an in-memory store behind a LunPort that answers at once (or holds the
-// results until released), and a sink that decodes what the target sends.
+// an in-memory store behind a driver::CommandPort that answers at once (or
+// holds the results until released), and a sink that decodes what the
+// target sends.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -27,21 +28,11 @@ inline constexpr char kInitiatorName[] = "iqn.2026-11.org.memstore.test:initiato
 
 // Runs every command on a real Lun when it is submitted; with `hold`, keeps
 // the results until release() (a command still "in the model").
-class ImmediatePort final : public LunPort {
+class ImmediatePort final : public driver::CommandPort {
  public:
   ImmediatePort() : lun_(scsi::testing::make_lun()) {}
 
-  using LunPort::submit;
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              scsi::Bytes* data_out_owner, Done done) override {
-    scsi::ScsiCommand c;
-    c.nexus = nexus;
-    c.tag = tag;
-    c.cdb = cdb;
-    c.data_out = data_out;
-    c.data_out_buffer = data_out_buffer;
-    c.data_out_owner = data_out_owner;
+  void submit(scsi::ScsiCommand c, Done done) override {
     now_ += 1'000'000;
     c.arrival_ns = now_;
     ++submitted;

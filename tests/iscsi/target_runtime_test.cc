@@ -32,7 +32,7 @@ class TargetRuntimeTest : public ::testing::Test {
     TargetSetup t;
     t.name = kSecond;
     t.portals = {{"127.0.0.1", port}};
-    t.luns[0] = std::make_unique<LunDriver>(target_.io(), testing::memory_lun());
+    t.luns[0] = std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun());
     return t;
   }
   // A READ(16) of 4 KiB on LUN 0: its status, or -1 if the connection ended.
@@ -116,11 +116,12 @@ TEST_F(TargetRuntimeTest, ARemovedTargetEndsItsSessionsAndStopsListening) {
   ASSERT_TRUE(c.login(false, false, kSecond));
   ASSERT_EQ(read(c, 1), 0);
 
-  std::promise<std::unique_ptr<LunDriver>> handed_back;
+  std::promise<std::unique_ptr<driver::TimedLun>> handed_back;
   ASSERT_EQ(on_target([&] {
               return target_.server().remove_running_target(
-                  kSecond,
-                  [&](std::unique_ptr<LunDriver> d) { handed_back.set_value(std::move(d)); });
+                  kSecond, [&](std::unique_ptr<driver::TimedLun> d) {
+                    handed_back.set_value(std::move(d));
+                  });
             }),
             "");
   // Its session ends, and its LUN comes back to be retired.

@@ -44,10 +44,10 @@ std::int64_t ns(Clock::duration d) {
 TEST(ThreadedLunDriverDelivery, FeedsLogPage31h) {
   auto d = memory_driver(scsi::TimingMode::kRealtime);
   for (std::uint32_t lba : {100u, 4'000'000u, 2'000'000u}) {
-    ASSERT_EQ(d->execute(read10(lba, 8), {}).status, scsi::Status::kGood);
+    ASSERT_EQ(d->execute({.cdb = read10(lba, 8), .data_out = {}}).status, scsi::Status::kGood);
   }
   const std::vector<std::uint8_t> log_sense = {0x4D, 0, 0x31, 0, 0, 0, 0, 0x10, 0, 0};
-  const scsi::ScsiResult r = d->execute(log_sense, {});
+  const scsi::ScsiResult r = d->execute({.cdb = log_sense, .data_out = {}});
   ASSERT_EQ(r.status, scsi::Status::kGood);
   const auto page = modepages::decode_positioning_log(r.data_in);
   ASSERT_TRUE(page);
@@ -71,7 +71,7 @@ TEST(ThreadedLunDriverDelivery, CompensationDatesArrivalsEarlier) {
   d->set_compensation(kCompensation);
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
   const auto before = Clock::now();
-  const scsi::ScsiResult r = d->execute(kTestUnitReady, {});
+  const scsi::ScsiResult r = d->execute({.cdb = kTestUnitReady, .data_out = {}});
   const auto after = Clock::now();
   EXPECT_GE(r.complete_ns, ns(before - after_start - kCompensation));
   EXPECT_LE(r.complete_ns, ns(after - before_start - kCompensation));
@@ -90,7 +90,7 @@ TEST(ThreadedLunDriverDelivery, SpinKeepsDeliveriesOnTime) {
       for (int i = 0; i < 5; ++i) {
         const auto cdb = read10(static_cast<std::uint32_t>((t * 5 + i) * 300'007 % 6'000'000), 8);
         const auto t0 = Clock::now();
-        const scsi::ScsiResult r = d->execute(cdb, {});
+        const scsi::ScsiResult r = d->execute({.cdb = cdb, .data_out = {}});
         good[t] += r.status == scsi::Status::kGood;
         early[t] += ns(Clock::now() - t0) < r.breakdown.service_ns();
       }
@@ -124,8 +124,9 @@ TEST(ThreadedLunDriverDelivery, FileImageWritesThenReads) {
       for (int i = 0; i < 4; ++i) {
         const auto lba = static_cast<std::uint32_t>((t * 4 + i) * 250'013 % 6'000'000);
         const std::vector<std::uint8_t> data(16 * 512, static_cast<std::uint8_t>(t * 16 + i + 1));
-        if (d.execute(write10(lba, 16), data).status != scsi::Status::kGood) continue;
-        matches[t] += d.execute(read10(lba, 16), {}).data_in == data;
+        if (d.execute({.cdb = write10(lba, 16), .data_out = data}).status != scsi::Status::kGood)
+          continue;
+        matches[t] += d.execute({.cdb = read10(lba, 16), .data_out = {}}).data_in == data;
       }
     });
   }

@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "tests/scsi/lun_fixture.h"
 #include "tests/scsi/cdb_builders.h"
+#include "tests/scsi/lun_fixture.h"
 
 namespace memstore::tcmu {
 namespace {
@@ -39,7 +39,7 @@ Timed timed_execute(ThreadedLunDriver& d, const std::vector<std::uint8_t>& cdb,
                     const std::vector<std::uint8_t>& out = {}) {
   const auto t0 = Clock::now();
   Timed t;
-  t.result = d.execute(cdb, out);
+  t.result = d.execute({.cdb = cdb, .data_out = out});
   t.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
   return t;
 }
@@ -77,8 +77,8 @@ TEST(ThreadedLunDriver, WritesAreVisibleToLaterReads) {
   std::vector<std::uint8_t> data(std::size_t{2} * 512);
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 7);
   const std::vector<std::uint8_t> write10 = {0x2A, 0, 0, 0, 0x10, 0, 0, 0, 2, 0};
-  ASSERT_EQ(d->execute(write10, data).status, scsi::Status::kGood);
-  EXPECT_EQ(d->execute(read10(0x1000, 2), {}).data_in, data);
+  ASSERT_EQ(d->execute({.cdb = write10, .data_out = data}).status, scsi::Status::kGood);
+  EXPECT_EQ(d->execute({.cdb = read10(0x1000, 2), .data_out = {}}).data_in, data);
 }
 
 // Concurrent media commands: the model serves them one after another (one
@@ -124,7 +124,7 @@ TEST(ThreadedLunDriver, NonMediaCommandsDoNotWaitForMedia) {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const std::vector<std::uint8_t> tur = {0, 0, 0, 0, 0, 0};
   for (int i = 0; i < 10; ++i) {
-    EXPECT_EQ(d->execute(tur, {}).status, scsi::Status::kGood);
+    EXPECT_EQ(d->execute({.cdb = tur, .data_out = {}}).status, scsi::Status::kGood);
     EXPECT_FALSE(media_done.load()) << "TEST UNIT READY " << i << " waited for the media";
   }
   t.join();

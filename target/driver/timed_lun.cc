@@ -1,12 +1,12 @@
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/timed_lun.h"
 
 #include <unistd.h>
 
 #include <boost/asio/post.hpp>
 
-namespace memstore::iscsi {
+namespace memstore::driver {
 
-LunDriver::LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun)
+TimedLun::TimedLun(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun)
     : io_(io), engine_(std::move(lun), clock_), wake_timer_(io) {
   if (engine_.lun().enable_async_io()) {
     // A duplicate: the stream descriptor closes what it holds.
@@ -14,19 +14,17 @@ LunDriver::LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun
   }
 }
 
-void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-                       std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-                       scsi::Bytes* data_out_owner, Done done) {
-  if (retired_) {  // cannot happen through a LunLink (retired first); kept safe
+void TimedLun::submit(scsi::ScsiCommand command, Done done) {
+  if (retired_) {  // cannot happen through a LoopBridge (retired first); kept safe
     scsi::ScsiResult r;
-    r.nexus = nexus;
-    r.tag = tag;
+    r.nexus = command.nexus;
+    r.tag = command.tag;
     r.status = scsi::Status::kCheckCondition;
     r.sense = scsi::build_sense({scsi::Reason::kLunNotSupported, std::nullopt, std::nullopt},
                                 lun().descriptor_sense());
     return done(std::move(r));
   }
-  engine_.submit(nexus, tag, cdb, data_out, data_out_buffer, data_out_owner, std::move(done));
+  engine_.submit(command, std::move(done));
   watch_storage();
   if (!engine_.timing_off()) return schedule();
   if (engine_.has_results() && !drain_posted_) {
@@ -40,12 +38,12 @@ void LunDriver::submit(std::uint64_t nexus, std::uint64_t tag, std::span<const s
   }
 }
 
-bool LunDriver::withholds_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb) {
+bool TimedLun::withholds_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb) {
   if (retired_) return false;
   return lun().screen_r2t(nexus, cdb, engine_.model_time()).has_value();
 }
 
-scsi::StoreStatus LunDriver::retire() {
+scsi::StoreStatus TimedLun::retire() {
   retired_ = true;
   stop_timing();
   if (storage_events_) {
@@ -65,7 +63,7 @@ scsi::StoreStatus LunDriver::retire() {
 // "Timing fidelity"). The decision shares the timer because it usually
 // falls on a delivery's instant: as a timer of its own, its expiry cost the
 // delivery 3 µs at QD 8.
-void LunDriver::schedule() {
+void TimedLun::schedule() {
   if (spinning_ || stopped_ || engine_.timing_off()) return;
   const std::optional<delivery::WallNs> next = engine_.next_instant();
   if (!next) return;
@@ -86,7 +84,7 @@ void LunDriver::schedule() {
 // Polling: tick() again as soon as the io_context has run whatever else is
 // ready, so that the initiators' commands are still read (their arrival
 // times stay exact) while the driver waits for an instant.
-void LunDriver::spin() {
+void TimedLun::spin() {
   if (spinning_) return;
   spinning_ = true;
   boost::asio::post(io_, with_memory(spin_memory_, [this] {
@@ -95,7 +93,7 @@ void LunDriver::spin() {
                     }));
 }
 
-void LunDriver::tick() {
+void TimedLun::tick() {
   engine_.tick();
   schedule();
 }
@@ -103,7 +101,7 @@ void LunDriver::tick() {
 // The store's completions are reaped on this thread whenever its eventfd
 // says there are some; the wait is armed only while operations are in
 // flight, so that an idle LUN leaves the io_context free to return.
-void LunDriver::watch_storage() {
+void TimedLun::watch_storage() {
   if (!storage_events_ || watching_storage_ || !engine_.storage_in_flight()) return;
   watching_storage_ = true;
   storage_events_->async_wait(
@@ -116,4 +114,4 @@ void LunDriver::watch_storage() {
       }));
 }
 
-}  // namespace memstore::iscsi
+}  // namespace memstore::driver

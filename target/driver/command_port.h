@@ -1,6 +1,7 @@
-// What an iSCSI session needs from a LUN: submit a command now and be called
-// back when its result is due (LunDriver implements it on Asio timers; tests
-// can implement it synchronously).
+// What a transport needs from a LUN: submit a command now and be called back
+// when its result is due, and tell the LUN about its nexuses. TimedLun
+// implements it on Asio timers, LoopBridge carries it to the LUN's event
+// loop; tests implement it synchronously.
 #pragma once
 
 #include <cstdint>
@@ -10,23 +11,18 @@
 
 #include "target/scsi/lun.h"
 
-namespace memstore::iscsi {
+namespace memstore::driver {
 
-class LunPort {
+class CommandPort {
  public:
   using Done = std::function<void(scsi::ScsiResult)>;
-  virtual ~LunPort() = default;
-  // `data_out_buffer`: the initiator's Expected Data Transfer Length when
-  // the session moved less (scsi::ScsiCommand::data_out_buffer; 0: the same).
-  // `data_out_owner` (optional): the buffer `data_out` starts at, which the
-  // LUN may keep, leaving another in its place (scsi::ScsiCommand).
-  virtual void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-                      std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-                      scsi::Bytes* data_out_owner, Done done) = 0;
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, Done done) {
-    submit(nexus, tag, cdb, data_out, 0, nullptr, std::move(done));
-  }
+  virtual ~CommandPort() = default;
+  // The command arrives now; `done` runs, on the caller's thread, when its
+  // result is due. The command's spans (its CDB, its data-out) are the
+  // caller's only until this returns; its `data_out_owner`, when set, may be
+  // taken, leaving another buffer (possibly an empty one) in its place.
+  // Its `arrival_ns` is the port's to set.
+  virtual void submit(scsi::ScsiCommand command, Done done) = 0;
   // The I_T nexus is gone (logout, connection loss): drop its pending
   // callbacks; the LUN releases what SAM-5 ties to the nexus.
   virtual void forget(std::uint64_t nexus) = 0;
@@ -59,4 +55,4 @@ class LunPort {
   virtual const void* loop() const { return nullptr; }
 };
 
-}  // namespace memstore::iscsi
+}  // namespace memstore::driver

@@ -1,14 +1,15 @@
 // A LUN as seen from the sessions of one io_context (one event-loop
 // thread). memstored runs N event loops (docs/design.md, "Threads"): each
-// LUN's driver and model live on one of them, and each connection on one of
-// them. A session calls its LunLink; when the LUN lives on the session's own
-// loop the call goes straight to the driver, otherwise the command (CDB and
-// data-out copied) is posted to the LUN's loop and its result posted back.
+// LUN's TimedLun and model live on one of them, and each connection on one
+// of them. A session calls its LoopBridge; when the LUN lives on the
+// session's own loop the call goes straight to the TimedLun, otherwise the
+// command is posted to the LUN's loop (an OwnedCommand: the session's
+// data-out buffer goes with it, uncopied) and its result posted back.
 //
 // A nexus the session forgot (its connection ended) gets no more results:
 // each result posted back checks, on the session's loop, that its nexus is
 // still alive before calling the session. So no lock is taken: everything a
-// link holds is touched on the session's loop only.
+// bridge holds is touched on the session's loop only.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -16,21 +17,18 @@
 #include <memory>
 #include <unordered_map>
 
-#include "target/iscsi/lun_port.h"
+#include "target/driver/command_port.h"
 
-namespace memstore::iscsi {
+namespace memstore::driver {
 
-class LunDriver;
+class TimedLun;
 
-class LunLink final : public LunPort {
+class LoopBridge final : public CommandPort {
  public:
-  // `home`: the loop of the sessions using this link.
-  LunLink(boost::asio::io_context& home, LunDriver& driver);
+  // `home`: the loop of the sessions using this bridge.
+  LoopBridge(boost::asio::io_context& home, TimedLun& timed);
 
-  using LunPort::submit;
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              scsi::Bytes* data_out_owner, Done done) override;
+  void submit(scsi::ScsiCommand command, Done done) override;
   void forget(std::uint64_t nexus) override;
   void describe_nexus(std::uint64_t nexus, std::string initiator_port) override;
   void reset() override;
@@ -42,16 +40,16 @@ class LunLink final : public LunPort {
 
   const void* loop() const override;
   bool local() const { return local_; }
-  // The LUN was removed (Server::remove_lun): from now on the link answers
-  // every command itself, at once, as for a LUN that does not exist
+  // The LUN was removed (iscsi::Server::remove_lun): from now on the bridge
+  // answers every command itself, at once, as for a LUN that does not exist
   // (scsi::absent_lun: LOGICAL UNIT NOT SUPPORTED), and never reaches the
-  // driver again, which may be gone. Results already on their way back
+  // TimedLun again, which may be gone. Results already on their way back
   // still arrive. Call on the home loop.
   void retire() { retired_ = true; }
 
  private:
   boost::asio::io_context& home_;
-  LunDriver& driver_;
+  TimedLun& timed_;
   bool local_;
   bool retired_ = false;
   std::uint32_t block_size_;  // read once: it never changes
@@ -59,4 +57,4 @@ class LunLink final : public LunPort {
   std::unordered_map<std::uint64_t, std::shared_ptr<bool>> alive_;
 };
 
-}  // namespace memstore::iscsi
+}  // namespace memstore::driver

@@ -1,8 +1,8 @@
-// LunDriver in realtime timing: every result is handed back, none before
+// TimedLun in realtime timing: every result is handed back, none before
 // the instant the model gave it, whether the last stretch before that
 // instant is slept (spin 0) or waited on the CPU (spin > 0), and in the
 // order of those instants.
-#include "target/iscsi/lun_driver.h"
+#include "target/driver/timed_lun.h"
 
 #include <gtest/gtest.h>
 
@@ -12,21 +12,39 @@
 #include <vector>
 
 #include "target/scsi/file_store.h"
-#include "tests/iscsi/raw_initiator.h"
 #include "tests/scsi/cdb_builders.h"
+#include "tests/scsi/lun_fixture.h"
 #include "tests/scsi/temp_dir.h"
 
-namespace memstore::iscsi {
+namespace memstore::driver {
 namespace {
 
+using delivery::Delivery;
 using scsi::testing::read16;
 using scsi::testing::write16;
 
-class LunDriverRealtime : public ::testing::TestWithParam<int> {};
+// A command of nexus 1. The spans are the caller's: submit() consumes them.
+scsi::ScsiCommand command(std::uint64_t tag, std::span<const std::uint8_t> cdb,
+                          std::span<const std::uint8_t> data_out = {}) {
+  scsi::ScsiCommand c;
+  c.nexus = 1;
+  c.tag = tag;
+  c.cdb = cdb;
+  c.data_out = data_out;
+  return c;
+}
 
-TEST_P(LunDriverRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
+std::unique_ptr<scsi::Lun> memory_lun(scsi::Timing timing) {
+  scsi::LunConfig config;
+  config.timing = timing;
+  return scsi::testing::make_lun(std::move(config));
+}
+
+class TimedLunRealtime : public ::testing::TestWithParam<int> {};
+
+TEST_P(TimedLunRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
   boost::asio::io_context io;
-  LunDriver driver(io, testing::memory_lun({scsi::TimingMode::kRealtime, 1.0}));
+  TimedLun driver(io, memory_lun({scsi::TimingMode::kRealtime, 1.0}));
   driver.set_spin(std::chrono::microseconds(GetParam()));
   std::vector<Delivery> log;
   driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
@@ -36,7 +54,7 @@ TEST_P(LunDriverRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
   std::uint64_t next = 0;
   std::function<void()> submit_one = [&] {
     const std::uint64_t tag = next++;
-    driver.submit(1, tag, read16(tag * 977'317 % 6'000'000, 8), {}, [&](scsi::ScsiResult r) {
+    driver.submit(command(tag, read16(tag * 977'317 % 6'000'000, 8)), [&](scsi::ScsiResult r) {
       if (r.status == scsi::Status::kGood) ++good;
       if (next < kCommands) submit_one();
     });
@@ -58,11 +76,11 @@ TEST_P(LunDriverRealtime, DeliversEveryResultNeverBeforeItsModeledInstant) {
 // With a transport compensation, a command's arrival on the model's clock is
 // its submission less the compensation: the model starts it that much
 // earlier, and the delivery is still not before the modeled completion.
-TEST(LunDriverCompensation, DatesArrivalsEarlierByTheCompensation) {
+TEST(TimedLunCompensation, DatesArrivalsEarlierByTheCompensation) {
   using Clock = std::chrono::steady_clock;
   boost::asio::io_context io;
   const auto before_epoch = Clock::now();
-  LunDriver driver(io, testing::memory_lun({scsi::TimingMode::kRealtime, 1.0}));
+  TimedLun driver(io, memory_lun({scsi::TimingMode::kRealtime, 1.0}));
   const auto after_epoch = Clock::now();
   constexpr auto kCompensation = std::chrono::milliseconds(2);
   driver.set_compensation(kCompensation);
@@ -70,7 +88,7 @@ TEST(LunDriverCompensation, DatesArrivalsEarlierByTheCompensation) {
   driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
   std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the model's clock is past 2 ms
   const auto before_submit = Clock::now();
-  driver.submit(1, 7, read16(3'000'000, 8), {}, [](scsi::ScsiResult) {});
+  driver.submit(command(7, read16(3'000'000, 8)), [](scsi::ScsiResult) {});
   const auto after_submit = Clock::now();
   io.run();
   ASSERT_EQ(log.size(), 1u);
@@ -96,12 +114,12 @@ std::unique_ptr<scsi::Lun> file_lun(const scsi::testing::TempDir& dir, scsi::Tim
 // its storage, a read sees the writes started before it, and the
 // io_context runs dry once the last one is delivered (no wait is left
 // armed on an idle store).
-class LunDriverFileStore : public ::testing::TestWithParam<scsi::TimingMode> {};
+class TimedLunFileStore : public ::testing::TestWithParam<scsi::TimingMode> {};
 
-TEST_P(LunDriverFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) {
+TEST_P(TimedLunFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) {
   const scsi::testing::TempDir dir;
   boost::asio::io_context io;
-  LunDriver driver(io, file_lun(dir, {GetParam(), 0.01}));
+  TimedLun driver(io, file_lun(dir, {GetParam(), 0.01}));
   ASSERT_NE(driver.lun().store_async(), nullptr);
   std::vector<Delivery> log;
   driver.on_delivery([&](const Delivery& d) { log.push_back(d); });
@@ -113,9 +131,10 @@ TEST_P(LunDriverFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) 
     data[i].assign(64 * 512, static_cast<std::uint8_t>(i + 1));
     const std::uint64_t lba = static_cast<std::uint64_t>(i) * 400'009 % 6'000'000;
     // Every write but the last overlaps the next pair's read too.
-    driver.submit(1, 2 * i, write16(lba, 64, i % 4 == 0), data[i],
+    const auto tag = static_cast<std::uint64_t>(2 * i);
+    driver.submit(command(tag, write16(lba, 64, i % 4 == 0), data[i]),
                   [&](scsi::ScsiResult r) { good_writes += r.status == scsi::Status::kGood; });
-    driver.submit(1, 2 * i + 1, read16(lba, 64), {},
+    driver.submit(command(tag + 1, read16(lba, 64)),
                   [&, i](scsi::ScsiResult r) { reads[i] = std::move(r); });
   }
   io.run();
@@ -136,10 +155,10 @@ TEST_P(LunDriverFileStore, ReadsSeeTheWritesBeforeThemAndResultsWaitForStorage) 
 // as a session does: the LUN writes from that buffer instead of a copy and
 // leaves another in its place, so the transport may overwrite whatever it
 // holds as soon as submit() returns, while the write is still in flight.
-TEST(LunDriverFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
+TEST(TimedLunFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
   const scsi::testing::TempDir dir;
   boost::asio::io_context io;
-  LunDriver driver(io, file_lun(dir, {scsi::TimingMode::kOff, 1.0}));
+  TimedLun driver(io, file_lun(dir, {scsi::TimingMode::kOff, 1.0}));
   constexpr int kWrites = 8;
   constexpr std::size_t kBytes = 64 * 512;
   std::vector<scsi::ScsiResult> reads(kWrites);
@@ -151,15 +170,18 @@ TEST(LunDriverFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
     const std::uint64_t lba = static_cast<std::uint64_t>(i) * 1000;
     // Odd writes offer a buffer their data does not start at: copied.
     const std::size_t at = i % 2 == 0 ? 0 : 100;
-    driver.submit(1, 2 * i, write16(lba, 64, false), std::span(buffer).subspan(at, kBytes), 0,
-                  &buffer, [&](scsi::ScsiResult r) { good += r.status == scsi::Status::kGood; });
+    const auto tag = static_cast<std::uint64_t>(2 * i);
+    const std::vector<std::uint8_t> cdb = write16(lba, 64, false);
+    scsi::ScsiCommand write = command(tag, cdb, std::span(buffer).subspan(at, kBytes));
+    write.data_out_owner = &buffer;
+    driver.submit(write, [&](scsi::ScsiResult r) { good += r.status == scsi::Status::kGood; });
     if (at == 0) {
       EXPECT_NE(buffer.data(), offered) << "write " << i << ": copied, not kept";
     } else {
       EXPECT_EQ(buffer.data(), offered) << "write " << i << ": kept a buffer its data is inside";
     }
     std::fill(buffer.begin(), buffer.end(), 0xEE);  // the transport reuses what it holds
-    driver.submit(1, 2 * i + 1, read16(lba, 64), {},
+    driver.submit(command(tag + 1, read16(lba, 64)),
                   [&, i](scsi::ScsiResult r) { reads[i] = std::move(r); });
   }
   io.run();
@@ -174,14 +196,14 @@ TEST(LunDriverFileStoreOffer, TheLunKeepsAnOfferedBufferAndWritesItsBytes) {
 std::string mode_name(const ::testing::TestParamInfo<scsi::TimingMode>& p) {
   return scsi::timing_mode_name(p.param);
 }
-INSTANTIATE_TEST_SUITE_P(Timing, LunDriverFileStore,
+INSTANTIATE_TEST_SUITE_P(Timing, TimedLunFileStore,
                          ::testing::Values(scsi::TimingMode::kOff, scsi::TimingMode::kScaled),
                          mode_name);
 
 std::string spin_name(const ::testing::TestParamInfo<int>& p) {
   return "spin" + std::to_string(p.param) + "us";
 }
-INSTANTIATE_TEST_SUITE_P(Spin, LunDriverRealtime, ::testing::Values(0, 200, 5000), spin_name);
+INSTANTIATE_TEST_SUITE_P(Spin, TimedLunRealtime, ::testing::Values(0, 200, 5000), spin_name);
 
 }  // namespace
-}  // namespace memstore::iscsi
+}  // namespace memstore::driver

@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace memstore::iscsi {
+namespace memstore::driver {
 
 class HandlerMemory {
  public:
@@ -84,4 +84,4 @@ MemoryHandler<std::decay_t<Handler>> with_memory(HandlerMemory& m, Handler&& h) 
   return MemoryHandler<std::decay_t<Handler>>(m, std::forward<Handler>(h));
 }
 
-}  // namespace memstore::iscsi
+}  // namespace memstore::driver

@@ -9,9 +9,8 @@
 // whichever is later; a late finish shows as lateness).
 //
 // memstored runs one per LUN on its io_context; the TCMU handler runs one on
-// a thread of its own (target/tcmu/threaded_driver.h). Its own library
-// (memstore_lun_driver), so that the TCMU handler does not link the iSCSI
-// server.
+// a thread of its own (target/tcmu/threaded_driver.h). Neither transport's
+// code is here: both, and the control socket, use it from above.
 //
 // Single-threaded: call it from the io_context's thread only.
 #pragma once
@@ -31,27 +30,22 @@
 #include "target/delivery/delivery_record.h"
 #include "target/delivery/engine.h"
 #include "target/delivery/lateness.h"
-#include "target/iscsi/handler_memory.h"
-#include "target/iscsi/lun_port.h"
+#include "target/driver/command_port.h"
+#include "target/driver/handler_memory.h"
 #include "target/scsi/lun.h"
 
-namespace memstore::iscsi {
+namespace memstore::driver {
 
-using Delivery = delivery::Delivery;
-using Lateness = delivery::Lateness;
-
-class LunDriver final : public LunPort {
+class TimedLun final : public CommandPort {
  public:
-  LunDriver(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun);
-  LunDriver(const LunDriver&) = delete;
-  LunDriver& operator=(const LunDriver&) = delete;
+  TimedLun(boost::asio::io_context& io, std::unique_ptr<scsi::Lun> lun);
+  TimedLun(const TimedLun&) = delete;
+  TimedLun& operator=(const TimedLun&) = delete;
 
-  // The command arrives now; `done` runs when its result is due. `cdb` and
-  // `data_out` are copied as needed before this returns.
-  using LunPort::submit;
-  void submit(std::uint64_t nexus, std::uint64_t tag, std::span<const std::uint8_t> cdb,
-              std::span<const std::uint8_t> data_out, std::uint64_t data_out_buffer,
-              scsi::Bytes* data_out_owner, Done done) override;
+  // The command arrives now; `done` runs when its result is due. Its CDB
+  // and data-out are consumed (or, for the data-out buffer, taken) before
+  // this returns.
+  void submit(scsi::ScsiCommand command, Done done) override;
 
   // Drops the pending callbacks of a nexus (its connection closed); the LUN
   // still serves the commands in the model.
@@ -67,14 +61,14 @@ class LunDriver final : public LunPort {
                   R2tAnswer answer) override {
     answer(withholds_r2t(nexus, cdb));
   }
-  // The same, answered at once (the driver's thread only).
+  // The same, answered at once (context()'s thread only).
   bool withholds_r2t(std::uint64_t nexus, std::span<const std::uint8_t> cdb);
 
   scsi::Lun& lun() { return engine_.lun(); }
-  // The io_context the driver and its Lun run on: every call must come
-  // from its thread (LunLink carries calls from other threads).
+  // The io_context this and its Lun run on: every call must come from its
+  // thread (LoopBridge carries calls from other threads).
   boost::asio::io_context& context() const { return io_; }
-  const Lateness& lateness() const { return engine_.lateness(); }
+  const delivery::Lateness& lateness() const { return engine_.lateness(); }
   const delivery::DeliveryCounters& counters() const { return engine_.counters(); }
   // Changes page 22h now (the control socket), as MODE SELECT would.
   std::optional<std::string> set_control(const modepages::ControlPage& page) {
@@ -83,17 +77,17 @@ class LunDriver final : public LunPort {
     return e;
   }
   // Called for every completion delivered in realtime or scaled timing.
-  void on_delivery(std::function<void(const Delivery&)> log) {
+  void on_delivery(std::function<void(const delivery::Delivery&)> log) {
     engine_.on_delivery(std::move(log));
   }
-  // How long before a delivery instant the driver stops sleeping and waits
+  // How long before a delivery instant this stops sleeping and waits
   // on the CPU instead (0: sleep until the timer fires). It trades CPU time
   // for accuracy; see schedule().
   void set_spin(std::chrono::nanoseconds spin) { spin_ns_ = spin.count(); }
   // The initiator's round trip, taken off each command's arrival in
   // realtime timing (delivery::Engine::set_compensation). 0: none.
   void set_compensation(std::chrono::nanoseconds c) { engine_.set_compensation(c); }
-  // Shutdown, once no session is left to receive a result: the driver stops
+  // Shutdown, once no session is left to receive a result: this stops
   // waking up for the model's instants, so that results still queued in a
   // slowed-down model (large scale) do not keep the event loop running.
   // Storage operations in flight still complete. Call on context().
@@ -101,13 +95,13 @@ class LunDriver final : public LunPort {
     stopped_ = true;
     wake_timer_.cancel();
   }
-  // The LUN is removed while the daemon runs (Server::remove_lun), and no
-  // link submits to it any more. Every command not yet answered gets CHECK
+  // The LUN is removed while the daemon runs (iscsi::Server::remove_lun),
+  // and no bridge submits to it any more. Every command not yet answered gets CHECK
   // CONDITION, LOGICAL UNIT NOT SUPPORTED (25h/00h) now, so that initiators
-  // see an error at once rather than a timeout; the driver stops waking up;
+  // see an error at once rather than a timeout; it stops waking up;
   // the store finishes its operations in flight and is flushed, so that
   // every write acknowledged before is durable. Returns the flush's error.
-  // Call on context(), and destroy the driver from a handler posted after
+  // Call on context(), and destroy this from a handler posted after
   // this one: the handlers this cancels still run first.
   scsi::StoreStatus retire();
 
@@ -133,4 +127,4 @@ class LunDriver final : public LunPort {
   std::int64_t spin_ns_ = 0;
 };
 
-}  // namespace memstore::iscsi
+}  // namespace memstore::driver
