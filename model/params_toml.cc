@@ -4,10 +4,12 @@
 
 #include <charconv>
 #include <cstdint>
-#include <sstream>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <variant>
+
+#include "model/toml_where.h"
 
 namespace memstore::model {
 namespace {
@@ -195,9 +197,7 @@ std::string_view leaf_name(std::string_view name) {
 }
 
 std::string where(const toml::node& n, const std::string& source) {
-  std::ostringstream os;
-  os << source << ":" << n.source().begin.line;
-  return os.str();
+  return toml_where(n.source(), source);
 }
 
 }  // namespace
@@ -234,15 +234,12 @@ std::string params_to_json(const DeviceParams& p) {
 ParamsResult params_from_toml(std::string_view text, const DeviceParams& base,
                               const std::string& source) {
   ParamsResult out;
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    std::ostringstream os;
-    os << source << ":" << e.source().begin.line << ": " << e.description();
-    out.errors.push_back({"", os.str()});
+  auto parsed = parse_toml(text, source);
+  if (auto* e = std::get_if<std::string>(&parsed)) {
+    out.errors.push_back({"", std::move(*e)});
     return out;
   }
+  toml::table& root = std::get<toml::table>(parsed);
   DeviceParams p = base;
   if (const toml::node* preset_node = root.get("preset")) {
     const auto name = preset_node->value_exact<std::string>();

@@ -13,6 +13,7 @@
 
 #include "model/params_toml.h"
 #include "model/scheduler.h"
+#include "model/toml_where.h"
 #include "modepages/vpd_pages.h"
 #include "target/daemon/config_lun.h"
 #include "target/daemon/config_names.h"
@@ -31,11 +32,8 @@ struct Ctx {
   std::string error;
   bool fail(const toml::node* at, const std::string& key, const std::string& what) {
     if (error.empty()) {
-      std::ostringstream os;
-      os << source;
-      if (at != nullptr) os << ":" << at->source().begin.line;
-      os << ": " << key << ": " << what;
-      error = os.str();
+      error = (at != nullptr ? model::toml_where(at->source(), source) : source) + ": " + key +
+              ": " + what;
     }
     return false;
   }
@@ -178,11 +176,11 @@ bool resolve_device(Ctx& ctx, const toml::table& t, const std::string& where, Lu
     const char* key = kKeys[static_cast<int>(e->field)];
     return ctx.fail(t.contains(key) ? t.get(key) : t.get("device"), where + key, e->message);
   }
-  if (lun.disk) return true;  // a disk's `set` is applied
+  if (lun.config.disk) return true;  // a disk's `set` is applied
   auto apply = [&](std::string_view text, const std::string& src) {
-    const model::ParamsResult r = model::params_from_toml(text, lun.params, src);
+    const model::ParamsResult r = model::params_from_toml(text, lun.config.device, src);
     if (!r.params) return ctx.fail(t.get("device"), where + "device", r.errors.front().message);
-    lun.params = *r.params;
+    lun.config.device = *r.params;
     return true;
   };
   if (!lun.device_config.empty()) {
@@ -214,20 +212,21 @@ bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunS
     return ctx.fail(n, where + "fault",
                     "at most " + std::to_string(LunSpec::kMaxFaults) + " rules per LUN");
   }
-  const model::Geometry g(lun.params);
+  const model::Geometry g(lun.config.device);
   const lunspec::FaultScope scope{static_cast<std::int64_t>(lunspec::device_blocks(lun)),
-                                  lun.disk ? nullptr : &g};
+                                  lun.config.disk ? nullptr : &g};
   std::vector<modepages::FailedTip> tips;
   for (std::size_t i = 0; i < rules->size(); ++i) {
     const std::string fw = where + "fault[" + std::to_string(i) + "].";
     const toml::table* ft = (*rules)[i].as_table();
     if (ft == nullptr) return ctx.fail(&(*rules)[i], fw, "must be a table");
-    auto parsed = lunspec::parse_fault(*ft, scope, lun.timing.mode == scsi::TimingMode::kOff);
+    auto parsed =
+        lunspec::parse_fault(*ft, scope, lun.config.timing.mode == scsi::TimingMode::kOff);
     if (auto* e = std::get_if<lunspec::FaultError>(&parsed)) {
       return ctx.fail(e->at != nullptr ? e->at : ft, fw + e->key, e->message);
     }
-    lun.faults.push_back(std::get<scsi::FaultRule>(parsed));
-    scsi::add_failed_tip(tips, lun.faults.back());
+    lun.config.faults.push_back(std::get<scsi::FaultRule>(parsed));
+    scsi::add_failed_tip(tips, lun.config.faults.back());
     if (tips.size() > modepages::kMaxFailedTips) {
       return ctx.fail(ft, fw + "tip",
                       "at most " + std::to_string(modepages::kMaxFailedTips) +
@@ -274,16 +273,17 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
       !get_string(ctx, t, where, "durability", durability) ||
       !get_string(ctx, t, where, "write_log", lun.write_log) ||
       !get_string(ctx, t, where, "timing", timing) ||
-      !get_string(ctx, t, where, "scheduler", lun.scheduler) ||
-      !get_int(ctx, t, where, "rotation_rate", lun.rotation_rate, 0, 65534) ||
-      !get_int(ctx, t, where, "fault_seed", lun.fault_seed, 0,
+      !get_string(ctx, t, where, "scheduler", lun.config.scheduler) ||
+      !get_int(ctx, t, where, "rotation_rate", lun.config.rotation_rate, 0, 65534) ||
+      !get_int(ctx, t, where, "fault_seed", lun.config.fault_seed, 0,
                std::numeric_limits<std::int64_t>::max())) {
     return false;
   }
-  if (!modepages::valid_rotation_rate(lun.rotation_rate)) {  // SBC-3 VPD B1h
+  if (!modepages::valid_rotation_rate(lun.config.rotation_rate)) {  // SBC-3 VPD B1h
     return ctx.fail(t.get("rotation_rate"), where + "rotation_rate",
                     "must be 0 (not reported), 1 (non-rotating) or 1025 to 65534 rpm; " +
-                        std::to_string(lun.rotation_rate) + " is reserved (SBC-3, VPD page B1h)");
+                        std::to_string(lun.config.rotation_rate) +
+                        " is reserved (SBC-3, VPD page B1h)");
   }
   const auto named = lunspec::durability_named(durability);
   if (!named) {
@@ -296,7 +296,7 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
   if (!mode)
     return ctx.fail(t.get("timing"), where + "timing",
                     "must be \"realtime\", \"scaled\" or \"off\"");
-  lun.timing.mode = *mode;
+  lun.config.timing.mode = *mode;
   if (const toml::node* s = t.get("scale")) {
     // Finite and within what page 22h can hold (mode_vendor.h, kMaxScaleMilli).
     const auto v = s->value<double>();
@@ -310,11 +310,11 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
       }
       return ctx.fail(s, where + "scale", what);
     }
-    lun.timing.scale = *v;
+    lun.config.timing.scale = *v;
   }
-  if (!model::make_scheduler(lun.scheduler)) {
+  if (!model::make_scheduler(lun.config.scheduler)) {
     return ctx.fail(t.get("scheduler"), where + "scheduler",
-                    "unknown scheduler '" + lun.scheduler +
+                    "unknown scheduler '" + lun.config.scheduler +
                         "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf");
   }
   if (lun.backing.empty()) {
@@ -373,14 +373,9 @@ bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,
 std::variant<Config, std::string> parse_config(std::string_view text, const std::string& source) {
   Config config;
   Ctx ctx{source, {}};
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    std::ostringstream os;
-    os << source << ":" << e.source().begin.line << ": " << e.description();
-    return os.str();
-  }
+  auto parsed = model::parse_toml(text, source);
+  if (auto* e = std::get_if<std::string>(&parsed)) return std::move(*e);
+  toml::table& root = std::get<toml::table>(parsed);
   if (!only_keys(ctx, root, "", {"daemon", "discovery", "target", "limits"})) return ctx.error;
   if (const toml::node* d = root.get("daemon")) {
     const toml::table* dt = d->as_table();
@@ -487,7 +482,7 @@ std::variant<Config, std::string> finish_config(Config config, const std::string
     }
   }
   for (TargetSpec& t : config.targets) {
-    for (LunSpec& lun : t.luns) lun.control.initiators = config.control_initiators;
+    for (LunSpec& lun : t.luns) lun.config.control_access.initiators = config.control_initiators;
   }
   return config;
 }
@@ -503,7 +498,7 @@ std::variant<LunSpec, std::string> parse_lun_table(
   if (!parse_lun(ctx, t, where, state_dir, target_name, lun)) {
     return ctx.error.substr(ctx.error.find(": ") + 2);  // after "lun-add:LINE"
   }
-  lun.control.initiators = control_initiators;  // as finish() gives every LUN
+  lun.config.control_access.initiators = control_initiators;  // as finish() gives every LUN
   return lun;
 }
 
@@ -519,7 +514,7 @@ std::variant<TargetSpec, std::string> parse_target_table(
   if (!parse_target(ctx, t, where, state_dir, target)) {
     return ctx.error.substr(ctx.error.find(": ") + 2);  // after "target-add:LINE"
   }
-  for (LunSpec& lun : target.luns) lun.control.initiators = control_initiators;
+  for (LunSpec& lun : target.luns) lun.config.control_access.initiators = control_initiators;
   return target;
 }
 

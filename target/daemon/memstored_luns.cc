@@ -44,8 +44,8 @@ std::variant<std::unique_ptr<driver::TimedLun>, std::string> open_driver(
     std::filesystem::create_directories("var", ec);  // the default state directory
   }
   daemon::LunSpec shared = spec;  // with the daemon-wide budgets
-  shared.buffer_budget = context.buffer_budget;
-  shared.batch_budget = context.batch_budget;
+  shared.config.buffer_budget = context.buffer_budget;
+  shared.config.batch_budget = context.batch_budget;
   auto opened = lunspec::open_lun(shared, target_name, where);
   if (auto* err = std::get_if<std::string>(&opened)) return *err;
   std::unique_ptr<scsi::Lun>& lun = std::get<std::unique_ptr<scsi::Lun>>(opened);
@@ -79,7 +79,8 @@ std::variant<std::unique_ptr<driver::TimedLun>, std::string> open_driver(
   const std::string io = async == nullptr ? "synchronous" : async->io_description();
   spdlog::info("{} opened: {} ({} blocks), backing {}, timing {}, scheduler {}, storage I/O {}",
                lun_name(target_name, spec.id), spec.model_name(), driver->lun().blocks(),
-               spec.backing, scsi::timing_mode_name(spec.timing.mode), spec.scheduler, io);
+               spec.backing, scsi::timing_mode_name(spec.config.timing.mode), spec.config.scheduler,
+               io);
   return driver;
 }
 

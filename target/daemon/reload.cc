@@ -24,11 +24,11 @@ const LunSpec* find_lun(const TargetSpec& t, std::uint16_t id) {
 // they are the running LUN's.
 modepages::ControlPage page_of(const LunSpec& l, const LunSpec& running) {
   modepages::ControlPage p;
-  p.scheduler = modepages::scheduler_index(l.scheduler).value_or(0);
-  p.timing = l.timing.mode;
-  p.scale_milli = static_cast<std::uint32_t>(l.timing.scale * 1000 + 0.5);
-  p.merge_requests = running.params.power.merge_requests;
-  p.subsector = running.params.power.subsector;
+  p.scheduler = modepages::scheduler_index(l.config.scheduler).value_or(0);
+  p.timing = l.config.timing.mode;
+  p.scale_milli = static_cast<std::uint32_t>(l.config.timing.scale * 1000 + 0.5);
+  p.merge_requests = running.config.device.power.merge_requests;
+  p.subsector = running.config.device.power.subsector;
   return p;
 }
 
@@ -43,7 +43,7 @@ void lun_fixed(const LunSpec& a, const LunSpec& b, const std::string& where,
   differ(a.set != b.set, "set");
   differ(a.backing != b.backing, "backing");
   differ(a.durability != b.durability, "durability");
-  differ(a.rotation_rate != b.rotation_rate, "rotation_rate");
+  differ(a.config.rotation_rate != b.config.rotation_rate, "rotation_rate");
 }
 
 void daemon_fixed(const Config& a, const Config& b, std::vector<std::string>& out) {
@@ -88,11 +88,11 @@ ReloadPlan plan_reload(const Config& running, const Config& next) {
         continue;
       }
       lun_fixed(*rl, nl, lw, plan.not_applied);
-      LunReload change{nt.name, nl.id, std::nullopt, false, {}, nl.fault_seed};
+      LunReload change{nt.name, nl.id, std::nullopt, false, {}, nl.config.fault_seed};
       if (!(page_of(*rl, *rl) == page_of(nl, *rl))) change.control = page_of(nl, *rl);
-      if (rl->faults != nl.faults || rl->fault_seed != nl.fault_seed) {
+      if (rl->config.faults != nl.config.faults || rl->config.fault_seed != nl.config.fault_seed) {
         change.faults_changed = true;
-        change.faults = nl.faults;
+        change.faults = nl.config.faults;
       }
       if (change.control || change.faults_changed) plan.luns.push_back(std::move(change));
     }
@@ -123,12 +123,12 @@ Config applied_config(const Config& running, const Config& next, const ReloadPla
       for (LunSpec& l : t.luns) {
         if (l.id != change.id) continue;
         if (change.control) {
-          l.timing = nl->timing;
-          l.scheduler = nl->scheduler;
+          l.config.timing = nl->config.timing;
+          l.config.scheduler = nl->config.scheduler;
         }
         if (change.faults_changed) {
-          l.faults = nl->faults;
-          l.fault_seed = nl->fault_seed;
+          l.config.faults = nl->config.faults;
+          l.config.fault_seed = nl->config.fault_seed;
         }
       }
     }

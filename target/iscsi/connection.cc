@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <boost/asio.hpp>
+#include <cassert>
 #include <optional>
 #include <utility>
 
 #include "target/driver/handler_memory.h"
+#include "target/iscsi/connection_state.h"
 #include "target/iscsi/digest.h"
 #include "target/iscsi/tcp_quiet.h"
 
@@ -76,15 +78,15 @@ class AsioConnection final : public Connection,
   // session may be asking from inside one of its own calls, and finish()
   // destroys it.
   void close() override {
-    if (closing_) return;
-    closing_ = true;
+    if (state_ != State::kOpen) return;
+    enter(State::kClosing);
     asio::post(socket_.get_executor(), [self = shared_from_this()] {
       if (!self->writing_) self->finish();
     });
   }
 
   void abort() override {
-    closing_ = true;
+    if (state_ == State::kOpen) enter(State::kClosing);
     boost::system::error_code ignored;
     // A write in progress fails at once and its handler finishes the
     // connection; otherwise finish here.
@@ -95,6 +97,19 @@ class AsioConnection final : public Connection,
   asio::any_io_executor executor() override { return socket_.get_executor(); }
 
  private:
+  using State = ConnectionState;
+
+  // The one way the state changes: along the table in connection_state.h.
+  // Any other move is a bug in this file; it is refused, and the state
+  // stays.
+  void enter(State next) {
+    assert(connection_may_enter(state_, next));
+    if (connection_may_enter(state_, next)) state_ = next;
+  }
+
+  // The session is gone: nothing read is handled and nothing more is written.
+  bool ended() const { return state_ == State::kLingering || state_ == State::kClosed; }
+
   // ---- Reading: a BHS, then the rest of the PDU in one read ----
   //
   // Small PDUs are read several at a time: one read takes whatever the
@@ -115,7 +130,7 @@ class AsioConnection final : public Connection,
       stage_at_ += kBhsSize;
       return on_header({});
     }
-    reading_ = true;
+    reader_ = Reader::kReading;
     const bool ahead = !placement_.rehome && session_ && session_->full_feature();
     // After a segment longer than the stage (data_len_ is still the last
     // PDU's), the next BHS is read alone.
@@ -133,9 +148,9 @@ class AsioConnection final : public Connection,
           asio::transfer_at_least(kBhsSize - have),
           with_memory(read_memory_, [self = shared_from_this()](const boost::system::error_code& ec,
                                                                 std::size_t n) {
-            self->reading_ = false;
-            if (self->finished_) return self->drain(ec);
-            if (ec || self->closing_ || !self->session_) return self->close();
+            self->reader_ = Reader::kIdle;
+            if (self->ended()) return self->drain(ec);
+            if (ec || self->state_ != State::kOpen || !self->session_) return self->close();
             self->stage_end_ += n;
             self->read_next();
           }));
@@ -164,9 +179,9 @@ class AsioConnection final : public Connection,
   }
 
   void on_header(const boost::system::error_code& ec) {
-    reading_ = false;
-    if (finished_) return drain(ec);
-    if (ec || closing_ || !session_) return close();
+    reader_ = Reader::kIdle;
+    if (ended()) return drain(ec);
+    if (ec || state_ != State::kOpen || !session_) return close();
     frame();
     // The initiator must respect our MaxRecvDataSegmentLength (§13.12). A
     // longer segment is a protocol error; at ErrorRecoveryLevel 0 the
@@ -187,14 +202,15 @@ class AsioConnection final : public Connection,
     rest_.resize(rest);
     const auto [left] = from_stage(std::array{asio::mutable_buffer(rest_.data(), rest_.size())});
     if (left.size() == 0) return on_pdu();
-    reading_ = true;
+    reader_ = Reader::kReading;
     asio::async_read(
         socket_, left, TransferInMiBs{},
         with_memory(read_memory_,
                     [self = shared_from_this()](const boost::system::error_code& e, std::size_t) {
-                      self->reading_ = false;
-                      if (self->finished_) return self->drain(e);
-                      if (e || self->closing_ || !self->session_) return self->close();
+                      self->reader_ = Reader::kIdle;
+                      if (self->ended()) return self->drain(e);
+                      if (e || self->state_ != State::kOpen || !self->session_)
+                        return self->close();
                       self->on_pdu();
                     }));
   }
@@ -211,7 +227,7 @@ class AsioConnection final : public Connection,
         asio::mutable_buffer(landing_->buffer.data() + landing_->offset, data_len_),
         asio::mutable_buffer(tail_.data(), pad + (data_digest_ ? kDigestSize : 0))});
     if (asio::buffer_size(parts) == 0) return on_landed({});
-    reading_ = true;
+    reader_ = Reader::kReading;
     asio::async_read(socket_, parts, TransferInMiBs{},
                      with_memory(read_memory_,
                                  [self = shared_from_this()](const boost::system::error_code& e,
@@ -219,14 +235,15 @@ class AsioConnection final : public Connection,
   }
 
   void on_landed(const boost::system::error_code& ec) {
-    reading_ = false;
+    reader_ = Reader::kIdle;
     Session::Landing landing = std::move(*landing_);
     landing_.reset();
-    if (finished_) return drain(ec);
+    if (ended()) return drain(ec);
     if (!session_) return close();
     // A header digest error leaves the framing unknown: the connection ends
     // (RFC 7143 §7.8), as in on_pdu().
-    if (ec || closing_ || (header_digest_ && digest_value(header_digest_bytes_) != crc32c(bhs_))) {
+    if (ec || state_ != State::kOpen ||
+        (header_digest_ && digest_value(header_digest_bytes_) != crc32c(bhs_))) {
       session_->land(bhs_, std::move(landing), false);
       return close();
     }
@@ -243,7 +260,7 @@ class AsioConnection final : public Connection,
       }
     }
     session_->land(bhs_, std::move(landing), true);
-    if (!closing_) read_next();
+    if (state_ == State::kOpen) read_next();
   }
 
   // What follows the BHS in bhs_: its AHS and data segment lengths, and the
@@ -279,7 +296,7 @@ class AsioConnection final : public Connection,
       }
     }
     session_->on_pdu(bhs_, ahs, padded.first(data_len_));
-    if (!closing_) read_next();
+    if (state_ == State::kOpen) read_next();
   }
 
   // Asks once, at the first PDU, whether the connection belongs on another
@@ -289,7 +306,7 @@ class AsioConnection final : public Connection,
     auto rehome = std::exchange(placement_.rehome, nullptr);
     FirstPdu first{bhs_, rest_};
     if (!rehome(socket_, first)) return false;
-    closing_ = true;
+    enter(State::kClosed);
     end();
     return true;
   }
@@ -302,7 +319,7 @@ class AsioConnection final : public Connection,
   // the loop takes the next one instead of recursing, PDU after PDU.
   void read_next() {
     if (queued_bytes_ > limits_.max_output_bytes) {
-      paused_ = true;
+      reader_ = Reader::kPaused;
       return;
     }
     if (dispatching_) {
@@ -313,7 +330,7 @@ class AsioConnection final : public Connection,
     do {
       again_ = false;
       read_header();
-    } while (again_ && !finished_ && !closing_);
+    } while (again_ && state_ == State::kOpen);
     dispatching_ = false;
   }
 
@@ -322,7 +339,7 @@ class AsioConnection final : public Connection,
   void arm_login_timeout() {
     login_timer_.expires_after(limits_.login_timeout);
     login_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
-      if (ec || self->finished_ || !self->session_ || self->session_->full_feature()) return;
+      if (ec || self->ended() || !self->session_ || self->session_->full_feature()) return;
       self->close();
     });
   }
@@ -344,7 +361,7 @@ class AsioConnection final : public Connection,
     ping_timer_.expires_after(after);
     ping_timer_.async_wait(
         with_memory(ping_memory_, [self = shared_from_this()](const boost::system::error_code& ec) {
-          if (ec || self->finished_ || !self->session_) return;
+          if (ec || self->ended() || !self->session_) return;
           self->on_ping_timer();
         }));
   }
@@ -368,7 +385,7 @@ class AsioConnection final : public Connection,
   struct Out;  // a queued PDU, below
 
   void enqueue(std::vector<std::uint8_t> pdu) {
-    if (finished_) return;
+    if (ended()) return;
     Out& o = out_.emplace_back();
     o.bytes = std::move(pdu);
     add_digests(o);
@@ -378,7 +395,7 @@ class AsioConnection final : public Connection,
 
   // A Data-In PDU whose segment is written from the READ's buffer in place.
   void enqueue_data(Session::DataPdu pdu) {
-    if (finished_) return;
+    if (ended()) return;
     Out& o = out_.emplace_back();
     o.bytes = std::move(pdu.head);
     o.data = pdu.data;
@@ -448,15 +465,16 @@ class AsioConnection final : public Connection,
     }
     in_flight_.clear();
     if (ec) {
-      closing_ = true;
+      if (state_ == State::kOpen) enter(State::kClosing);
       return finish();  // the peer is gone: what is queued cannot go out
     }
-    if (paused_ && !closing_ && queued_bytes_ <= limits_.max_output_bytes / 2) {
-      paused_ = false;
+    if (reader_ == Reader::kPaused && state_ == State::kOpen &&
+        queued_bytes_ <= limits_.max_output_bytes / 2) {
+      reader_ = Reader::kIdle;
       read_next();
     }
     if (!out_.empty()) return write_queued();
-    if (closing_) finish();
+    if (state_ == State::kClosing) finish();
   }
 
   // The end of the connection, as a lingering close: our side is shut for
@@ -466,7 +484,8 @@ class AsioConnection final : public Connection,
   // of a rejected command's data) would die of SIGPIPE instead of reading
   // our Reject and the end of the stream.
   void finish() {
-    if (finished_) return;
+    if (ended()) return;
+    enter(State::kLingering);
     end();
     boost::system::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_send, ignored);
@@ -474,12 +493,11 @@ class AsioConnection final : public Connection,
     ping_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
       if (!ec) self->close_socket();
     });
-    if (!reading_) drain({});
+    if (reader_ != Reader::kReading) drain({});
   }
 
   // What every end does: the session goes, and the timers stop.
   void end() {
-    finished_ = true;
     open_.fetch_sub(1, std::memory_order_relaxed);
     session_.reset();  // forgets pending results before the LUNs call back
     if (on_finish_) on_finish_();
@@ -489,18 +507,20 @@ class AsioConnection final : public Connection,
 
   void drain(const boost::system::error_code& ec) {
     if (ec || !socket_.is_open()) return close_socket();
-    reading_ = true;
+    reader_ = Reader::kReading;
     rest_.resize(std::max<std::size_t>(rest_.capacity(), 4096));
     socket_.async_read_some(
         asio::buffer(rest_),
         with_memory(read_memory_,
                     [self = shared_from_this()](const boost::system::error_code& e, std::size_t) {
-                      self->reading_ = false;
+                      self->reader_ = Reader::kIdle;
                       self->drain(e);
                     }));
   }
 
   void close_socket() {
+    if (state_ == State::kClosed) return;
+    enter(State::kClosed);
     boost::system::error_code ignored;
     login_timer_.cancel();
     ping_timer_.cancel();
@@ -525,7 +545,9 @@ class AsioConnection final : public Connection,
   static constexpr std::size_t kStageBytes = std::size_t{16} * 1024;
   std::vector<std::uint8_t> stage_;
   std::size_t stage_at_ = 0, stage_end_ = 0;
-  bool dispatching_ = false, again_ = false;  // read_next()'s loop
+  // read_next()'s loop, while it is on the stack: PDUs handled from the
+  // stage call read_next() again, and it takes the next turn instead.
+  bool dispatching_ = false, again_ = false;
   // A segment being read in place (read_landed), and what surrounds it.
   std::optional<Session::Landing> landing_;
   DigestBytes header_digest_bytes_{};
@@ -544,11 +566,20 @@ class AsioConnection final : public Connection,
   std::vector<Out> in_flight_;  // PDUs being written
   std::vector<asio::const_buffer> gather_;
   std::size_t queued_bytes_ = 0;  // in out_ and in_flight_
-  bool writing_ = false;
-  bool reading_ = false;
-  bool paused_ = false;  // reading stopped by backpressure
-  bool closing_ = false;
-  bool finished_ = false;
+
+  // Where the connection is in its life (connection_state.h).
+  State state_ = State::kOpen;
+  // The two directions apart from it: a read and a write may each be under
+  // way in any state until the socket closes, and each ends in its own
+  // handler. A closing connection waits for its write to finish; a
+  // lingering one drains through whichever read is under way.
+  enum class Reader : std::uint8_t {
+    kIdle,     // no read under way: a PDU being handled, or none started yet
+    kReading,  // a read under way; its handler comes back
+    kPaused,   // none started, by backpressure, until on_written() resumes
+  };
+  Reader reader_ = Reader::kIdle;
+  bool writing_ = false;  // a gathered write under way (write_queued)
 };
 
 }  // namespace

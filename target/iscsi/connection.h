@@ -2,7 +2,8 @@
 // read loop (PDU framing and digests), a gathered writer draining a queue,
 // pings and the login deadline. Completion handlers use their own memory
 // (target/driver/handler_memory.h) so the steady READ/WRITE path allocates nothing.
-// Everything protocol-level is in Session.
+// Everything protocol-level is in Session. Where a connection is in its
+// life, and how it moves on: connection_state.h.
 #pragma once
 
 #include <atomic>

@@ -1,6 +1,8 @@
-// The Asio side of the target: acceptors (a coroutine each), the limits on
-// connections and sessions, and session reinstatement. Each connection is a
-// Connection (connection.h); everything protocol-level is in Session.
+// The Asio side of the target: acceptors (a coroutine each), the targets
+// and their LUNs on every loop, and the limit on connections; the sessions
+// logged in, with reinstatement and their limit, in session_registry.h. Each
+// connection is a Connection (connection.h); everything protocol-level is
+// in Session.
 #include "target/iscsi/server.h"
 
 #include <unistd.h>
@@ -13,8 +15,6 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <limits>
-#include <mutex>
-#include <unordered_map>
 #include <variant>
 
 #include "target/driver/loop_bridge.h"
@@ -22,6 +22,7 @@
 #include "target/iscsi/address_text.h"
 #include "target/iscsi/connection.h"
 #include "target/iscsi/placement.h"
+#include "target/iscsi/session_registry.h"
 
 namespace memstore::iscsi {
 
@@ -74,56 +75,11 @@ struct Server::Impl {
   bool refusing = false;  // at max_connections; logged once until it passes
   bool stopped = false;   // stop() ran: a connection on its way to another loop is dropped
 
-  // The sessions in the full feature phase, from every loop: a mutex, since
-  // logins on different loops admit at once; never on the READ/WRITE path.
-  struct Admitted {
-    SessionIdentity id;
-    std::weak_ptr<Connection> connection;
-  };
-  std::mutex sessions_mutex;
-  std::unordered_map<std::uint64_t, Admitted> sessions;  // by nexus
-
-  // A session entering the full feature phase: an older session of the same
-  // initiator port on the same target is ended (reinstatement, RFC 7143
-  // §6.3.5: its tasks are aborted with it, at ErrorRecoveryLevel 0), then
-  // the per-initiator limit applies to what remains.
+  // The sessions in the full feature phase, from every loop; admit() is
+  // what each session asks as its login ends (AdmitSession).
+  SessionRegistry sessions;
   bool admit(const SessionIdentity& id, std::weak_ptr<Connection> connection) {
-    std::vector<std::shared_ptr<Connection>> replaced;
-    {
-      const std::lock_guard lock(sessions_mutex);
-      auto same_port = [&](const SessionIdentity& other) {
-        return !id.target.empty() && other.target == id.target && other.initiator == id.initiator &&
-               other.isid == id.isid;
-      };
-      std::size_t of_initiator = 0;
-      for (const auto& [nexus, s] : sessions) {
-        if (s.id.initiator == id.initiator && !same_port(s.id)) ++of_initiator;
-      }
-      if (of_initiator >= limits.max_sessions_per_initiator) {
-        warn("login refused: initiator " + id.initiator + " already has " +
-             std::to_string(of_initiator) + " sessions (max_sessions_per_initiator)");
-        return false;
-      }
-      for (auto it = sessions.begin(); it != sessions.end();) {
-        if (same_port(it->second.id)) {
-          if (auto c = it->second.connection.lock()) replaced.push_back(std::move(c));
-          it = sessions.erase(it);
-        } else {
-          ++it;
-        }
-      }
-      sessions[id.nexus] = Admitted{id, std::move(connection)};
-    }
-    for (auto& c : replaced) {
-      warn("session reinstated: initiator " + id.initiator + " logged in again; its older " +
-           "session to " + id.target + " ends");
-      asio::post(c->executor(), [c] { c->abort(); });
-    }
-    return true;
-  }
-  void leave(std::uint64_t nexus) {
-    const std::lock_guard lock(sessions_mutex);
-    sessions.erase(nexus);
+    return sessions.admit(id, std::move(connection), limits.max_sessions_per_initiator, warn);
   }
   SecurityLog security_log;            // refused logins (set_security_log)
   Session::EventLog event_log;         // set_event_log
@@ -218,7 +174,8 @@ struct Server::Impl {
           session->set_debug_log(debug_log, debug_wanted);
           return session;
         },
-        limits.connection, open_connections, [this, nexus] { leave(nexus); }, std::move(placement));
+        limits.connection, open_connections, [this, nexus] { sessions.leave(nexus); },
+        std::move(placement));
     *self = conn;
     if (connections.size() >= 64 && (connections.size() & (connections.size() - 1)) == 0) {
       std::erase_if(connections, [](const auto& w) { return w.expired(); });
@@ -445,13 +402,7 @@ std::string Server::remove_running_target(
   for (const auto& [id, driver] : t.setup.luns) ids.push_back(id);
   for (const std::uint16_t id : ids) s.take_lun(t, id, removed);
   // Its sessions end (at ErrorRecoveryLevel 0 their tasks end with them).
-  {
-    const std::lock_guard lock(s.sessions_mutex);
-    for (const auto& [nexus, a] : s.sessions) {
-      if (a.id.target != target) continue;
-      if (auto c = a.connection.lock()) asio::post(c->executor(), [c] { c->abort(); });
-    }
-  }
+  s.sessions.abort_target(target);
   std::erase_if(s.targets, [&](const auto& p) { return p.get() == &t; });
   s.close_unused_listeners();
   return "";
@@ -524,20 +475,16 @@ std::string Server::add_lun(const std::string& target, std::uint16_t id,
   // The list first, then the sessions: the new LUN has no change of its
   // own to report to them.
   s.announce_luns(t);
-  {
-    // The target's sessions, described to the new LUN as their logins
-    // described them to the others (a login on another loop that has not
-    // reached the full feature phase yet may miss it: its nexus is then
-    // known by number only, as an undescribed one).
-    const std::lock_guard lock(s.sessions_mutex);
-    for (const auto& [nexus, a] : s.sessions) {
-      if (a.id.target != target) continue;
-      asio::post(d.context(),
-                 [&d, nexus = nexus, port = initiator_port_name(a.id.initiator, a.id.isid)] {
-                   d.describe_nexus(nexus, port);
-                 });
-    }
-  }
+  // The target's sessions, described to the new LUN as their logins
+  // described them to the others (a login on another loop that has not
+  // reached the full feature phase yet may miss it: its nexus is then known
+  // by number only, as an undescribed one).
+  s.sessions.for_target(target, [&d](const SessionIdentity& session) {
+    asio::post(d.context(), [&d, nexus = session.nexus,
+                             port = initiator_port_name(session.initiator, session.isid)] {
+      d.describe_nexus(nexus, port);
+    });
+  });
   return "";
 }
 

@@ -142,8 +142,10 @@ class Session {
   void log_event(std::string_view what, std::string_view detail = {}) const;
   // Whether a debug line is wanted now (set_debug_log).
   bool debugging() const { return debug_log_ && debug_wanted_ && debug_wanted_(); }
-  // One line to the debug log (set_debug_log), naming the initiator and its address.
-  void log_debug(std::string_view what, std::string_view detail) const;
+  // One line to the debug log (set_debug_log), naming the initiator (the
+  // session's, unless `initiator` is given) and its address. Changes nothing.
+  void log_debug(std::string_view what, std::string_view detail,
+                 std::string_view initiator = {}) const;
   // With `landed`, `data` is in that buffer, and the task takes it whole.
   void on_command(const ScsiCommandPdu& pdu, std::span<const std::uint8_t> ahs,
                   std::span<const std::uint8_t> data, scsi::Bytes* landed = nullptr);

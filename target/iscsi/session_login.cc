@@ -25,6 +25,15 @@ std::string keys_text(const KeyList& keys) {
   return out.empty() ? "(no keys)" : out;
 }
 
+// The value of `key` in a request's keys (the first, when it is given
+// twice), or "".
+std::string key_value(const KeyList& keys, std::string_view key) {
+  for (const auto& [k, v] : keys) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
 }  // namespace
 
 // ---- Login (RFC 7143 §6.3, §11.12-11.13) ----
@@ -45,10 +54,12 @@ void Session::log_event(std::string_view what, std::string_view detail) const {
   event_log_(line);
 }
 
-void Session::log_debug(std::string_view what, std::string_view detail) const {
+void Session::log_debug(std::string_view what, std::string_view detail,
+                        std::string_view initiator) const {
   if (!debugging()) return;
-  debug_log_(std::string(what) + ": initiator " + scsi::loggable(login_initiator_) + " from " +
-             peer_ + ": " + std::string(detail));
+  debug_log_(std::string(what) + ": initiator " +
+             scsi::loggable(initiator.empty() ? login_initiator_ : initiator) + " from " + peer_ +
+             ": " + std::string(detail));
 }
 
 void Session::refuse_login(const LoginRequestPdu& req, LoginStatus status,
@@ -105,26 +116,19 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
     return refuse_login(req, kInitiatorError, "malformed login text");
   const KeyList keys = to_keys(std::get<std::vector<TextPair>>(parsed));
   if (debugging()) {
-    if (login_initiator_.empty()) {
-      for (const auto& [key, v] : keys) {
-        if (key == "InitiatorName") login_initiator_ = v;
-      }
-    }
-    log_debug("login request", "stage " + std::to_string(static_cast<int>(req.csg)) + " -> " +
-                                   std::to_string(static_cast<int>(req.nsg)) +
-                                   (req.transit ? " (transit)" : "") + ", " + keys_text(keys));
+    // Named as the request names itself: the session records who logs in
+    // below, as the login goes on, and a debug line changes nothing.
+    log_debug("login request",
+              "stage " + std::to_string(static_cast<int>(req.csg)) + " -> " +
+                  std::to_string(static_cast<int>(req.nsg)) + (req.transit ? " (transit)" : "") +
+                  ", " + keys_text(keys),
+              login_initiator_.empty() ? key_value(keys, "InitiatorName") : login_initiator_);
   }
 
   if (!negotiation_) {
-    auto find = [&](std::string_view k) -> std::string {
-      for (const auto& [key, v] : keys) {
-        if (key == k) return v;
-      }
-      return "";
-    };
-    discovery_session_ = find("SessionType") == "Discovery";
-    login_initiator_ = find("InitiatorName");
-    login_target_ = find("TargetName");
+    discovery_session_ = key_value(keys, "SessionType") == "Discovery";
+    login_initiator_ = key_value(keys, "InitiatorName");
+    login_target_ = key_value(keys, "TargetName");
     LoginConfig config = discovery_;
     if (!discovery_session_) {
       target_ = lookup_(login_target_);
@@ -135,7 +139,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       config = target_->login;
       // The initiator port this session is, for persistent reservations.
       isid_ = isid_hex(req.isid);
-      const std::string port = initiator_port_name(find("InitiatorName"), req.isid);
+      const std::string port = initiator_port_name(login_initiator_, req.isid);
       for (const auto& [id, lun] : target_->luns) lun->describe_nexus(nexus_, port);
     }
     negotiation_ = std::make_unique<Negotiation>(std::move(config));

@@ -45,8 +45,8 @@ std::optional<DeviceError> resolve_device(LunSpec& spec,
                                           std::span<const std::string> disk_overrides) {
   using F = DeviceError::Field;
   if (const auto mems = model::preset(spec.device)) {
-    spec.params = *mems;
-    spec.disk.reset();
+    spec.config.device = *mems;
+    spec.config.disk.reset();
     return std::nullopt;
   }
   std::optional<model::ZonedDiskParams> disk = model::disk_preset(spec.device);
@@ -65,30 +65,31 @@ std::optional<DeviceError> resolve_device(LunSpec& spec,
     return DeviceError{F::kDeviceConfig, "describes a MEMStore (g1, g2, g3); " + spec.device +
                                              " is a disk and takes none (its keys go in set)"};
   }
-  if (spec.rotation_rate != 0) {
+  if (spec.config.rotation_rate != 0) {
     return DeviceError{F::kRotationRate,
                        spec.device + " is a disk and reports its own rotation rate (" +
                            std::to_string(modepages::nominal_rotation_rpm(*disk)) +
                            " rpm) in VPD B1h and mode page 04h; remove the key"};
   }
-  spec.disk = std::move(disk);
+  spec.config.disk = std::move(disk);
   return std::nullopt;
 }
 
 std::uint64_t device_blocks(const LunSpec& spec) {
-  if (spec.disk) return static_cast<std::uint64_t>(model::ZonedLayout(*spec.disk).blocks());
-  return static_cast<std::uint64_t>(model::Geometry(spec.params).blocks());
+  if (spec.config.disk)
+    return static_cast<std::uint64_t>(model::ZonedLayout(*spec.config.disk).blocks());
+  return static_cast<std::uint64_t>(model::Geometry(spec.config.device).blocks());
 }
 
 std::uint32_t device_block_bytes(const LunSpec& spec) {
-  return static_cast<std::uint32_t>(spec.disk ? spec.disk->block_bytes : spec.params.block_bytes);
+  return static_cast<std::uint32_t>(spec.config.disk ? spec.config.disk->block_bytes
+                                                     : spec.config.device.block_bytes);
 }
 
 std::uint64_t volatile_cache_bytes(const LunSpec& spec) {
   if (spec.cache_mb) return std::uint64_t{*spec.cache_mb} << 20;
-  if (spec.disk && spec.disk->cache.segments > 0) {
-    return std::uint64_t(spec.disk->cache.segments) * spec.disk->cache.segment_blocks *
-           spec.disk->block_bytes;
+  if (const auto& disk = spec.config.disk; disk && disk->cache.segments > 0) {
+    return std::uint64_t(disk->cache.segments) * disk->cache.segment_blocks * disk->block_bytes;
   }
   return std::uint64_t{2} << 20;
 }

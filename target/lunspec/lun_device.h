@@ -20,7 +20,7 @@ std::string device_choices();
 // True for a name of either kind.
 bool known_device(std::string_view name);
 
-// Sets spec.params (a MEMStore: the preset) or spec.disk (a zoned disk: the
+// Sets spec.config.device (a MEMStore: the preset) or spec.config.disk (a zoned disk: the
 // preset with each "key=value" of `disk_overrides` applied, then validated)
 // from spec.device. A disk has no MEMStore parameter file (device_config)
 // and reports its own rotation rate, so either set is an error for it. The

@@ -16,17 +16,7 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
                                                                const std::string& where) {
   const std::uint64_t blocks = device_blocks(spec);
   const std::uint32_t block_size = device_block_bytes(spec);
-  scsi::LunConfig config;
-  config.device = spec.params;
-  config.disk = spec.disk;
-  config.scheduler = spec.scheduler;
-  config.timing = spec.timing;
-  config.rotation_rate = spec.rotation_rate;
-  config.control_access = spec.control;
-  config.buffer_budget = spec.buffer_budget;
-  config.batch_budget = spec.batch_budget;
-  config.faults = spec.faults;
-  config.fault_seed = spec.fault_seed;
+  scsi::LunConfig config = spec.config;
 
   std::unique_ptr<scsi::BackingStore> store;
   if (spec.backing == "memory") {

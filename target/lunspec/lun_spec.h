@@ -6,18 +6,12 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "model/disk_presets.h"
-#include "model/params.h"
-#include "target/scsi/control_access.h"
-#include "target/scsi/fault_rule.h"
-#include "target/scsi/memory_budget.h"
-#include "target/scsi/timing.h"
+#include "target/scsi/lun.h"
 
 namespace memstore::lunspec {
 
@@ -50,25 +44,20 @@ struct LunSpec {
   // Every write, discard and flush recorded in dm-log-writes' format
   // (scsi::LoggedStore); empty: none.
   std::string write_log;
-  scsi::Timing timing;
-  std::string scheduler = "fcfs";
-  std::uint16_t rotation_rate = 0;
-  model::DeviceParams params;  // resolved from device + device_config + set
-  // Set when `device` names a zoned disk (lun_device.h): the preset with
-  // `set` applied; `params` is then unused.
-  std::optional<model::ZonedDiskParams> disk;
+  // The LUN as open_lun() makes it, less what comes from its backing (its
+  // identity). From the configuration: config.device, resolved from
+  // `device`, `device_config` and `set` (resolve_device), or config.disk
+  // when `device` names a zoned disk (config.device is then unused);
+  // timing, scheduler, rotation_rate, the fault rules and their seed; who
+  // may change mode pages 22h and 1Ah (memstored's [daemon]
+  // control_initiators, the TCMU handler's control=allow for its unnamed
+  // nexus); and the daemon-wide memory budgets shared by every LUN (unset:
+  // the LUN's own, of the default size).
+  scsi::LunConfig config;
   // The resolved device's name, for logs and the control socket.
-  const std::string& model_name() const { return disk ? disk->name : params.name; }
-  // Who may change mode pages 22h and 1Ah: memstored's [daemon]
-  // control_initiators, the TCMU handler's control=allow (its unnamed nexus).
-  scsi::ControlAccess control;
-  // Daemon-wide memory bounds shared by every LUN (scsi::LunConfig); unset:
-  // the LUN's own, of the default size.
-  std::shared_ptr<scsi::MemoryBudget> buffer_budget;
-  std::shared_ptr<scsi::MemoryBudget> batch_budget;
-  // Fault rules from the start (docs/faults.md) and the seed of their draws.
-  std::vector<scsi::FaultRule> faults;
-  std::uint64_t fault_seed = 1;
+  const std::string& model_name() const {
+    return config.disk ? config.disk->name : config.device.name;
+  }
   static constexpr std::size_t kMaxFaults = 1024;
 };
 

@@ -9,17 +9,13 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <limits>
-#include <system_error>
 #include <utility>
+
+#include "target/scsi/posix_file.h"
 
 namespace memstore::scsi {
 namespace {
-
-std::string errno_text(int e) {
-  return std::error_code(e, std::generic_category()).message();
-}
 
 // Closes the descriptor unless released; only for the steps of open().
 class FdGuard {
@@ -53,20 +49,6 @@ int transfer_all(Syscall io, int fd, std::span<Byte> buf, std::uint64_t offset, 
     done += static_cast<std::size_t>(n);
   }
   return 0;
-}
-
-std::string parent_directory(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
-}
-
-// Makes a new directory entry durable (fdatasync on the file does not).
-int fsync_directory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  const int rc = ::fsync(fd) == 0 ? 0 : errno;
-  ::close(fd);
-  return rc;
 }
 
 std::string wrong_size_message(const std::string& path, std::uint64_t actual, std::uint64_t blocks,

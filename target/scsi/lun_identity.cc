@@ -7,9 +7,9 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
-#include <filesystem>
 #include <optional>
-#include <system_error>
+
+#include "target/scsi/posix_file.h"
 
 namespace memstore::scsi {
 namespace {
@@ -21,10 +21,6 @@ constexpr std::size_t kMaxFileBytes = 4096;  // a valid file is under 200 bytes
 constexpr const char* kFixHint =
     " (fix the file, or delete it to give the LUN a new identity, which hosts will see as a "
     "different disk)";
-
-std::string errno_text(int e) {
-  return std::error_code(e, std::generic_category()).message();
-}
 
 std::string hex16(std::uint64_t v) {
   static constexpr char kDigits[] = "0123456789ABCDEF";
@@ -40,11 +36,6 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-std::string parent_directory(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
-}
-
 // Returns the errno of the first failure, 0 on success.
 int write_all(int fd, std::string_view text) {
   while (!text.empty()) {
@@ -54,14 +45,6 @@ int write_all(int fd, std::string_view text) {
     text.remove_prefix(static_cast<std::size_t>(n));
   }
   return 0;
-}
-
-int fsync_directory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  const int rc = ::fsync(fd) == 0 ? 0 : errno;
-  ::close(fd);
-  return rc;
 }
 
 // The whole file, std::nullopt if it does not exist.

@@ -60,7 +60,7 @@ std::string set_config(std::string_view v, lunspec::LunSpec& spec) {
 std::string set_timing(std::string_view v, lunspec::LunSpec& spec) {
   const auto mode = scsi::parse_timing_mode(v);
   if (!mode) return "'" + std::string(v) + "' is not realtime, scaled or off";
-  spec.timing.mode = *mode;
+  spec.config.timing.mode = *mode;
   return "";
 }
 
@@ -71,7 +71,7 @@ std::string set_scale(std::string_view v, lunspec::LunSpec& spec) {
   if (text.empty() || end != text.c_str() + text.size() || !scsi::scale_in_range(k)) {
     return "'" + text + "' is not a number from 0.001 to 1000 (1.0 = real time)";
   }
-  spec.timing.scale = k;
+  spec.config.timing.scale = k;
   return "";
 }
 
@@ -80,7 +80,7 @@ std::string set_scheduler(std::string_view v, lunspec::LunSpec& spec) {
     return "unknown scheduler '" + std::string(v) +
            "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf";
   }
-  spec.scheduler = std::string(v);
+  spec.config.scheduler = std::string(v);
   return "";
 }
 
@@ -127,7 +127,7 @@ std::string set_rotation_rate(std::string_view v, lunspec::LunSpec& spec) {
     return "'" + std::string(v) +
            "' is not 0 (not reported), 1 (non-rotating) or 1025 to 65534 rpm (SBC-3 VPD B1h)";
   }
-  spec.rotation_rate = static_cast<std::uint16_t>(n);
+  spec.config.rotation_rate = static_cast<std::uint16_t>(n);
   return "";
 }
 
@@ -136,7 +136,7 @@ std::string set_rotation_rate(std::string_view v, lunspec::LunSpec& spec) {
 // either every initiator LIO lets in may change pages 22h and 1Ah, or none may.
 std::string set_control(std::string_view v, lunspec::LunSpec& spec) {
   if (v != "allow" && v != "deny") return "'" + std::string(v) + "' is not allow or deny";
-  spec.control.unnamed = v == "allow";
+  spec.config.control_access.unnamed = v == "allow";
   return "";
 }
 
@@ -186,7 +186,7 @@ std::string resolve_params(lunspec::LunSpec& spec) {
     static constexpr const char* kKeys[] = {"device", "set", "config", "rotation_rate"};
     return std::string(kKeys[static_cast<int>(e->field)]) + ": " + e->message;
   }
-  if (spec.disk) return "";
+  if (spec.config.disk) return "";
   if (!spec.device_config.empty()) {
     // A regular file of bounded size: check_config runs inside tcmu-runner,
     // and a FIFO or /dev/zero must not hang it.
@@ -200,11 +200,11 @@ std::string resolve_params(lunspec::LunSpec& spec) {
     std::ostringstream text;
     text << in.rdbuf();
     const model::ParamsResult r =
-        model::params_from_toml(text.str(), spec.params, spec.device_config);
+        model::params_from_toml(text.str(), spec.config.device, spec.device_config);
     if (!r.params) return "config: " + r.errors.front().message;
-    spec.params = *r.params;
+    spec.config.device = *r.params;
   }
-  for (const model::ParamError& e : model::validate(spec.params)) {
+  for (const model::ParamError& e : model::validate(spec.config.device)) {
     return (spec.device_config.empty() ? "device: " : "config: ") + e.key + ": " + e.message;
   }
   return "";
@@ -259,7 +259,7 @@ std::variant<lunspec::LunSpec, std::string> parse_config_string(std::string_view
       return std::string(key) + ": " + e;
     }
   }
-  if (seen.count("scale") != 0 && spec.timing.mode != scsi::TimingMode::kScaled) {
+  if (seen.count("scale") != 0 && spec.config.timing.mode != scsi::TimingMode::kScaled) {
     return "scale: only meaningful with timing=scaled";
   }
   if (const std::string e = resolve_params(spec); !e.empty()) return e;

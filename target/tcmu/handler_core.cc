@@ -132,7 +132,7 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
       return nullptr;
     }
     auto lun = std::make_unique<memstore_tcmu_lun>();
-    lun->description = spec.device + ", " + scsi::timing_mode_name(spec.timing.mode);
+    lun->description = spec.device + ", " + scsi::timing_mode_name(spec.config.timing.mode);
     lun->driver = std::make_unique<ThreadedLunDriver>(
         std::move(std::get<std::unique_ptr<scsi::Lun>>(opened)));
     return lun.release();

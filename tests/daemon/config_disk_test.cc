@@ -27,7 +27,7 @@ TEST(ConfigDisk, Atlas10kIsADiskLunOfThePresetsCapacity) {
   const auto r = lun_with("device = \"atlas10k\"\ntiming = \"off\"\n");
   ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
   const lunspec::LunSpec& spec = std::get<Config>(r).targets[0].luns[0];
-  ASSERT_TRUE(spec.disk.has_value());
+  ASSERT_TRUE(spec.config.disk.has_value());
   EXPECT_EQ(spec.model_name(), "atlas10k");
   EXPECT_EQ(lunspec::device_blocks(spec), 17'966'953u);
   EXPECT_EQ(lunspec::device_block_bytes(spec), 512u);
@@ -52,10 +52,10 @@ TEST(ConfigDisk, Disk20kAndTheDisksSetKeys) {
       lun_with("device = \"disk20k\"\nset = [\"cache_segments = 0\", \"write_back=false\"]\n");
   ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
   const lunspec::LunSpec& spec = std::get<Config>(r).targets[0].luns[0];
-  ASSERT_TRUE(spec.disk.has_value());
-  EXPECT_EQ(spec.disk->rotation_rpm, 20000);
-  EXPECT_EQ(spec.disk->cache.segments, 0);
-  EXPECT_FALSE(spec.disk->cache.write_back);
+  ASSERT_TRUE(spec.config.disk.has_value());
+  EXPECT_EQ(spec.config.disk->rotation_rpm, 20000);
+  EXPECT_EQ(spec.config.disk->cache.segments, 0);
+  EXPECT_FALSE(spec.config.disk->cache.write_back);
 
   EXPECT_THAT(error_of(lun_with("device = \"atlas10k\"\nset = [\"active_tips = 1280\"]\n")),
               HasSubstr("d.toml:5: target[0].lun[0].set: unknown key 'active_tips' (a disk "

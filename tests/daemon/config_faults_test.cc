@@ -34,9 +34,9 @@ TEST(ConfigFaults, AFullRuleParses) {
                "[[target.lun.fault]]\naction = \"unit-attention\"\nua = \"mode-changed\"\n");
   ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
   const auto& lun = std::get<Config>(r).targets[0].luns[0];
-  EXPECT_EQ(lun.fault_seed, 7U);
-  ASSERT_EQ(lun.faults.size(), 6U);
-  const scsi::FaultRule& m = lun.faults[0];
+  EXPECT_EQ(lun.config.fault_seed, 7U);
+  ASSERT_EQ(lun.config.faults.size(), 6U);
+  const scsi::FaultRule& m = lun.config.faults[0];
   EXPECT_EQ(m.op, scsi::FaultOp::kRead);
   EXPECT_EQ(m.lba, (std::pair<std::uint64_t, std::uint64_t>{1000, 1007}));
   EXPECT_EQ(m.every, 2U);
@@ -44,14 +44,14 @@ TEST(ConfigFaults, AFullRuleParses) {
   EXPECT_TRUE(m.once);
   EXPECT_EQ(m.initiator, "iqn.2026-11.org.example:host");
   EXPECT_EQ(m.after_ns, 1'500'000U);
-  EXPECT_EQ(lun.faults[1].op, scsi::FaultOp::kOpcode);
-  EXPECT_EQ(lun.faults[1].opcode, 0x35);
-  EXPECT_EQ(lun.faults[1].sense.asc, 0x44);
-  EXPECT_EQ(lun.faults[2].tip, 12);
-  EXPECT_TRUE(lun.faults[2].spare);
-  EXPECT_EQ(lun.faults[3].y, (std::pair<std::int32_t, std::int32_t>{5, 6}));
-  EXPECT_EQ(lun.faults[4].delay_ns, 2'500'000U);
-  EXPECT_EQ(lun.faults[5].attention, scsi::FaultAttention::kModeChanged);
+  EXPECT_EQ(lun.config.faults[1].op, scsi::FaultOp::kOpcode);
+  EXPECT_EQ(lun.config.faults[1].opcode, 0x35);
+  EXPECT_EQ(lun.config.faults[1].sense.asc, 0x44);
+  EXPECT_EQ(lun.config.faults[2].tip, 12);
+  EXPECT_TRUE(lun.config.faults[2].spare);
+  EXPECT_EQ(lun.config.faults[3].y, (std::pair<std::int32_t, std::int32_t>{5, 6}));
+  EXPECT_EQ(lun.config.faults[4].delay_ns, 2'500'000U);
+  EXPECT_EQ(lun.config.faults[5].attention, scsi::FaultAttention::kModeChanged);
 }
 
 TEST(ConfigFaults, ErrorsNameTheKeyAndTheFix) {
@@ -88,7 +88,7 @@ TEST(ConfigFaults, ErrorsNameTheKeyAndTheFix) {
 TEST(ConfigFaults, SlowSeekTakesARegionOfTheSledAndAFactor) {
   const auto r = lun_with("", "action = \"slow-seek\"\nx = [10, 20]\ny = [0, 5]\nfactor = 2.5\n");
   ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const scsi::FaultRule& f = std::get<Config>(r).targets[0].luns[0].faults[0];
+  const scsi::FaultRule& f = std::get<Config>(r).targets[0].luns[0].config.faults[0];
   EXPECT_EQ(f.action, scsi::FaultAction::kSlowSeek);
   EXPECT_EQ(f.x, (std::pair<std::int32_t, std::int32_t>{10, 20}));
   EXPECT_EQ(f.y, (std::pair<std::int32_t, std::int32_t>{0, 5}));

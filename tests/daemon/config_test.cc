@@ -29,8 +29,8 @@ TEST(DaemonConfig, NoArgumentsServeOneG2LunOnLoopback) {
   EXPECT_EQ(t.portals[0], (Portal{"127.0.0.1", 3260}));
   ASSERT_EQ(t.luns.size(), 1u);
   EXPECT_EQ(t.luns[0].id, 0);
-  EXPECT_EQ(t.luns[0].params.name, "g2");
-  EXPECT_EQ(t.luns[0].timing.mode, scsi::TimingMode::kRealtime);
+  EXPECT_EQ(t.luns[0].config.device.name, "g2");
+  EXPECT_EQ(t.luns[0].config.timing.mode, scsi::TimingMode::kRealtime);
   EXPECT_EQ(t.luns[0].backing, "var/iqn.2026-11.org.memstore_g2-lun0.img");
 }
 
@@ -45,8 +45,8 @@ TEST(DaemonConfig, FlagsForTheSingleLunCase) {
   const TargetSpec& t = std::get<Config>(r).targets[0];
   EXPECT_EQ(t.portals[0].port, 13260);
   EXPECT_EQ(t.luns[0].backing, "memory");
-  EXPECT_EQ(t.luns[0].params.name, "g3");
-  EXPECT_EQ(t.luns[0].timing.mode, scsi::TimingMode::kOff);
+  EXPECT_EQ(t.luns[0].config.device.name, "g3");
+  EXPECT_EQ(t.luns[0].config.timing.mode, scsi::TimingMode::kOff);
 }
 
 TEST(DaemonConfig, BadFlagsNameTheFlag) {
@@ -110,9 +110,9 @@ scheduler = "sptf"
   ASSERT_TRUE(t.chap);
   EXPECT_EQ(t.chap->user, "alice");
   EXPECT_EQ(t.luns[0].id, 3);
-  EXPECT_EQ(t.luns[0].params.active_tips, 1280);
-  EXPECT_EQ(t.luns[0].timing.mode, scsi::TimingMode::kScaled);
-  EXPECT_DOUBLE_EQ(t.luns[0].timing.scale, 2.0);
+  EXPECT_EQ(t.luns[0].config.device.active_tips, 1280);
+  EXPECT_EQ(t.luns[0].config.timing.mode, scsi::TimingMode::kScaled);
+  EXPECT_DOUBLE_EQ(t.luns[0].config.timing.scale, 2.0);
 }
 
 // durability = "volatile": the device's own write cache (docs/crash-consistency.md).
@@ -264,17 +264,19 @@ backing = "memory"
   ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
   for (const TargetSpec& t : std::get<Config>(r).targets) {
     for (const LunSpec& lun : t.luns) {
-      EXPECT_EQ(lun.control.initiators, std::vector<std::string>{"iqn.2026-11.org.example:admin"});
-      EXPECT_FALSE(lun.control.unnamed);
+      EXPECT_EQ(lun.config.control_access.initiators,
+                std::vector<std::string>{"iqn.2026-11.org.example:admin"});
+      EXPECT_FALSE(lun.config.control_access.unnamed);
     }
   }
   // The default: nobody.
   CommandLine cli;
   cli.backing = "memory";
-  EXPECT_TRUE(std::get<Config>(resolve(cli)).targets[0].luns[0].control.initiators.empty());
+  EXPECT_TRUE(
+      std::get<Config>(resolve(cli)).targets[0].luns[0].config.control_access.initiators.empty());
   // --control-initiator, repeatable.
   cli.control_initiators = {"iqn.2026-11.org.example:x", "iqn.2026-11.org.example:y"};
-  EXPECT_EQ(std::get<Config>(resolve(cli)).targets[0].luns[0].control.initiators,
+  EXPECT_EQ(std::get<Config>(resolve(cli)).targets[0].luns[0].config.control_access.initiators,
             cli.control_initiators);
   cli.control_initiators = {"admin"};
   EXPECT_THAT(error_of(resolve(cli)), HasSubstr("--control-initiator: must be an iSCSI name"));

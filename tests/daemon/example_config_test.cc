@@ -197,14 +197,14 @@ TEST(ExampleConfig, TheRealParserAcceptsIt) {
   EXPECT_EQ(t.portals.size(), 2u);
   ASSERT_EQ(t.luns.size(), 3u);
   // device_config and set both reached the model's parameters.
-  EXPECT_EQ(t.luns[0].params.active_tips, 1280);
-  EXPECT_EQ(t.luns[0].params.power.idle_timeout_ns, 1'000'000'000);
-  EXPECT_TRUE(t.luns[0].params.power.merge_requests);
+  EXPECT_EQ(t.luns[0].config.device.active_tips, 1280);
+  EXPECT_EQ(t.luns[0].config.device.power.idle_timeout_ns, 1'000'000'000);
+  EXPECT_TRUE(t.luns[0].config.device.power.merge_requests);
   EXPECT_EQ(t.luns[1].backing, "memory");
   // A disk LUN, with its own set key.
-  ASSERT_TRUE(t.luns[2].disk.has_value());
-  EXPECT_EQ(t.luns[2].disk->name, "atlas10k");
-  EXPECT_FALSE(t.luns[2].disk->cache.write_back);
+  ASSERT_TRUE(t.luns[2].config.disk.has_value());
+  EXPECT_EQ(t.luns[2].config.disk->name, "atlas10k");
+  EXPECT_FALSE(t.luns[2].config.disk->cache.write_back);
 }
 
 TEST(ExampleConfig, AsItIsItServesAnyInitiatorWithoutFaults) {
@@ -218,7 +218,7 @@ TEST(ExampleConfig, AsItIsItServesAnyInitiatorWithoutFaults) {
   EXPECT_FALSE(c.targets[0].chap.has_value());
   EXPECT_TRUE(c.targets[0].acl.empty());
   ASSERT_EQ(c.targets[0].luns.size(), 3u);
-  for (const auto& lun : c.targets[0].luns) EXPECT_TRUE(lun.faults.empty()) << lun.id;
+  for (const auto& lun : c.targets[0].luns) EXPECT_TRUE(lun.config.faults.empty()) << lun.id;
 }
 
 TEST(ExampleConfig, NamesEveryKeyTheParserAcceptsAndNoOther) {

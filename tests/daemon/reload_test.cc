@@ -61,7 +61,7 @@ TEST(Reload, ComparesWithWhatRunsNotWithTheFileLastRead) {
   ASSERT_EQ(first.luns.size(), 1U);
   const Config runs = applied_config(started, acl_changed, first);
   EXPECT_TRUE(runs.targets[0].acl.empty()) << "the ACL needs a restart: it is not what runs";
-  EXPECT_EQ(runs.targets[0].luns[0].timing.mode, scsi::TimingMode::kOff) << "applied live";
+  EXPECT_EQ(runs.targets[0].luns[0].config.timing.mode, scsi::TimingMode::kOff) << "applied live";
 
   // Back to the ACL that runs, timing kept: nothing to apply, nothing needs a restart.
   const Config back = parsed(kBase + "timing = \"off\"\n");

@@ -37,11 +37,11 @@ TEST(TcmuConfigString, ImageAloneIsAG2LunInRealTime) {
   const lunspec::LunSpec spec = ok("memstore/" + image);
   EXPECT_EQ(spec.backing, image);
   EXPECT_EQ(spec.device, "g2");
-  EXPECT_EQ(spec.params.name, "g2");
-  EXPECT_EQ(spec.timing.mode, scsi::TimingMode::kRealtime);
-  EXPECT_EQ(spec.scheduler, "fcfs");
+  EXPECT_EQ(spec.config.device.name, "g2");
+  EXPECT_EQ(spec.config.timing.mode, scsi::TimingMode::kRealtime);
+  EXPECT_EQ(spec.config.scheduler, "fcfs");
   EXPECT_EQ(spec.durability, lunspec::Durability::kWriteBack);
-  EXPECT_EQ(spec.rotation_rate, 0);
+  EXPECT_EQ(spec.config.rotation_rate, 0);
 }
 
 TEST(TcmuConfigString, SubtypePrefixIsOptional) {
@@ -56,13 +56,13 @@ TEST(TcmuConfigString, EveryKey) {
          ";device=g1;timing=scaled;scale=2.5;scheduler=sptf;durability=write-through;"
          "rotation_rate=7200;tcmur_cmd_time_out=30;");
   EXPECT_EQ(spec.device, "g1");
-  EXPECT_EQ(spec.params.name, "g1");
-  EXPECT_EQ(spec.timing.mode, scsi::TimingMode::kScaled);
-  EXPECT_DOUBLE_EQ(spec.timing.scale, 2.5);
-  EXPECT_EQ(spec.scheduler, "sptf");
+  EXPECT_EQ(spec.config.device.name, "g1");
+  EXPECT_EQ(spec.config.timing.mode, scsi::TimingMode::kScaled);
+  EXPECT_DOUBLE_EQ(spec.config.timing.scale, 2.5);
+  EXPECT_EQ(spec.config.scheduler, "sptf");
   EXPECT_EQ(spec.durability, lunspec::Durability::kWriteThrough);
-  EXPECT_EQ(spec.rotation_rate, 7200);
-  EXPECT_EQ(ok("memory;timing=off").timing.mode, scsi::TimingMode::kOff);
+  EXPECT_EQ(spec.config.rotation_rate, 7200);
+  EXPECT_EQ(ok("memory;timing=off").config.timing.mode, scsi::TimingMode::kOff);
   const lunspec::LunSpec cached =
       ok("memory;durability=volatile;cache_mb=4;cache_writeback_ms=100");
   EXPECT_EQ(cached.durability, lunspec::Durability::kVolatile);
@@ -72,10 +72,10 @@ TEST(TcmuConfigString, EveryKey) {
 
 TEST(TcmuConfigString, DiskDevices) {
   const lunspec::LunSpec atlas = ok("memory;device=atlas10k;timing=off");
-  ASSERT_TRUE(atlas.disk.has_value());
+  ASSERT_TRUE(atlas.config.disk.has_value());
   EXPECT_EQ(atlas.model_name(), "atlas10k");
-  EXPECT_EQ(ok("memory;device=disk20k").disk->rotation_rpm, 20000);
-  EXPECT_FALSE(ok("memory;device=g3").disk.has_value());
+  EXPECT_EQ(ok("memory;device=disk20k").config.disk->rotation_rpm, 20000);
+  EXPECT_FALSE(ok("memory;device=g3").config.disk.has_value());
   // A disk reports its own rotation rate and takes no MEMStore parameters.
   EXPECT_THAT(
       error("memory;device=atlas10k;rotation_rate=1"),
@@ -88,10 +88,10 @@ TEST(TcmuConfigString, DiskDevices) {
 // TCMU names no initiator: page 22h is closed to all of them unless the
 // string opens it to all of them.
 TEST(TcmuConfigString, ControlPageClosedUnlessAllowed) {
-  EXPECT_FALSE(ok("memory").control.unnamed);
-  EXPECT_FALSE(ok("memory;control=deny").control.unnamed);
-  EXPECT_TRUE(ok("memory;control=allow").control.unnamed);
-  EXPECT_TRUE(ok("memory;control=allow").control.initiators.empty());
+  EXPECT_FALSE(ok("memory").config.control_access.unnamed);
+  EXPECT_FALSE(ok("memory;control=deny").config.control_access.unnamed);
+  EXPECT_TRUE(ok("memory;control=allow").config.control_access.unnamed);
+  EXPECT_TRUE(ok("memory;control=allow").config.control_access.initiators.empty());
 }
 
 TEST(TcmuConfigString, ConfigFileOverridesThePreset) {
@@ -100,7 +100,7 @@ TEST(TcmuConfigString, ConfigFileOverridesThePreset) {
   std::ofstream(params) << "active_tips = 1280\n";
   const lunspec::LunSpec spec = ok("memory;device=g2;config=" + params);
   EXPECT_EQ(spec.device_config, params);
-  EXPECT_EQ(spec.params.active_tips, 1280);
+  EXPECT_EQ(spec.config.device.active_tips, 1280);
 }
 
 TEST(TcmuConfigString, BackingImageErrors) {
@@ -126,8 +126,8 @@ TEST(TcmuConfigString, ValueErrorsNameTheKey) {
     EXPECT_THAT(error(std::string("memory;timing=scaled;scale=") + bad),
                 StartsWith(std::string("scale: '") + bad + "' is not a number from 0.001 to 1000"));
   }
-  EXPECT_DOUBLE_EQ(ok("memory;timing=scaled;scale=1000").timing.scale, 1000);
-  EXPECT_DOUBLE_EQ(ok("memory;timing=scaled;scale=0.001").timing.scale, 0.001);
+  EXPECT_DOUBLE_EQ(ok("memory;timing=scaled;scale=1000").config.timing.scale, 1000);
+  EXPECT_DOUBLE_EQ(ok("memory;timing=scaled;scale=0.001").config.timing.scale, 0.001);
   EXPECT_THAT(error("memory;timing=scaled;scale=2x"), StartsWith("scale: '2x'"));
   EXPECT_THAT(error("memory;scale=2"), StartsWith("scale: only meaningful with timing=scaled"));
   EXPECT_THAT(error("memory;scheduler=elevator"),
