@@ -86,6 +86,8 @@ int cmd_admin(const AdminArgs& a) {
   if (a.id) request["id"] = *a.id;
   if (a.mode) request["mode"] = *a.mode;
   if (a.scale) request["scale"] = *a.scale;
+  if (a.policy) request["policy"] = *a.policy;
+  if (a.seed) request["seed"] = *a.seed;
   // The option, its request key, and an example for the error.
   const struct {
     const std::optional<std::string>& text;

@@ -52,7 +52,7 @@ int cmd_set(const Common& c, const SetArgs& a);
 // memsctl admin: a request to memstored's control socket (memsctl_admin.cc).
 struct AdminArgs {
   std::string socket;   // path of the daemon's control socket
-  std::string command;  // luns, lun-add, lun-remove, target-*, stats, faults, fault-*, timing
+  std::string command;  // luns, lun-add, lun-remove, target-*, stats, faults, fault-*, timing, power-cut
   std::string target;   // empty: the daemon's only target
   std::optional<std::uint32_t> lun;
   std::optional<std::uint32_t> id;    // fault-remove
@@ -60,6 +60,8 @@ struct AdminArgs {
   std::optional<std::string> config;  // lun-add, target-add: a JSON object of the table's keys
   std::optional<std::string> mode;    // timing
   std::optional<double> scale;        // timing
+  std::optional<std::string> policy;  // power-cut
+  std::optional<std::uint64_t> seed;  // power-cut
   int timeout_s = 10;
 };
 int cmd_admin(const AdminArgs& a);

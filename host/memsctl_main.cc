@@ -97,10 +97,11 @@ int run(int argc, char** argv) {
   admin.socket = memstore::memsctl::default_control_socket();
   auto* a = app.add_subcommand(
       "admin",
-      "memstored's control socket: LUNs added and removed, statistics, fault rules and timing");
+      "memstored's control socket: LUNs added and removed, statistics, fault rules, timing and "
+      "power cuts");
   a->add_option("command", admin.command,
                 "luns, lun-add, lun-remove, target-add, target-remove, stats, faults, "
-                "fault-add, fault-remove, fault-clear or timing")
+                "fault-add, fault-remove, fault-clear, timing or power-cut")
       ->required();
   a->add_option(
       "--socket", admin.socket,
@@ -117,6 +118,10 @@ int run(int argc, char** argv) {
   a->add_option("--id", admin.id, "fault-remove: the rule's id, as `faults` lists it");
   a->add_option("--mode", admin.mode, "timing: realtime, scaled or off");
   a->add_option("--scale", admin.scale, "timing: completions at SCALE x the modeled time");
+  a->add_option("--policy", admin.policy,
+                "power-cut: what the volatile cache's writes do, drop-all (default), "
+                "keep-random or torn");
+  a->add_option("--seed", admin.seed, "power-cut: seeds the policy's draws (default 1)");
   a->add_option("--timeout", admin.timeout_s, "Seconds to wait for the reply")
       ->check(CLI::Range(1, 3600));
   a->callback([&] { status = memstore::memsctl::cmd_admin(admin); });

@@ -1,6 +1,7 @@
 #include "target/control/control_commands.h"
 
 #include "target/control/fault_json.h"
+#include "target/control/power_cut_json.h"
 #include "target/lunspec/fault_toml.h"
 #include "target/lunspec/lun_spec.h"
 #include "target/scsi/fault_set.h"
@@ -140,7 +141,7 @@ const LunCommand kLunCommands[] = {
 std::string command_names() {
   std::string s = "luns, lun-add, lun-remove, target-add, target-remove";
   for (const LunCommand& c : kLunCommands) s += std::string(", ") + c.name;
-  return s;
+  return s + ", power-cut";
 }
 
 }  // namespace
@@ -263,6 +264,34 @@ json ControlCommands::target_remove(const json& request) {
   return ok({{"target", target}, {"luns", ids}});
 }
 
+// The LUN loses power and gets it back (docs/crash-consistency.md): its
+// volatile write cache keeps, loses or tears what it held, by `policy`
+// drawn from `seed`; its target's sessions end first.
+void ControlCommands::power_cut(const json& request, const Reply& reply) {
+  std::string error;
+  const ControlLun* lun = find(request, error);
+  if (lun == nullptr) return reply(failure(error));
+  const json& p = request.contains("policy") ? request["policy"] : json("drop-all");
+  const auto policy = p.is_string() ? scsi::cut_policy_named(p.get<std::string>()) : std::nullopt;
+  if (!policy) return reply(failure("policy: must be \"drop-all\", \"keep-random\" or \"torn\""));
+  std::uint64_t seed = 1;
+  if (request.contains("seed")) {
+    if (!request["seed"].is_number_unsigned()) {
+      return reply(failure("seed: must be a number from 0 to 2^64-1"));
+    }
+    seed = request["seed"].get<std::uint64_t>();
+  }
+  dispatch_(
+      *lun->driver,
+      [end = end_sessions_, target = lun->target, policy = *policy, seed](driver::TimedLun& d) {
+        if (end) end(target);
+        auto cut = d.lun().power_cycle(policy, seed);
+        if (const auto* e = std::get_if<std::string>(&cut)) return failure("power-cut: " + *e);
+        return ok(power_cut_json(std::get<scsi::PowerCutReport>(cut)));
+      },
+      reply);
+}
+
 void ControlCommands::handle(const std::string& line, const Reply& reply) {
   const json request = json::parse(line, nullptr, false);
   if (request.is_discarded() || !request.is_object()) {
@@ -284,6 +313,7 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) {
   if (cmd == "lun-remove") return reply(lun_remove(request));
   if (cmd == "target-add") return reply(target_add(request));
   if (cmd == "target-remove") return reply(target_remove(request));
+  if (cmd == "power-cut") return power_cut(request, reply);
   for (const LunCommand& c : kLunCommands) {
     if (cmd != c.name) continue;
     std::string error;

@@ -2,7 +2,8 @@
 // JSON object per request line, one per reply line. A table of commands,
 // each either about the daemon (luns, lun-add, lun-remove, target-add,
 // target-remove) or about one
-// LUN (stats, faults, fault-add, fault-remove, fault-clear, timing); a
+// LUN (stats, faults, fault-add, fault-remove, fault-clear, timing,
+// power-cut); a
 // LUN's commands run on the LUN's own thread, where its model lives,
 // through the dispatch the caller gives (the server posts to the LUN's
 // io_context; tests call it directly). The list of LUNs here is the
@@ -64,6 +65,13 @@ class ControlCommands {
         remove;
   };
   void set_target_admin(TargetAdmin admin) { target_admin_ = std::move(admin); }
+  // What power-cut does to the transport, given by the daemon: ends every
+  // session logged in to `target` (their connections aborted), from the
+  // LUN's thread before the cut, so that no result of a command the cut
+  // interrupted reaches an initiator. Unset: sessions stay.
+  void set_end_sessions(std::function<void(const std::string& target)> end) {
+    end_sessions_ = std::move(end);
+  }
   // The daemon's LUNs now, in the order they were added.
   const std::vector<ControlLun>& luns() const { return luns_; }
 
@@ -79,11 +87,13 @@ class ControlCommands {
   json lun_remove(const json& request);
   json target_add(const json& request);
   json target_remove(const json& request);
+  void power_cut(const json& request, const Reply& reply);
 
   std::vector<ControlLun> luns_;
   Dispatch dispatch_;
   LunAdmin admin_;
   TargetAdmin target_admin_;
+  std::function<void(const std::string&)> end_sessions_;
 };
 
 // Replies.

@@ -72,7 +72,7 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
     static const std::set<std::string> kChanges = {"fault-add",  "fault-remove", "fault-clear",
                                                    "timing",     "lun-add",      "lun-remove",
-                                                   "target-add", "target-remove"};
+                                                   "target-add", "target-remove", "power-cut"};
     if (kChanges.contains(cmd)) log_(shown("control socket: "));
   }
 

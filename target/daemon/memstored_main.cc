@@ -193,6 +193,7 @@ int main(int argc, char** argv) {
   control::ControlCommands& commands = control_server.commands();
   commands.set_lun_admin(memstored::lun_admin(lun_context, server, commands));
   commands.set_target_admin(memstored::target_admin(lun_context, server));
+  commands.set_end_sessions([&server](const std::string& target) { server.end_sessions(target); });
   control::MetricsServer metrics_server(io, commands, [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
     const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()

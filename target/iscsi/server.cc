@@ -530,6 +530,10 @@ void Server::Impl::take_lun(Served& t, std::uint16_t id,
   }
 }
 
+void Server::end_sessions(const std::string& target) {
+  impl_->sessions.abort_target(target);
+}
+
 std::vector<std::uint16_t> Server::bound_ports() const {
   std::vector<std::uint16_t> ports;
   for (const auto& t : impl_->targets) {

@@ -117,6 +117,10 @@ class Server {
   // other target uses stop listening. An error, or "".
   std::string remove_running_target(const std::string& target,
                                     std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
+  // Ends every session logged in to `target`: their connections are
+  // aborted, each on its own loop (at ErrorRecoveryLevel 0 their tasks end
+  // with them), as when one of its LUNs loses power. Any thread.
+  void end_sessions(const std::string& target);
   // Stops accepting and closes every connection (their sessions end). Call
   // it on the server's io_context.
   void stop();

@@ -166,6 +166,26 @@ TEST_F(ControlCommandsTest, AtMostTwentyFourFailedTips) {
   EXPECT_EQ(listed["faults"][0]["rule"]["spare"], true);
 }
 
+// power-cut: the sessions of the LUN's target end first, then the cut; a
+// LUN without a volatile cache loses nothing and says so.
+TEST_F(ControlCommandsTest, APowerCutEndsTheTargetsSessionsThenCuts) {
+  std::vector<std::string> ended;
+  commands.set_end_sessions([&](const std::string& target) { ended.push_back(target); });
+  const json r = ask({{"cmd", "power-cut"}, {"lun", 0}, {"policy", "torn"}, {"seed", 5}});
+  ASSERT_TRUE(r.value("ok", false)) << r.dump();
+  EXPECT_EQ(ended, std::vector<std::string>{"iqn.2026-11.org.memstore:a"});
+  EXPECT_EQ(r["policy"], "torn");
+  EXPECT_EQ(r["seed"], 5);
+  EXPECT_EQ(r["writes_volatile"], 0);
+  EXPECT_EQ(r["blocks_lost"], 0);
+  auto error = [&](const json& request) { return ask(request).value("error", std::string()); };
+  EXPECT_EQ(error({{"cmd", "power-cut"}, {"lun", 0}, {"policy", "some"}}),
+            "policy: must be \"drop-all\", \"keep-random\" or \"torn\"");
+  EXPECT_EQ(error({{"cmd", "power-cut"}, {"lun", 0}, {"seed", -1}}),
+            "seed: must be a number from 0 to 2^64-1");
+  EXPECT_EQ(ended.size(), 1u) << "a refused request ends no session";
+}
+
 TEST_F(ControlCommandsTest, TimingChangesPage22h) {
   const json r = ask({{"cmd", "timing"}, {"lun", 0}, {"mode", "scaled"}, {"scale", 2.5}});
   ASSERT_TRUE(r["ok"]) << r.dump();
