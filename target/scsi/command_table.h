@@ -79,7 +79,10 @@ struct CommandSpec {
   std::optional<std::uint8_t> service_action;  // in byte 1 bits 4..0
   std::uint8_t cdb_length = 0;
   DataDirection direction = DataDirection::kNone;
-  std::array<std::uint8_t, 16> usage{};  // bits a host may set, per CDB byte
+  // Per CDB byte, the bits this target interprets (SPC-4 §6.35.3, CDB USAGE
+  // DATA); everything else is reserved or unsupported (RDPROTECT/WRPROTECT,
+  // ANCHOR, NACA and LINK in CONTROL) and must be zero. Byte 0 is the opcode.
+  std::array<std::uint8_t, 16> usage{};
   CdbField lba;                          // LOGICAL BLOCK ADDRESS
   CdbField length;                       // the length field `unit` describes
   LengthUnit unit = LengthUnit::kNone;
@@ -90,6 +93,13 @@ struct CommandSpec {
 };
 
 std::span<const CommandSpec> command_table();
+
+// Whether a length in `u` counts logical blocks.
+constexpr bool in_blocks(LengthUnit u) {
+  return u == LengthUnit::kBlocks || u == LengthUnit::kBlocksZeroIs256 ||
+         u == LengthUnit::kPatternBlocks || u == LengthUnit::kBlockPairs ||
+         u == LengthUnit::kBytchkBlocks;
+}
 
 // The spec for a CDB, or the reason it has none: nullptr with `bad_sa` false
 // means an unknown opcode; true, an unknown service action.
