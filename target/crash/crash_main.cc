@@ -14,6 +14,7 @@
 
 #include "target/crash/crash_states.h"
 #include "target/scsi/file_store.h"
+#include "target/scsi/posix_file.h"
 #include "target/scsi/volatile_cache.h"
 #include "version/unknown_command.h"
 #include "version/version.h"
@@ -70,8 +71,8 @@ std::unique_ptr<scsi::FileStore> image_at(const std::string& out, const ImageArg
   for (std::uint64_t lba = 0; lba < blocks; lba += piece) {
     const std::uint64_t n = std::min(piece, blocks - lba);
     const auto want = static_cast<std::size_t>(n * block_size);
-    if (::pread(fd, buf.data(), want, static_cast<off_t>(lba * block_size)) !=
-        static_cast<ssize_t>(want)) {
+    std::size_t done = 0;
+    if (scsi::transfer_all(::pread, fd, std::span(buf).first(want), lba * block_size, done) != 0) {
       error = "--base: " + a.base + ": a read failed";
       ::close(fd);
       return nullptr;

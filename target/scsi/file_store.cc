@@ -33,24 +33,6 @@ class FdGuard {
   int fd_;
 };
 
-// pread/pwrite until `buf` is done, at most `piece` bytes per call,
-// retrying EINTR and short transfers. Returns 0 or the errno; a transfer of
-// 0 bytes (end of file) is EIO. `done` says how far it got, for the message.
-template <typename Syscall, typename Byte>
-int transfer_all(Syscall io, int fd, std::span<Byte> buf, std::uint64_t offset, std::size_t& done,
-                 std::size_t piece = std::numeric_limits<std::size_t>::max()) {
-  done = 0;
-  while (done < buf.size()) {
-    const ssize_t n = io(fd, buf.data() + done, std::min(buf.size() - done, piece),
-                         static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno;
-    if (n == 0) return EIO;
-    done += static_cast<std::size_t>(n);
-  }
-  return 0;
-}
-
 std::string wrong_size_message(const std::string& path, std::uint64_t actual, std::uint64_t blocks,
                                std::uint32_t block_size) {
   const std::uint64_t expected = blocks * block_size;

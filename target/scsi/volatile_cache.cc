@@ -7,6 +7,19 @@
 #include <utility>
 
 namespace memstore::scsi {
+namespace {
+
+// Appends [lba, lba + blocks) to `runs`, joining it to the last run when
+// they touch (the runs are built in ascending order).
+void add_run(std::vector<BlockRun>& runs, std::uint64_t lba, std::uint64_t blocks) {
+  if (!runs.empty() && runs.back().lba + runs.back().blocks == lba) {
+    runs.back().blocks += blocks;
+  } else {
+    runs.push_back({lba, blocks});
+  }
+}
+
+}  // namespace
 
 VolatileCacheStore::VolatileCacheStore(std::unique_ptr<BackingStore> medium,
                                        VolatileCacheConfig config)
@@ -48,12 +61,7 @@ std::vector<BlockRun> VolatileCacheStore::owned_runs(const Writes::const_iterato
   const CachedWrite& w = it->second;
   for (std::uint64_t b = w.lba; b < w.lba + w.blocks; ++b) {
     const auto found = owner_.find(b);
-    if (found == owner_.end() || found->second != it->first) continue;
-    if (!runs.empty() && runs.back().lba + runs.back().blocks == b) {
-      ++runs.back().blocks;
-    } else {
-      runs.push_back({b, 1});
-    }
+    if (found != owner_.end() && found->second == it->first) add_run(runs, b, 1);
   }
   return runs;
 }
@@ -197,12 +205,7 @@ std::variant<PowerCutReport, StoreError> VolatileCacheStore::power_cut(CutPolicy
           drawn_unit = b / unit;
           unit_kept = coin();
         }
-        auto& side = unit_kept ? cut.kept : cut.lost;
-        if (!side.empty() && side.back().lba + side.back().blocks == b) {
-          side.back().blocks += end - b;
-        } else {
-          side.push_back({b, end - b});
-        }
+        add_run(unit_kept ? cut.kept : cut.lost, b, end - b);
         b = end;
       }
     }

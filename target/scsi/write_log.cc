@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "target/scsi/posix_file.h"
+
 namespace memstore::scsi {
 namespace {
 
@@ -31,21 +33,18 @@ constexpr std::size_t kEntryBytes = 32;  // four u64
 constexpr std::string_view kSizeMark = "memstore blocks ";
 constexpr std::size_t kSuperBytes = 28;  // three u64 and a u32
 
-StoreError system_error(const std::string& path, const char* what) {
-  const int e = errno;
-  return {e, "write log " + path + ": " + what + ": " + std::strerror(e)};
+StoreError system_error(const std::string& path, const char* what, int e = errno) {
+  return {e, "write log " + path + ": " + what + ": " + errno_text(e)};
 }
 
-bool pwrite_all(int fd, const std::uint8_t* p, std::size_t n, std::uint64_t at) {
-  while (n > 0) {
-    const ssize_t w = ::pwrite(fd, p, n, static_cast<off_t>(at));
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-    at += static_cast<std::uint64_t>(w);
-  }
-  return true;
+// All of `bytes` written (read) at byte `at`, or false.
+bool write_at(int fd, std::span<const std::uint8_t> bytes, std::uint64_t at) {
+  std::size_t done = 0;
+  return transfer_all(::pwrite, fd, bytes, at, done) == 0;
+}
+bool read_at(int fd, std::span<std::uint8_t> bytes, std::uint64_t at) {
+  std::size_t done = 0;
+  return transfer_all(::pread, fd, bytes, at, done) == 0;
 }
 
 }  // namespace
@@ -74,7 +73,7 @@ StoreStatus LoggedStore::write_super() {
   put64(block.data() + 8, write_log::kVersion);
   put64(block.data() + 16, entries_);
   put32(block.data() + 24, block_size());
-  if (!pwrite_all(fd_, block.data(), block.size(), 0)) return system_error(path_, "write");
+  if (!write_at(fd_, block, 0)) return system_error(path_, "write");
   return std::nullopt;
 }
 
@@ -87,8 +86,8 @@ StoreStatus LoggedStore::append(const write_log::Entry& e, std::span<const std::
   put64(head.data() + 16, e.flags);
   put64(head.data() + 24, e.mark.size());
   std::memcpy(head.data() + kEntryBytes, e.mark.data(), e.mark.size());
-  if (!pwrite_all(fd_, head.data(), head.size(), next_block_ * bs) ||
-      (!data.empty() && !pwrite_all(fd_, data.data(), data.size(), (next_block_ + 1) * bs))) {
+  if (!write_at(fd_, head, next_block_ * bs) ||
+      (!data.empty() && !write_at(fd_, data, (next_block_ + 1) * bs))) {
     failed_ = system_error(path_, "write");
     return failed_;
   }
@@ -167,7 +166,7 @@ std::variant<Log, StoreError> read(const std::string& path) {
     return StoreError{EINVAL, "write log " + path + ": " + what};
   };
   std::uint8_t super[kSuperBytes];
-  if (::pread(fd, super, sizeof super, 0) != static_cast<ssize_t>(sizeof super)) {
+  if (!read_at(fd, super, 0)) {
     return fail("shorter than its super block");
   }
   if (get64(super) != kMagic) return fail("not a dm-log-writes log (wrong magic)");
@@ -183,7 +182,7 @@ std::variant<Log, StoreError> read(const std::string& path) {
   std::vector<std::uint8_t> head(bs);
   std::uint64_t at = 1;
   for (std::uint64_t i = 0; i < count; ++i) {
-    if (::pread(fd, head.data(), bs, static_cast<off_t>(at * bs)) != static_cast<ssize_t>(bs)) {
+    if (!read_at(fd, head, at * bs)) {
       return fail("entry " + std::to_string(i) + " is past the end of the file");
     }
     Entry e;
@@ -200,8 +199,7 @@ std::variant<Log, StoreError> read(const std::string& path) {
         return fail("entry " + std::to_string(i) + ": " + std::to_string(e.blocks) + " blocks");
       }
       e.data.resize(e.blocks * bs);
-      if (::pread(fd, e.data.data(), e.data.size(), static_cast<off_t>(at * bs)) !=
-          static_cast<ssize_t>(e.data.size())) {
+      if (!read_at(fd, e.data, at * bs)) {
         return fail("entry " + std::to_string(i) + ": its data is past the end of the file");
       }
       at += e.blocks;
