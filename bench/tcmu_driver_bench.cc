@@ -23,9 +23,8 @@ std::unique_ptr<ThreadedLunDriver> make_driver(scsi::TimingMode mode) {
   config.timing.mode = mode;
   const memstore::model::Geometry g(config.device);
   auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
-  auto lun = scsi::Lun::create(std::move(config),
-                               std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)));
-  return std::make_unique<ThreadedLunDriver>(std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
+  auto lun = scsi::Lun::create(std::move(config), std::move(store.value()));
+  return std::make_unique<ThreadedLunDriver>(std::move(lun).value());
 }
 
 std::vector<std::uint8_t> read10(std::uint32_t lba) {

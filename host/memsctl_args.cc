@@ -7,19 +7,19 @@
 namespace memstore::memsctl {
 
 std::optional<std::uint64_t> parse_u64(std::string_view text) {
-  if (text.empty() || text.size() > 20) return std::nullopt;
+  if (text.empty() || text.size() > 20) return {};
   std::uint64_t v = 0;
   for (const char ch : text) {
-    if (ch < '0' || ch > '9') return std::nullopt;
+    if (ch < '0' || ch > '9') return {};
     const auto digit = static_cast<std::uint64_t>(ch - '0');
-    if (v > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return std::nullopt;
+    if (v > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return {};
     v = v * 10 + digit;
   }
   return v;
 }
 
-std::variant<ExtentSpec, std::string> parse_extent(std::string_view option, std::string_view text,
-                                                   bool file_required) {
+Expected<ExtentSpec> parse_extent(std::string_view option, std::string_view text,
+                                  bool file_required) {
   const std::string prefix = std::string(option) + " " + std::string(text) + ": ";
   const std::string syntax = file_required ? "LBN:COUNT@FILE" : "LBN:COUNT or LBN:COUNT@FILE";
   ExtentSpec spec;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <variant>
 
+#include "base/expected.h"
 #include "host/device.h"
 #include "host/memsctl_commands.h"
 
@@ -26,8 +27,8 @@ struct ExtentSpec {
 
 // "LBN:COUNT" or "LBN:COUNT@FILE" (COUNT >= 1). The error names `option`
 // and the text, e.g. "--read 12x:4: LBN '12x' is not a number".
-std::variant<ExtentSpec, std::string> parse_extent(std::string_view option, std::string_view text,
-                                                   bool file_required);
+Expected<ExtentSpec> parse_extent(std::string_view option, std::string_view text,
+                                  bool file_required);
 
 // A decimal unsigned number, nothing else around it.
 std::optional<std::uint64_t> parse_u64(std::string_view text);

@@ -38,8 +38,8 @@ int cmd_batch(const Common& c, const BatchArgs& a) {
   for (const auto& [is_write, text] : a.items) {
     const char* option = is_write ? "--write" : "--read";
     auto parsed = parse_extent(option, text, is_write);
-    if (const auto* message = std::get_if<std::string>(&parsed)) return usage_error(c, *message);
-    items.push_back({is_write, std::string(option) + " " + text, std::get<ExtentSpec>(parsed)});
+    if (!parsed.ok()) return usage_error(c, parsed.error().message);
+    items.push_back({is_write, std::string(option) + " " + text, *parsed});
   }
 
   int status = 0;

@@ -235,11 +235,11 @@ ParamsResult params_from_toml(std::string_view text, const DeviceParams& base,
                               const std::string& source) {
   ParamsResult out;
   auto parsed = parse_toml(text, source);
-  if (auto* e = std::get_if<std::string>(&parsed)) {
-    out.errors.push_back({"", std::move(*e)});
+  if (!parsed.ok()) {
+    out.errors.push_back({"", parsed.error().message});
     return out;
   }
-  toml::table& root = std::get<toml::table>(parsed);
+  toml::table& root = *parsed;
   DeviceParams p = base;
   if (const toml::node* preset_node = root.get("preset")) {
     const auto name = preset_node->value_exact<std::string>();

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <variant>
 
+#include "base/expected.h"
+
 namespace memstore::model {
 
 // "source:line" of the node or error at `at`.
@@ -17,8 +19,7 @@ inline std::string toml_where(const toml::source_region& at, const std::string& 
 }
 
 // The text as a TOML table, or what makes it not TOML: "source:line: why".
-inline std::variant<toml::table, std::string> parse_toml(std::string_view text,
-                                                         const std::string& source) {
+inline Expected<toml::table> parse_toml(std::string_view text, const std::string& source) {
   try {
     return toml::parse(text, source);
   } catch (const toml::parse_error& e) {

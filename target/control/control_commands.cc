@@ -66,10 +66,10 @@ json fault_add(driver::TimedLun& d, const json& request) {
   auto parsed = lunspec::parse_fault(
       *t, {static_cast<std::int64_t>(lun.blocks()), lun.is_disk() ? nullptr : &lun.geometry()},
       lun.timing().mode == scsi::TimingMode::kOff);
-  if (const auto* e = std::get_if<lunspec::FaultError>(&parsed)) {
-    return failure("rule." + e->key + ": " + e->message);
+  if (!parsed.ok()) {
+    return failure("rule." + parsed.error().key + ": " + parsed.error().message);
   }
-  const auto& rule = std::get<scsi::FaultRule>(parsed);
+  const auto& rule = *parsed;
   std::vector<modepages::FailedTip> tips = lun.faults().failed_tips();
   scsi::add_failed_tip(tips, rule);
   if (tips.size() > modepages::kMaxFailedTips) {
@@ -203,8 +203,8 @@ json ControlCommands::lun_add(const json& request) {
   const std::optional<toml::table> spec = json_to_toml(request["config"], error);
   if (!spec) return failure("config: " + error);
   auto added = admin_.add(*target, *spec);
-  if (const auto* e = std::get_if<std::string>(&added)) return failure(*e);
-  const ControlLun& l = luns_.emplace_back(std::get<ControlLun>(std::move(added)));
+  if (!added.ok()) return failure(added.error().message);
+  const ControlLun& l = luns_.emplace_back(std::move(added).value());
   return ok({{"target", l.target}, {"lun", l.id}, {"device", l.device}, {"backing", l.backing}});
 }
 
@@ -236,8 +236,8 @@ json ControlCommands::target_add(const json& request) {
   const std::optional<toml::table> spec = json_to_toml(request["config"], error);
   if (!spec) return failure("config: " + error);
   auto added = target_admin_.add(*spec);
-  if (const auto* e = std::get_if<std::string>(&added)) return failure(*e);
-  auto& luns = std::get<std::vector<ControlLun>>(added);
+  if (!added.ok()) return failure(added.error().message);
+  auto& luns = *added;
   json ids = json::array();
   for (const ControlLun& l : luns) ids.push_back(l.id);
   const std::string name = luns.empty() ? std::string() : luns.front().target;
@@ -286,8 +286,8 @@ void ControlCommands::power_cut(const json& request, const Reply& reply) {
       [end = end_sessions_, target = lun->target, policy = *policy, seed](driver::TimedLun& d) {
         if (end) end(target);
         auto cut = d.lun().power_cycle(policy, seed);
-        if (const auto* e = std::get_if<std::string>(&cut)) return failure("power-cut: " + *e);
-        return ok(power_cut_json(std::get<scsi::PowerCutReport>(cut)));
+        if (!cut.ok()) return failure("power-cut: " + cut.error().message);
+        return ok(power_cut_json(*cut));
       },
       reply);
 }

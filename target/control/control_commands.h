@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/expected.h"
 #include "target/control/fault_json.h"
 #include "target/driver/timed_lun.h"
 
@@ -48,9 +49,7 @@ class ControlCommands {
   // remove: takes `lun` (already out of the list) away from the sessions
   // and retires it; an error, or "". Without them both commands are refused.
   struct LunAdmin {
-    std::function<std::variant<ControlLun, std::string>(const std::string& target,
-                                                        const toml::table& spec)>
-        add;
+    std::function<Expected<ControlLun>(const std::string& target, const toml::table& spec)> add;
     std::function<std::string(const ControlLun& lun)> remove;
   };
   void set_lun_admin(LunAdmin admin) { admin_ = std::move(admin); }
@@ -60,7 +59,7 @@ class ControlCommands {
   // fix. remove: stops serving `target` and retires `luns`, its LUNs
   // (already out of the list); an error, or "".
   struct TargetAdmin {
-    std::function<std::variant<std::vector<ControlLun>, std::string>(const toml::table& spec)> add;
+    std::function<Expected<std::vector<ControlLun>>(const toml::table& spec)> add;
     std::function<std::string(const std::string& target, const std::vector<ControlLun>& luns)>
         remove;
   };

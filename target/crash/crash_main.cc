@@ -34,36 +34,30 @@ struct ImageArgs {
 
 // A sparse copy of the base image (or an empty one) at `out`, opened as
 // the medium.
-std::unique_ptr<scsi::FileStore> image_at(const std::string& out, const ImageArgs& a,
-                                          const wl::Log& log, std::string& error) {
+Expected<std::unique_ptr<scsi::FileStore>> image_at(const std::string& out, const ImageArgs& a,
+                                                    const wl::Log& log) {
   const std::uint32_t block_size = log.block_size;
   std::uint64_t blocks = a.blocks != 0 ? a.blocks : log.blocks().value_or(0);
   if (!a.base.empty()) {
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(a.base, ec);
     if (ec) {
-      error = "--base: " + a.base + ": " + ec.message();
-      return nullptr;
+      return "--base: " + a.base + ": " + ec.message();
     }
     blocks = bytes / block_size;
   }
   if (blocks == 0) {
-    error = "the image's size is unknown (the log does not give it): give --base (the image "
-            "the log started from) or --blocks (the LUN's size in blocks)";
-    return nullptr;
+    return "the image's size is unknown (the log does not give it): give --base (the image "
+           "the log started from) or --blocks (the LUN's size in blocks)";
   }
   std::filesystem::remove(out);
   auto opened = scsi::FileStore::open(out, blocks, block_size, scsi::DurabilityMode::kWriteBack);
-  if (auto* e = std::get_if<scsi::StoreError>(&opened)) {
-    error = e->message;
-    return nullptr;
-  }
-  auto store = std::move(std::get<std::unique_ptr<scsi::FileStore>>(opened));
+  if (!opened.ok()) return opened;
+  auto store = std::move(opened).value();
   if (a.base.empty()) return store;
   const int fd = ::open(a.base.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    error = "--base: " + a.base + ": cannot open it";
-    return nullptr;
+    return "--base: " + a.base + ": cannot open it";
   }
   // Copied in 1 MiB pieces, leaving holes where the base reads as zeros.
   const std::uint64_t piece = std::max<std::uint64_t>(1, (1u << 20) / block_size);
@@ -73,18 +67,16 @@ std::unique_ptr<scsi::FileStore> image_at(const std::string& out, const ImageArg
     const auto want = static_cast<std::size_t>(n * block_size);
     std::size_t done = 0;
     if (scsi::transfer_all(::pread, fd, std::span(buf).first(want), lba * block_size, done) != 0) {
-      error = "--base: " + a.base + ": a read failed";
       ::close(fd);
-      return nullptr;
+      return "--base: " + a.base + ": a read failed";
     }
     if (std::all_of(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(want),
                     [](std::uint8_t b) { return b == 0; })) {
       continue;
     }
-    if (auto e = store->write(lba, n, std::span(buf).first(want))) {
-      error = e->message;
+    if (auto e = store->write(lba, n, std::span(buf).first(want)); !e.ok()) {
       ::close(fd);
-      return nullptr;
+      return e.error();
     }
   }
   ::close(fd);
@@ -93,11 +85,11 @@ std::unique_ptr<scsi::FileStore> image_at(const std::string& out, const ImageArg
 
 std::optional<wl::Log> load(const std::string& path) {
   auto read = wl::read(path);
-  if (auto* e = std::get_if<scsi::StoreError>(&read)) {
-    std::cerr << "memstore-crash: " << e->message << "\n";
-    return std::nullopt;
+  if (!read.ok()) {
+    std::cerr << "memstore-crash: " << read.error().message << "\n";
+    return {};
   }
-  return std::get<wl::Log>(std::move(read));
+  return std::move(read).value();
 }
 
 int list(const std::string& path) {
@@ -115,15 +107,17 @@ int replay(const std::string& path, const std::string& out, const ImageArgs& ima
            std::optional<std::size_t> to) {
   const auto log = load(path);
   if (!log) return kExitFailure;
-  std::string error;
-  auto store = image_at(out, image, *log, error);
-  if (!store) {
-    std::cerr << "memstore-crash: " << error << "\n";
+  auto opened = image_at(out, image, *log);
+  if (!opened.ok()) {
+    std::cerr << "memstore-crash: " << opened.error().message << "\n";
     return kExitFailure;
   }
+  auto& store = *opened;
   const std::size_t upto = to.value_or(log->entries.size());
-  if (auto e = crash::replay(*log, upto, *store); e || (e = store->flush())) {
-    std::cerr << "memstore-crash: " << e->message << "\n";
+  scsi::StoreStatus e = crash::replay(*log, upto, *store);
+  if (e.ok()) e = store->flush();
+  if (!e.ok()) {
+    std::cerr << "memstore-crash: " << e.error().message << "\n";
     return kExitFailure;
   }
   std::cout << out << ": the first " << std::min(upto, log->entries.size()) << " of "
@@ -144,31 +138,29 @@ int states(const std::string& path, const std::string& dir, const ImageArgs& ima
   const std::vector<std::size_t> at = crash::crash_points(*log, points, seed);
   for (const std::size_t k : at) {
     const std::string out = dir + "/state-" + std::to_string(k) + ".img";
-    std::string error;
-    auto medium = image_at(out, image, *log, error);
-    if (!medium) {
-      std::cerr << "memstore-crash: " << error << "\n";
+    auto medium = image_at(out, image, *log);
+    if (!medium.ok()) {
+      std::cerr << "memstore-crash: " << medium.error().message << "\n";
       return kExitFailure;
     }
     // A cache that never fills and never writes back on its own: what is
     // volatile at the cut is exactly what no flush or FUA made durable.
     scsi::VolatileCacheConfig unbounded;
     unbounded.capacity_bytes = std::numeric_limits<std::uint64_t>::max();
-    scsi::VolatileCacheStore device(std::move(medium), unbounded);
-    if (auto e = crash::replay(*log, k, device)) {
-      std::cerr << "memstore-crash: " << e->message << "\n";
+    scsi::VolatileCacheStore device(std::move(medium).value(), unbounded);
+    if (auto e = crash::replay(*log, k, device); !e.ok()) {
+      std::cerr << "memstore-crash: " << e.error().message << "\n";
       return kExitFailure;
     }
     auto cut = device.power_cut(policy, seed + k);
-    if (auto* e = std::get_if<scsi::StoreError>(&cut)) {
-      std::cerr << "memstore-crash: " << e->message << "\n";
+    if (!cut.ok()) {
+      std::cerr << "memstore-crash: " << cut.error().message << "\n";
       return kExitFailure;
     }
-    const auto& report = std::get<scsi::PowerCutReport>(cut);
+    const scsi::PowerCutReport& report = *cut;
     std::cout << out << ": cut after " << k << " of " << log->entries.size() << " entries, "
-              << report.writes.size()
-              << " volatile writes, " << report.blocks_lost() << " blocks lost, "
-              << report.blocks_kept() << " kept\n";
+              << report.writes.size() << " volatile writes, " << report.blocks_lost()
+              << " blocks lost, " << report.blocks_kept() << " kept\n";
   }
   std::cout << at.size() << " crash states in " << dir << " (" << scsi::cut_policy_name(policy)
             << ", seed " << seed << ")\n";
@@ -178,8 +170,9 @@ int states(const std::string& path, const std::string& dir, const ImageArgs& ima
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"memstore-crash: a LUN's write log (write_log), the image it leads to, and its "
-               "crash states"};
+  CLI::App app{
+      "memstore-crash: a LUN's write log (write_log), the image it leads to, and its "
+      "crash states"};
   app.require_subcommand(1);
   app.set_version_flag("--version", memstore::version_line("memstore-crash"));
   std::string log_path, out, policy_name = "drop-all", at_name = "flushes";
@@ -204,8 +197,9 @@ int main(int argc, char** argv) {
   r->add_option("--to", to, "Apply entries 0 to N-1 (default: all)");
   r->callback([&] { status = replay(log_path, out, image, to); });
 
-  auto* s = app.add_subcommand("states", "Crash states: an image per cut, volatile writes "
-                                         "kept, lost or torn as a power cut would");
+  auto* s = app.add_subcommand("states",
+                               "Crash states: an image per cut, volatile writes "
+                               "kept, lost or torn as a power cut would");
   add_image(s);
   s->add_option("--out-dir", out, "Where the images go (state-K.img: cut after K entries)")
       ->required();

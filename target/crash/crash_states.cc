@@ -21,7 +21,7 @@ std::optional<Points> points_named(std::string_view text) {
       return Points{Points::Kind::kRandom, count};
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 std::vector<std::size_t> crash_points(const wl::Log& log, const Points& points,
@@ -58,12 +58,12 @@ scsi::StoreStatus replay(const wl::Log& log, std::size_t upto, scsi::BackingStor
     } else {
       s = store.write(e.sector, e.blocks, e.data);
     }
-    if (s) {
-      s->message = "entry " + std::to_string(i) + ": " + s->message;
+    if (!s.ok()) {
+      s.error().message = "entry " + std::to_string(i) + ": " + s.error().message;
       return s;
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 std::string describe(const wl::Entry& e) {

@@ -222,10 +222,11 @@ bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunS
     if (ft == nullptr) return ctx.fail(&(*rules)[i], fw, "must be a table");
     auto parsed =
         lunspec::parse_fault(*ft, scope, lun.config.timing.mode == scsi::TimingMode::kOff);
-    if (auto* e = std::get_if<lunspec::FaultError>(&parsed)) {
-      return ctx.fail(e->at != nullptr ? e->at : ft, fw + e->key, e->message);
+    if (!parsed.ok()) {
+      const lunspec::FaultError& e = parsed.error();
+      return ctx.fail(e.at != nullptr ? e.at : ft, fw + e.key, e.message);
     }
-    lun.config.faults.push_back(std::get<scsi::FaultRule>(parsed));
+    lun.config.faults.push_back(*parsed);
     scsi::add_failed_tip(tips, lun.config.faults.back());
     if (tips.size() > modepages::kMaxFailedTips) {
       return ctx.fail(ft, fw + "tip",
@@ -238,8 +239,7 @@ bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunS
 
 // cache_mb and cache_writeback_ms: the volatile write cache's, so only with
 // durability = "volatile" (docs/crash-consistency.md).
-bool parse_volatile_cache(Ctx& ctx, const toml::table& t, const std::string& where,
-                          LunSpec& lun) {
+bool parse_volatile_cache(Ctx& ctx, const toml::table& t, const std::string& where, LunSpec& lun) {
   for (const char* key : {"cache_mb", "cache_writeback_ms"}) {
     if (t.get(key) && lun.durability != Durability::kVolatile) {
       return ctx.fail(t.get(key), where + key,
@@ -370,12 +370,12 @@ bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,
 
 }  // namespace
 
-std::variant<Config, std::string> parse_config(std::string_view text, const std::string& source) {
+Expected<Config> parse_config(std::string_view text, const std::string& source) {
   Config config;
   Ctx ctx{source, {}};
   auto parsed = model::parse_toml(text, source);
-  if (auto* e = std::get_if<std::string>(&parsed)) return std::move(*e);
-  toml::table& root = std::get<toml::table>(parsed);
+  if (!parsed.ok()) return parsed.error().message;
+  toml::table& root = *parsed;
   if (!only_keys(ctx, root, "", {"daemon", "discovery", "target", "limits"})) return ctx.error;
   if (const toml::node* d = root.get("daemon")) {
     const toml::table* dt = d->as_table();
@@ -456,7 +456,7 @@ std::variant<Config, std::string> parse_config(std::string_view text, const std:
   return finish_config(std::move(config), source);
 }
 
-std::variant<Config, std::string> load_config(const std::string& path) {
+Expected<Config> load_config(const std::string& path) {
   errno = 0;
   std::ifstream in(path);
   if (!in) return "--config: cannot read '" + path + "': " + std::strerror(errno);
@@ -465,7 +465,7 @@ std::variant<Config, std::string> load_config(const std::string& path) {
   return parse_config(text.str(), path);
 }
 
-std::variant<Config, std::string> finish_config(Config config, const std::string& source) {
+Expected<Config> finish_config(Config config, const std::string& source) {
   if (const std::string e = log_level_error(config.log_level); !e.empty()) {
     return source + ": log_level: " + e;
   }
@@ -487,9 +487,9 @@ std::variant<Config, std::string> finish_config(Config config, const std::string
   return config;
 }
 
-std::variant<LunSpec, std::string> parse_lun_table(
-    const toml::table& t, const std::string& where, const std::string& state_dir,
-    const std::string& target_name, const std::vector<std::string>& control_initiators) {
+Expected<LunSpec> parse_lun_table(const toml::table& t, const std::string& where,
+                                  const std::string& state_dir, const std::string& target_name,
+                                  const std::vector<std::string>& control_initiators) {
   // No file and no lines: the error is the key and the fix alone.
   const std::string source = "lun-add";
   Ctx ctx{source, {}};
@@ -502,9 +502,9 @@ std::variant<LunSpec, std::string> parse_lun_table(
   return lun;
 }
 
-std::variant<TargetSpec, std::string> parse_target_table(
-    const toml::table& t, const std::string& where, const std::string& state_dir,
-    const std::vector<std::string>& control_initiators) {
+Expected<TargetSpec> parse_target_table(const toml::table& t, const std::string& where,
+                                        const std::string& state_dir,
+                                        const std::vector<std::string>& control_initiators) {
   const std::string source = "target-add";
   Ctx ctx{source, {}};
   if (!t.contains("name")) {

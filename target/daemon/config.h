@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/expected.h"
 #include "model/params.h"
 #include "target/lunspec/lun_spec.h"
 #include "target/scsi/timing.h"
@@ -137,8 +138,8 @@ inline constexpr DaemonNumber kDaemonNumbers[] = {
 std::optional<Portal> parse_portal(std::string_view text);
 
 // A TOML configuration. `source` names the file in messages.
-std::variant<Config, std::string> parse_config(std::string_view toml, const std::string& source);
-std::variant<Config, std::string> load_config(const std::string& path);
+Expected<Config> parse_config(std::string_view toml, const std::string& source);
+Expected<Config> load_config(const std::string& path);
 
 // The command line's single-LUN configuration: one target, one portal, one LUN.
 struct CommandLine {
@@ -167,12 +168,12 @@ struct CommandLine {
 // default G2 LUN under ./var with any of the flags applied. The daemon's
 // numbers and log level are checked after the flags apply, so main only
 // applies what it gets; --control-initiator adds to the file's list.
-std::variant<Config, std::string> resolve(const CommandLine& cli);
+Expected<Config> resolve(const CommandLine& cli);
 
 // The checks every configuration passes last, whatever its source (a file,
 // or the flags after it): the daemon's numbers, log level and control
 // initiators, which the flags may have changed; and every LUN given the
 // control initiators. Errors name `source`.
-std::variant<Config, std::string> finish_config(Config config, const std::string& source);
+Expected<Config> finish_config(Config config, const std::string& source);
 
 }  // namespace memstore::daemon

@@ -36,7 +36,7 @@ std::string flag_error(const std::string& error) {
 
 }  // namespace
 
-std::variant<Config, std::string> resolve(const CommandLine& cli) {
+Expected<Config> resolve(const CommandLine& cli) {
   Config config;
   if (!cli.config_file.empty()) {
     if (!cli.backing.empty() || !cli.device.empty() || !cli.timing.empty() ||
@@ -46,8 +46,8 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
           "describe the single-LUN case; put them in the config file instead");
     }
     auto loaded = load_config(cli.config_file);
-    if (auto* err = std::get_if<std::string>(&loaded)) return *err;
-    config = std::get<Config>(loaded);
+    if (!loaded.ok()) return loaded.error().message;
+    config = *loaded;
   } else {
     // The default: one G2 LUN, overridden by the flags, as a config file would say it.
     std::ostringstream toml;
@@ -59,8 +59,8 @@ std::variant<Config, std::string> resolve(const CommandLine& cli) {
     if (!cli.timing.empty()) toml << "timing = " << quoted(cli.timing) << "\n";
     if (!cli.scheduler.empty()) toml << "scheduler = " << quoted(cli.scheduler) << "\n";
     auto parsed = parse_config(toml.str(), "command line");
-    if (auto* err = std::get_if<std::string>(&parsed)) return flag_error(*err);
-    config = std::get<Config>(parsed);
+    if (!parsed.ok()) return flag_error(parsed.error().message);
+    config = *parsed;
   }
   if (!cli.listen.empty()) {
     const auto portal = parse_portal(cli.listen);

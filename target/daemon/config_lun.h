@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/expected.h"
 #include "target/daemon/config.h"
 
 namespace memstore::daemon {
@@ -17,15 +18,15 @@ namespace memstore::daemon {
 // (every key of [[target.lun]]; `id` is required here), for the target
 // `target_name`; its image defaults to the state directory as there. Errors
 // name the key under `where` (e.g. "config.") and the fix.
-std::variant<LunSpec, std::string> parse_lun_table(
-    const toml::table& t, const std::string& where, const std::string& state_dir,
-    const std::string& target_name, const std::vector<std::string>& control_initiators);
+Expected<LunSpec> parse_lun_table(const toml::table& t, const std::string& where,
+                                  const std::string& state_dir, const std::string& target_name,
+                                  const std::vector<std::string>& control_initiators);
 
 // The target `t` describes, with its [[target.lun]] tables (`lun`), checked
 // as the configuration file's targets are; what the control socket's
 // target-add gives. Errors name the key under `where` and the fix.
-std::variant<TargetSpec, std::string> parse_target_table(
-    const toml::table& t, const std::string& where, const std::string& state_dir,
-    const std::vector<std::string>& control_initiators);
+Expected<TargetSpec> parse_target_table(const toml::table& t, const std::string& where,
+                                        const std::string& state_dir,
+                                        const std::vector<std::string>& control_initiators);
 
 }  // namespace memstore::daemon

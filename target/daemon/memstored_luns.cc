@@ -34,10 +34,12 @@ iscsi::SecurityConfig security_of(const daemon::TargetSpec& t) {
   return s;
 }
 
-std::variant<std::unique_ptr<driver::TimedLun>, std::string> open_driver(
-    LunContext& context, const daemon::LunSpec& spec, std::size_t target_index,
-    const std::string& target_name, const std::vector<std::uint16_t>& ids,
-    const std::string& where) {
+Expected<std::unique_ptr<driver::TimedLun>> open_driver(LunContext& context,
+                                                        const daemon::LunSpec& spec,
+                                                        std::size_t target_index,
+                                                        const std::string& target_name,
+                                                        const std::vector<std::uint16_t>& ids,
+                                                        const std::string& where) {
   const daemon::Config& config = *context.config;
   if (spec.backing != "memory" && config.state_dir == "var" && spec.backing.rfind("var/", 0) == 0) {
     std::error_code ec;
@@ -47,8 +49,8 @@ std::variant<std::unique_ptr<driver::TimedLun>, std::string> open_driver(
   shared.config.buffer_budget = context.buffer_budget;
   shared.config.batch_budget = context.batch_budget;
   auto opened = lunspec::open_lun(shared, target_name, where);
-  if (auto* err = std::get_if<std::string>(&opened)) return *err;
-  std::unique_ptr<scsi::Lun>& lun = std::get<std::unique_ptr<scsi::Lun>>(opened);
+  if (!opened.ok()) return opened.error().message;
+  std::unique_ptr<scsi::Lun>& lun = *opened;
   lun->set_target_luns(ids);
   lun->set_log(
       [](scsi::LogLevel level, std::string_view line) {
@@ -84,9 +86,8 @@ std::variant<std::unique_ptr<driver::TimedLun>, std::string> open_driver(
   return driver;
 }
 
-std::variant<OpenedTarget, std::string> open_target(LunContext& context,
-                                                    const daemon::TargetSpec& t,
-                                                    const std::string& where) {
+Expected<OpenedTarget> open_target(LunContext& context, const daemon::TargetSpec& t,
+                                   const std::string& where) {
   const std::size_t ti = context.next_target_index;
   OpenedTarget out;
   out.setup.name = t.name;
@@ -99,8 +100,8 @@ std::variant<OpenedTarget, std::string> open_target(LunContext& context,
     const daemon::LunSpec& spec = t.luns[li];
     auto driver =
         open_driver(context, spec, ti, t.name, lun_ids, where + "lun[" + std::to_string(li) + "].");
-    if (auto* err = std::get_if<std::string>(&driver)) return *err;
-    auto& d = std::get<std::unique_ptr<driver::TimedLun>>(driver);
+    if (!driver.ok()) return driver.error().message;
+    auto& d = *driver;
     out.luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get()});
     out.setup.luns[spec.id] = std::move(d);
   }
@@ -119,8 +120,8 @@ void retire(std::unique_ptr<driver::TimedLun> driver, std::string name) {
   driver::TimedLun* d = driver.get();
   boost::asio::post(loop, [d, &loop, name = std::move(name),
                            owned = std::shared_ptr<driver::TimedLun>(std::move(driver))] {
-    if (const auto e = d->retire()) {
-      spdlog::error("{} removed: flush failed: {}", name, e->message);
+    if (const auto e = d->retire(); !e.ok()) {
+      spdlog::error("{} removed: flush failed: {}", name, e.error().message);
     } else {
       spdlog::info("{} removed: its commands ended, flushed", name);
     }
@@ -135,7 +136,7 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
   control::ControlCommands::LunAdmin admin;
   admin.add = [&context, &server, &commands](
                   const std::string& target,
-                  const toml::table& t) -> std::variant<control::ControlLun, std::string> {
+                  const toml::table& t) -> Expected<control::ControlLun> {
     const daemon::Config& config = *context.config;
     const auto index = context.target_index.find(target);
     if (index == context.target_index.end()) {
@@ -144,8 +145,8 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     const std::size_t ti = index->second;
     auto parsed =
         daemon::parse_lun_table(t, "config.", config.state_dir, target, config.control_initiators);
-    if (auto* e = std::get_if<std::string>(&parsed)) return *e;
-    const daemon::LunSpec& spec = std::get<daemon::LunSpec>(parsed);
+    if (!parsed.ok()) return parsed.error().message;
+    const daemon::LunSpec& spec = *parsed;
     // Checked before the image is made: the server would refuse it after.
     std::vector<std::uint16_t> ids{spec.id};
     for (const control::ControlLun& l : commands.luns()) {
@@ -158,8 +159,8 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     }
     std::sort(ids.begin(), ids.end());
     auto opened = open_driver(context, spec, ti, target, ids, "config.");
-    if (auto* e = std::get_if<std::string>(&opened)) return *e;
-    auto& driver = std::get<std::unique_ptr<driver::TimedLun>>(opened);
+    if (!opened.ok()) return opened.error().message;
+    auto& driver = *opened;
     control::ControlLun entry{target, spec.id, spec.model_name(), spec.backing, driver.get()};
     if (const std::string e = server.add_lun(target, spec.id, std::move(driver)); !e.empty()) {
       return e;
@@ -178,21 +179,20 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
 
 control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::Server& server) {
   control::ControlCommands::TargetAdmin admin;
-  admin.add =
-      [&context, &server](
-          const toml::table& t) -> std::variant<std::vector<control::ControlLun>, std::string> {
+  admin.add = [&context,
+               &server](const toml::table& t) -> Expected<std::vector<control::ControlLun>> {
     const daemon::Config& config = *context.config;
     auto parsed =
         daemon::parse_target_table(t, "config.", config.state_dir, config.control_initiators);
-    if (auto* e = std::get_if<std::string>(&parsed)) return *e;
-    const daemon::TargetSpec& spec = std::get<daemon::TargetSpec>(parsed);
+    if (!parsed.ok()) return parsed.error().message;
+    const daemon::TargetSpec& spec = *parsed;
     // Checked before any image is made: the server would refuse it after.
     if (context.target_index.contains(spec.name)) {
       return "config.name: target '" + spec.name + "' is served already; remove it first";
     }
     auto opened = open_target(context, spec, "config.");
-    if (auto* e = std::get_if<std::string>(&opened)) return *e;
-    OpenedTarget& target = std::get<OpenedTarget>(opened);
+    if (!opened.ok()) return opened.error().message;
+    OpenedTarget& target = *opened;
     const std::vector<control::ControlLun> luns = target.luns;
     if (const std::string e = server.add_running_target(target.setup); !e.empty()) {
       // Never served: each driver is closed on its own loop, as a removed one is.

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/expected.h"
 #include "target/control/control_commands.h"
 #include "target/daemon/config.h"
 #include "target/driver/timed_lun.h"
@@ -49,9 +50,8 @@ struct OpenedTarget {
 // Opens the target's LUNs (open_driver) and numbers the target in
 // `context`. An error names the key under `where` ("target[0]." in the
 // file, "config." for target-add) and the fix; nothing stays open then.
-std::variant<OpenedTarget, std::string> open_target(LunContext& context,
-                                                    const daemon::TargetSpec& t,
-                                                    const std::string& where);
+Expected<OpenedTarget> open_target(LunContext& context, const daemon::TargetSpec& t,
+                                   const std::string& where);
 
 // "LUN 3 of iqn...", for the log.
 std::string lun_name(const std::string& target, std::uint16_t id);
@@ -60,10 +60,12 @@ std::string lun_name(const std::string& target, std::uint16_t id);
 // loop, with the log, the timing settings and the completion log. `ids`:
 // the target's LUNs, this one included, for REPORT LUNS. An error names the
 // key under `where` and the fix.
-std::variant<std::unique_ptr<driver::TimedLun>, std::string> open_driver(
-    LunContext& context, const daemon::LunSpec& spec, std::size_t target_index,
-    const std::string& target_name, const std::vector<std::uint16_t>& ids,
-    const std::string& where);
+Expected<std::unique_ptr<driver::TimedLun>> open_driver(LunContext& context,
+                                                        const daemon::LunSpec& spec,
+                                                        std::size_t target_index,
+                                                        const std::string& target_name,
+                                                        const std::vector<std::uint16_t>& ids,
+                                                        const std::string& where);
 
 // lun-add and lun-remove for the control socket: LUNs opened as above and
 // given to `server`; a removed LUN's commands end with LOGICAL UNIT NOT

@@ -70,11 +70,11 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   auto resolved = daemon::resolve(cli);
-  if (auto* err = std::get_if<std::string>(&resolved)) {
-    std::cerr << "memstored: " << *err << "\n";
+  if (!resolved.ok()) {
+    std::cerr << "memstored: " << resolved.error().message << "\n";
     return 2;
   }
-  const daemon::Config& config = std::get<daemon::Config>(resolved);
+  const daemon::Config& config = *resolved;
   daemon::Config running = config;  // what runs: what SIGHUP compares with
   spdlog::set_level(spdlog::level::from_str(config.log_level));  // checked by resolve()
   memstored::use_journal_format_if_under_systemd();
@@ -164,11 +164,11 @@ int main(int argc, char** argv) {
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
     auto opened = memstored::open_target(lun_context, config.targets[ti],
                                          "target[" + std::to_string(ti) + "].");
-    if (auto* err = std::get_if<std::string>(&opened)) {
-      std::cerr << "memstored: " << *err << "\n";
+    if (!opened.ok()) {
+      std::cerr << "memstored: " << opened.error().message << "\n";
       return 1;
     }
-    auto& target = std::get<memstored::OpenedTarget>(opened);
+    auto& target = *opened;
     control_luns.insert(control_luns.end(), target.luns.begin(), target.luns.end());
     server.add_target(std::move(target.setup));
   }
@@ -318,13 +318,13 @@ int main(int argc, char** argv) {
     driver::TimedLun* d = lun.driver;
     const std::string name = memstored::lun_name(lun.target, lun.id);
     const auto e = d->lun().flush();
-    if (e) {
-      spdlog::error("{}: flush failed: {}", name, e->message);
+    if (!e.ok()) {
+      spdlog::error("{}: flush failed: {}", name, e.error().message);
       status = 1;
     }
     const delivery::Lateness& l = d->lateness();
     spdlog::info("{} closed{}: deliveries: {}, late by mean {:.1f} us, max {:.1f} us", name,
-                 e ? " unflushed" : ", flushed", l.count, l.mean_ns() / 1e3,
+                 e.ok() ? ", flushed" : " unflushed", l.count, l.mean_ns() / 1e3,
                  static_cast<double>(l.max_ns) / 1e3);
   }
   completions.close();

@@ -18,12 +18,13 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
   // systemd: reloading until READY again (Type=notify with ExecReload).
   ::sd_notify(0, "RELOADING=1");
   auto next = daemon::resolve(cli);
-  if (auto* err = std::get_if<std::string>(&next)) {
-    spdlog::error("reload (SIGHUP): {}; the running configuration stays", *err);
-    ::sd_notifyf(0, "READY=1\nSTATUS=reload failed: %s", err->c_str());
+  if (!next.ok()) {
+    const std::string& why = next.error().message;
+    spdlog::error("reload (SIGHUP): {}; the running configuration stays", why);
+    ::sd_notifyf(0, "READY=1\nSTATUS=reload failed: %s", why.c_str());
     return;
   }
-  const daemon::ReloadPlan plan = daemon::plan_reload(running, std::get<daemon::Config>(next));
+  const daemon::ReloadPlan plan = daemon::plan_reload(running, *next);
   if (plan.log_level) spdlog::set_level(spdlog::level::from_str(*plan.log_level));
   for (const daemon::LunReload& change : plan.luns) {
     driver::TimedLun* d = luns.at({change.target, change.id});
@@ -47,7 +48,7 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
                plan.luns.size(), plan.not_applied.size());
   // What now runs, not what was read: a change that needs a restart stays
   // a difference from the file until then (applied_config).
-  running = daemon::applied_config(running, std::get<daemon::Config>(next), plan);
+  running = daemon::applied_config(running, *next, plan);
   ::sd_notifyf(0, "READY=1\nSTATUS=reloaded: %zu LUN(s) changed live, %zu change(s) need a restart",
                plan.luns.size(), plan.not_applied.size());
 }

@@ -86,7 +86,7 @@ struct Server::Impl {
   Session::EventLog debug_log;         // set_debug_log
   std::function<bool()> debug_wanted;  // set_debug_log
 
-  std::variant<Served*, std::string> served(const std::string& target) const;
+  Expected<Served*> served(const std::string& target) const;
   void announce_luns(const TargetSetup& t);
   std::string bind_portals(Served& t);
   void install(Served& t);
@@ -222,7 +222,7 @@ struct Server::Impl {
     for (std::size_t i = 0; i < loops.size(); ++i) {
       if (home != nullptr && loops[i] == home && i != from) return i;
     }
-    return std::nullopt;
+    return {};
   }
 };
 
@@ -371,7 +371,7 @@ std::string Server::start() {
 
 std::string Server::add_running_target(TargetSetup& target) {
   Impl& s = *impl_;
-  if (std::holds_alternative<Impl::Served*>(s.served(target.name))) {
+  if (s.served(target.name).ok()) {
     return "name: target '" + target.name + "' is served already; remove it first";
   }
   auto t = std::make_unique<Impl::Served>();
@@ -389,8 +389,8 @@ std::string Server::remove_running_target(
     const std::string& target, std::function<void(std::unique_ptr<driver::TimedLun>)> removed) {
   Impl& s = *impl_;
   const auto found = s.served(target);
-  if (const auto* e = std::get_if<std::string>(&found)) return *e;
-  Impl::Served& t = *std::get<Impl::Served*>(found);
+  if (!found.ok()) return found.error().message;
+  Impl::Served& t = **found;
   // New logins no longer find it, and discovery no longer lists it.
   for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
     asio::post(*s.loops[loop], [&s, loop, p = t.on_loop[loop]] { std::erase(s.live[loop], p); });
@@ -434,8 +434,7 @@ void Server::stop() {
 }
 
 // The target named `target`, or an error.
-std::variant<Server::Impl::Served*, std::string> Server::Impl::served(
-    const std::string& target) const {
+Expected<Server::Impl::Served*> Server::Impl::served(const std::string& target) const {
   for (const auto& t : targets) {
     if (t->setup.name == target) return t.get();
   }
@@ -456,8 +455,8 @@ std::string Server::add_lun(const std::string& target, std::uint16_t id,
                             std::unique_ptr<driver::TimedLun> driver) {
   Impl& s = *impl_;
   const auto found = s.served(target);
-  if (const auto* e = std::get_if<std::string>(&found)) return *e;
-  Impl::Served& served = *std::get<Impl::Served*>(found);
+  if (!found.ok()) return found.error().message;
+  Impl::Served& served = **found;
   TargetSetup& t = served.setup;
   if (t.luns.contains(id)) {
     return "lun: target '" + target + "' has a LUN " + std::to_string(id) +
@@ -492,8 +491,8 @@ std::string Server::remove_lun(const std::string& target, std::uint16_t id,
                                std::function<void(std::unique_ptr<driver::TimedLun>)> removed) {
   Impl& s = *impl_;
   const auto found = s.served(target);
-  if (const auto* e = std::get_if<std::string>(&found)) return *e;
-  Impl::Served& t = *std::get<Impl::Served*>(found);
+  if (!found.ok()) return found.error().message;
+  Impl::Served& t = **found;
   if (!t.setup.luns.contains(id)) {
     return "lun: target '" + target + "' has no LUN " + std::to_string(id);
   }

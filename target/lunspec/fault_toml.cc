@@ -278,8 +278,8 @@ bool parse_action_keys(Reader& r, FaultRule& rule, const FaultScope& lun, bool t
 
 }  // namespace
 
-std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const FaultScope& lun,
-                                                      bool timing_off) {
+Expected<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const FaultScope& lun,
+                                                  bool timing_off) {
   Reader r{t, std::nullopt};
   FaultRule rule;
   const ActionKeys* keys = nullptr;

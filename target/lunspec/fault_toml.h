@@ -9,6 +9,7 @@
 #include <string>
 #include <variant>
 
+#include "base/expected.h"
 #include "model/geometry.h"
 #include "target/scsi/fault_rule.h"
 
@@ -30,7 +31,7 @@ struct FaultScope {
 
 // `timing_off`: the LUN runs with timing off, where a delay has no due time
 // to be added to (refused, with the fix).
-std::variant<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const FaultScope& lun,
-                                                      bool timing_off);
+Expected<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const FaultScope& lun,
+                                                  bool timing_off);
 
 }  // namespace memstore::lunspec

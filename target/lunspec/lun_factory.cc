@@ -11,9 +11,12 @@
 
 namespace memstore::lunspec {
 
-std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& spec,
-                                                               const std::string& target_name,
-                                                               const std::string& where) {
+Expected<std::unique_ptr<scsi::Lun>> open_lun(const LunSpec& spec, const std::string& target_name,
+                                              const std::string& where) {
+  // The field that failed in front of the store's sentence; its errno kept.
+  auto failed = [&](const char* field, const Error& e) {
+    return Error{e.errno_value, where + field + ": " + e.message};
+  };
   const std::uint64_t blocks = device_blocks(spec);
   const std::uint32_t block_size = device_block_bytes(spec);
   scsi::LunConfig config = spec.config;
@@ -21,8 +24,8 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
   std::unique_ptr<scsi::BackingStore> store;
   if (spec.backing == "memory") {
     auto created = scsi::MemoryStore::create(blocks, block_size);
-    if (auto* e = std::get_if<scsi::StoreError>(&created)) return where + "backing: " + e->message;
-    store = std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(created));
+    if (!created.ok()) return failed("backing", created.error());
+    store = std::move(created).value();
     const scsi::LunIdentityRecord id =
         scsi::identity_for_name(target_name + "/lun" + std::to_string(spec.id));
     config.identity.serial = id.serial;
@@ -35,11 +38,11 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
                           : scsi::DurabilityMode::kWriteBack;
     // The image first: its lock keeps a second daemon from racing on the identity file.
     auto opened = scsi::FileStore::open(spec.backing, blocks, block_size, mode);
-    if (auto* e = std::get_if<scsi::StoreError>(&opened)) return where + "backing: " + e->message;
-    store = std::move(std::get<std::unique_ptr<scsi::FileStore>>(opened));
+    if (!opened.ok()) return failed("backing", opened.error());
+    store = std::move(opened).value();
     const scsi::IdentityResult id = scsi::load_or_create_identity(spec.backing);
-    if (const auto* e = std::get_if<scsi::StoreError>(&id)) return where + "backing: " + e->message;
-    const auto& record = std::get<scsi::LunIdentityRecord>(id);
+    if (!id.ok()) return failed("backing", id.error());
+    const scsi::LunIdentityRecord& record = *id;
     config.identity.serial = record.serial;
     config.identity.naa_id = record.naa_id;
   }
@@ -51,12 +54,12 @@ std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& sp
   }
   if (!spec.write_log.empty()) {
     auto logged = scsi::LoggedStore::open(std::move(store), spec.write_log);
-    if (auto* e = std::get_if<scsi::StoreError>(&logged)) return where + "write_log: " + e->message;
-    store = std::move(std::get<std::unique_ptr<scsi::LoggedStore>>(logged));
+    if (!logged.ok()) return failed("write_log", logged.error());
+    store = std::move(logged).value();
   }
   auto lun = scsi::Lun::create(std::move(config), std::move(store));
-  if (auto* e = std::get_if<std::string>(&lun)) return where + *e;
-  return std::move(std::get<std::unique_ptr<scsi::Lun>>(lun));
+  if (!lun.ok()) return Error{lun.error().errno_value, where + lun.error().message};
+  return lun;
 }
 
 }  // namespace memstore::lunspec

@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "base/expected.h"
 #include "target/lunspec/lun_spec.h"
 #include "target/scsi/lun.h"
 
@@ -14,8 +15,7 @@ namespace memstore::lunspec {
 // Errors name the configuration key (`where`, e.g. "target[0].lun[1].") and
 // the fix. Image files are created (sparse) when absent; their directory must
 // exist.
-std::variant<std::unique_ptr<scsi::Lun>, std::string> open_lun(const LunSpec& spec,
-                                                               const std::string& target_name,
-                                                               const std::string& where);
+Expected<std::unique_ptr<scsi::Lun>> open_lun(const LunSpec& spec, const std::string& target_name,
+                                              const std::string& where);
 
 }  // namespace memstore::lunspec

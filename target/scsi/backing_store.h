@@ -4,7 +4,7 @@
 // the LUN cannot rule out (I/O errors, a full file system, no memory).
 //
 // Errors are values, never exceptions: every call that can fail returns a
-// StoreStatus (std::nullopt on success). `errno_value` lets the LUN pick the sense
+// StoreStatus (base/expected.h's Status). Its `errno_value` lets the LUN pick the sense
 // data: ENOSPC → SPACE ALLOCATION FAILED WRITE PROTECT (27h/07h), anything
 // else → MEDIUM ERROR (write error 0Ch/00h, unrecovered read error 11h/00h).
 // Misuse (range, buffer size) is EINVAL/ERANGE and means a LUN bug.
@@ -35,21 +35,18 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <variant>
 
+#include "base/expected.h"
 #include "target/scsi/power_cut.h"
 
 namespace memstore::scsi {
 
 class AsyncStore;
 
-struct StoreError {
-  int errno_value = 0;  // errno of the failed system call, or EINVAL/ERANGE/ENOMEM
-  std::string message;  // complete sentence naming the store and the operation
-};
-
-// std::nullopt = success.
-using StoreStatus = std::optional<StoreError>;
+// Its Error: the errno of the failed system call, or EINVAL/ERANGE/ENOMEM,
+// and a complete sentence naming the store and the operation. (In this
+// namespace `Status` is the SCSI status byte, sense.h.)
+using StoreStatus = memstore::Status;
 
 class BackingStore {
  public:
@@ -70,7 +67,7 @@ class BackingStore {
   // asked; a store with a volatile cache puts only these blocks on its medium.
   [[nodiscard]] virtual StoreStatus write_durable(std::uint64_t lba, std::uint64_t count,
                                                   std::span<const std::uint8_t> in) {
-    if (auto e = write(lba, count, in)) return e;
+    if (auto e = write(lba, count, in); !e.ok()) return e;
     return flush();
   }
   // Deallocates the blocks (UNMAP, WRITE SAME with UNMAP); they read as zeros
@@ -101,8 +98,7 @@ class BackingStore {
   // A power cut (docs/crash-consistency.md): what a volatile cache holds is
   // kept, lost or torn as `policy` says, drawn from `seed`. A store without
   // one holds nothing a cut can take: the report lists no write.
-  virtual std::variant<PowerCutReport, StoreError> power_cut(CutPolicy policy,
-                                                             std::uint64_t seed) {
+  virtual Expected<PowerCutReport> power_cut(CutPolicy policy, std::uint64_t seed) {
     return PowerCutReport{.policy = policy, .seed = seed, .flushes = 0, .writes = {}};
   }
 
@@ -121,18 +117,17 @@ inline StoreStatus check_access(const BackingStore& store, const char* op, std::
                                 std::uint64_t count, std::optional<std::size_t> buffer_bytes) {
   const std::uint64_t blocks = store.blocks();
   if (count > blocks || lba > blocks - count) {
-    return StoreError{ERANGE, std::string(op) + " of " + std::to_string(count) + " blocks at LBA " +
-                                  std::to_string(lba) + " is beyond the end of " +
-                                  store.describe()};
+    return Error{ERANGE, std::string(op) + " of " + std::to_string(count) + " blocks at LBA " +
+                             std::to_string(lba) + " is beyond the end of " + store.describe()};
   }
   // No overflow: count <= blocks and blocks * block_size fits (checked at creation).
   const std::uint64_t want = count * store.block_size();
   if (buffer_bytes && *buffer_bytes != want) {
-    return StoreError{EINVAL, std::string(op) + " of " + std::to_string(count) +
-                                  " blocks needs a buffer of " + std::to_string(want) +
-                                  " bytes, got " + std::to_string(*buffer_bytes)};
+    return Error{EINVAL, std::string(op) + " of " + std::to_string(count) +
+                             " blocks needs a buffer of " + std::to_string(want) + " bytes, got " +
+                             std::to_string(*buffer_bytes)};
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace memstore::scsi

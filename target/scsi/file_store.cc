@@ -52,19 +52,18 @@ std::string wrong_size_message(const std::string& path, std::uint64_t actual, st
 
 }  // namespace
 
-std::variant<std::unique_ptr<FileStore>, StoreError> FileStore::open(const std::string& path,
-                                                                     std::uint64_t blocks,
-                                                                     std::uint32_t block_size,
-                                                                     DurabilityMode mode) {
+Expected<std::unique_ptr<FileStore>> FileStore::open(const std::string& path, std::uint64_t blocks,
+                                                     std::uint32_t block_size,
+                                                     DurabilityMode mode) {
   constexpr auto kMaxBytes = static_cast<std::uint64_t>(std::numeric_limits<off_t>::max());
   if (blocks == 0 || block_size == 0) {
-    return StoreError{EINVAL, "image " + path + ": a LUN needs at least one block of at least " +
-                                  "one byte (got " + std::to_string(blocks) + " blocks of " +
-                                  std::to_string(block_size) + " bytes)"};
+    return Error{EINVAL, "image " + path + ": a LUN needs at least one block of at least " +
+                             "one byte (got " + std::to_string(blocks) + " blocks of " +
+                             std::to_string(block_size) + " bytes)"};
   }
   if (blocks > kMaxBytes / block_size) {
-    return StoreError{EFBIG, "image " + path + ": " + std::to_string(blocks) + " blocks of " +
-                                 std::to_string(block_size) + " bytes is too large for a file"};
+    return Error{EFBIG, "image " + path + ": " + std::to_string(blocks) + " blocks of " +
+                            std::to_string(block_size) + " bytes is too large for a file"};
   }
   const std::uint64_t size = blocks * block_size;
 
@@ -81,31 +80,31 @@ std::variant<std::unique_ptr<FileStore>, StoreError> FileStore::open(const std::
   if (raw < 0) {
     const int e = errno;
     if (e == ENOENT) {
-      return StoreError{e, "cannot create image " + path + ": directory " + parent_directory(path) +
-                               " does not exist"};
+      return Error{e, "cannot create image " + path + ": directory " + parent_directory(path) +
+                          " does not exist"};
     }
-    return StoreError{e, "cannot open image " + path + ": " + errno_text(e)};
+    return Error{e, "cannot open image " + path + ": " + errno_text(e)};
   }
   FdGuard fd(raw);
 
   if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
     const int e = errno;
     if (e == EWOULDBLOCK) {
-      return StoreError{e, "image " + path + " is in use by another LUN or process (it holds " +
-                               "a lock on the file)"};
+      return Error{e, "image " + path + " is in use by another LUN or process (it holds " +
+                          "a lock on the file)"};
     }
-    return StoreError{e, "cannot lock image " + path + ": " + errno_text(e)};
+    return Error{e, "cannot lock image " + path + ": " + errno_text(e)};
   }
   // From here on the file is ours; a file we created is removed on failure.
-  auto fail = [&](int e, const std::string& what) -> StoreError {
+  auto fail = [&](int e, const std::string& what) -> Error {
     if (created) ::unlink(path.c_str());
-    return StoreError{e, what + ": " + errno_text(e)};
+    return Error{e, what + ": " + errno_text(e)};
   };
 
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return fail(errno, "cannot stat image " + path);
   if (!S_ISREG(st.st_mode)) {
-    return StoreError{EINVAL, "image " + path + " is not a regular file"};
+    return Error{EINVAL, "image " + path + " is not a regular file"};
   }
   if (created) {
     if (::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) {
@@ -117,27 +116,27 @@ std::variant<std::unique_ptr<FileStore>, StoreError> FileStore::open(const std::
                          parent_directory(path) + ")");
     }
   } else if (static_cast<std::uint64_t>(st.st_size) != size) {
-    return StoreError{EINVAL, wrong_size_message(path, static_cast<std::uint64_t>(st.st_size),
-                                                 blocks, block_size)};
+    return Error{EINVAL, wrong_size_message(path, static_cast<std::uint64_t>(st.st_size), blocks,
+                                            block_size)};
   }
   return std::unique_ptr<FileStore>(new FileStore(fd.release(), path, blocks, block_size, mode));
 }
 
 StoreStatus FileStore::read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) {
   wait_idle();
-  if (auto e = check_access(*this, "read", lba, count, out.size())) return e;
+  if (auto e = check_access(*this, "read", lba, count, out.size()); !e.ok()) return e;
   const std::uint64_t offset = lba * block_size_;
   std::size_t done = 0;
   if (const int e = transfer_all(::pread, fd_, out, offset, done); e != 0) {
     return error(e, "read at byte " + std::to_string(offset + done));
   }
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus FileStore::write(std::uint64_t lba, std::uint64_t count,
                              std::span<const std::uint8_t> in) {
   wait_idle();
-  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+  if (auto e = check_access(*this, "write", lba, count, in.size()); !e.ok()) return e;
   const std::uint64_t offset = lba * block_size_;
   std::size_t done = 0;
   if (const int e = transfer_all(::pwrite, fd_, in, offset, done, kWritePieceBytes); e != 0) {
@@ -148,8 +147,8 @@ StoreStatus FileStore::write(std::uint64_t lba, std::uint64_t count,
 
 StoreStatus FileStore::unmap(std::uint64_t lba, std::uint64_t count) {
   wait_idle();
-  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
-  if (count == 0) return std::nullopt;
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); !e.ok()) return e;
+  if (count == 0) return {};
   const std::uint64_t offset = lba * block_size_;
   const std::uint64_t length = count * block_size_;
   if (punch_holes_) {
@@ -164,7 +163,7 @@ StoreStatus FileStore::unmap(std::uint64_t lba, std::uint64_t count) {
     if (rc != 0) punch_holes_ = false;
   }
   if (!punch_holes_) {
-    if (auto e = write_zeros(offset, length)) return e;
+    if (auto e = write_zeros(offset, length); !e.ok()) return e;
   }
   return sync_if_write_through("unmap");
 }
@@ -174,7 +173,7 @@ StoreStatus FileStore::flush() {
   // so a second call could succeed without the data ever reaching the disk.
   // Once it has failed, every later flush fails too.
   wait_idle();  // an asynchronous fdatasync may fail meanwhile
-  if (flush_error_) return flush_error_;
+  if (!flush_error_.ok()) return flush_error_;
   int rc = 0;
   do {
     rc = ::fdatasync(fd_);
@@ -210,12 +209,12 @@ std::string FileStore::describe() const {
 }
 
 StoreStatus FileStore::sync_if_write_through(const char* op) {
-  if (mode_ != DurabilityMode::kWriteThrough) return std::nullopt;
-  if (auto e = flush()) {
-    e->message = std::string(op) + " not durable: " + e->message;
+  if (mode_ != DurabilityMode::kWriteThrough) return {};
+  if (auto e = flush(); !e.ok()) {
+    e.error().message = std::string(op) + " not durable: " + e.error().message;
     return e;
   }
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus FileStore::write_zeros(std::uint64_t offset, std::uint64_t length) {
@@ -230,11 +229,11 @@ StoreStatus FileStore::write_zeros(std::uint64_t offset, std::uint64_t length) {
     offset += n;
     length -= n;
   }
-  return std::nullopt;
+  return {};
 }
 
-StoreError FileStore::error(int errno_value, const std::string& what) const {
-  return StoreError{errno_value, "image " + path_ + ": " + what + ": " + errno_text(errno_value)};
+Error FileStore::error(int errno_value, const std::string& what) const {
+  return Error{errno_value, "image " + path_ + ": " + what + ": " + errno_text(errno_value)};
 }
 
 }  // namespace memstore::scsi

@@ -42,6 +42,7 @@
 #include <string>
 #include <variant>
 
+#include "base/expected.h"
 #include "target/scsi/async_store.h"
 #include "target/scsi/backing_store.h"
 
@@ -54,10 +55,8 @@ enum class DurabilityMode : std::uint8_t {
 
 class FileStore final : public BackingStore, public AsyncStore {
  public:
-  static std::variant<std::unique_ptr<FileStore>, StoreError> open(const std::string& path,
-                                                                   std::uint64_t blocks,
-                                                                   std::uint32_t block_size,
-                                                                   DurabilityMode mode);
+  static Expected<std::unique_ptr<FileStore>> open(const std::string& path, std::uint64_t blocks,
+                                                   std::uint32_t block_size, DurabilityMode mode);
   ~FileStore() override;
   FileStore(const FileStore&) = delete;
   FileStore& operator=(const FileStore&) = delete;
@@ -141,7 +140,7 @@ class FileStore final : public BackingStore, public AsyncStore {
   void wait_idle();  // every asynchronous operation finished
   StoreStatus sync_if_write_through(const char* op);
   StoreStatus write_zeros(std::uint64_t offset, std::uint64_t length);
-  StoreError error(int errno_value, const std::string& what) const;
+  Error error(int errno_value, const std::string& what) const;
 
   int fd_;
   std::string path_;

@@ -87,7 +87,7 @@ FileStore::~FileStore() {
 }
 
 StoreStatus FileStore::start_async(unsigned depth) {
-  if (ring_) return std::nullopt;
+  if (ring_) return {};
   auto r = std::make_unique<Ring>();
   r->depth = depth;
   if (const int rc = io_uring_queue_init(depth, &r->ring, 0); rc < 0) {
@@ -123,14 +123,14 @@ StoreStatus FileStore::start_async(unsigned depth) {
   // nothing but the speed.
   (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_RANDOM);
   ring_ = std::move(r);
-  return std::nullopt;
+  return {};
 }
 
 // Started on first use, so that a store only ever used synchronously (the
 // TCMU handler, tests) has no ring. Without io_uring the store stays
 // synchronous; async_error() says why.
 AsyncStore* FileStore::async() {
-  if (!ring_ && !async_error_) async_error_ = start_async();
+  if (!ring_ && async_error_.ok()) async_error_ = start_async();
   return ring_ ? this : nullptr;
 }
 
@@ -233,25 +233,25 @@ void FileStore::complete(RingOp* op, int res) {
         // A file system without holes: zeros instead, from now on (as unmap()).
         // Synchronous, and rare: only on such file systems.
         punch_holes_ = false;
-        if (auto e = write_zeros(op->offset, op->length)) return finish(op, std::move(e));
+        if (auto e = write_zeros(op->offset, op->length); !e.ok()) return finish(op, std::move(e));
       } else if (res < 0) {
         return finish(op,
                       error(-res, "unmap (punching a hole) at byte " + std::to_string(op->offset)));
       }
       break;
     case RingOp::Kind::kSync:
-      if (res < 0 && !flush_error_) {
+      if (res < 0 && flush_error_.ok()) {
         flush_error_ = error(-res, "fdatasync (data written since may be lost)");
       }
       return finish(op, flush_error_);
   }
   if (op->durable || mode_ == DurabilityMode::kWriteThrough) {
     // The data is in; now the fdatasync that makes it durable.
-    if (flush_error_) return finish(op, flush_error_);
+    if (!flush_error_.ok()) return finish(op, flush_error_);
     op->kind = RingOp::Kind::kSync;
     return;
   }
-  finish(op, std::nullopt);
+  finish(op, {});
 }
 
 void FileStore::reap() {
@@ -288,7 +288,7 @@ void FileStore::wait_idle() {
 
 void FileStore::start_read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out,
                            const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "read", lba, count, out.size()); e || count == 0) {
+  if (auto e = check_access(*this, "read", lba, count, out.size()); !e.ok() || count == 0) {
     return wait->finish_now(std::move(e));
   }
   RingOp* op = ring_->make();
@@ -300,7 +300,7 @@ void FileStore::start_read(std::uint64_t lba, std::uint64_t count, std::span<std
 void FileStore::start_write(std::uint64_t lba, std::uint64_t count,
                             std::span<const std::uint8_t> in, bool durable,
                             const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "write", lba, count, in.size()); e || count == 0) {
+  if (auto e = check_access(*this, "write", lba, count, in.size()); !e.ok() || count == 0) {
     return wait->finish_now(std::move(e));
   }
   RingOp* op = ring_->make();
@@ -318,7 +318,7 @@ void FileStore::start_write(std::uint64_t lba, std::uint64_t count,
 
 void FileStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable,
                             const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); e || count == 0) {
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); !e.ok() || count == 0) {
     return wait->finish_now(std::move(e));
   }
   if (!punch_holes_) {
@@ -326,7 +326,7 @@ void FileStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable
     // waits for every operation in flight, so the order of overlapping
     // operations holds.
     StoreStatus e = unmap(lba, count);
-    if (!e && durable) e = flush();
+    if (e.ok() && durable) e = flush();
     return wait->finish_now(std::move(e));
   }
   RingOp* op = ring_->make();
@@ -342,7 +342,7 @@ void FileStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable
 }
 
 void FileStore::start_flush(const std::shared_ptr<IoWait>& wait) {
-  if (flush_error_) {  // sticky (flush())
+  if (!flush_error_.ok()) {  // sticky (flush())
     return wait->finish_now(flush_error_);
   }
   RingOp* op = ring_->make();

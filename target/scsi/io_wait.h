@@ -30,7 +30,7 @@ class IoWait {
   // (the first failure is kept, with its cause).
   void started() { ++pending_; }
   void finished(StoreStatus status) {
-    if (status && !error_) error_ = std::move(status);
+    if (!status.ok() && error_.ok()) error_ = std::move(status);
     if (--pending_ == 0 && on_ready_) std::exchange(on_ready_, nullptr)();
   }
 

@@ -15,7 +15,7 @@ std::optional<TimingMode> parse_timing_mode(std::string_view s) {
   if (s == "realtime") return TimingMode::kRealtime;
   if (s == "scaled") return TimingMode::kScaled;
   if (s == "off") return TimingMode::kOff;
-  return std::nullopt;
+  return {};
 }
 
 const char* timing_mode_name(TimingMode m) {
@@ -51,13 +51,12 @@ std::optional<std::string> disk_config_error(const LunConfig& config) {
              " needs a MEMStore's geometry; a disk has no probe tips, media rectangles or sled";
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
 
-std::variant<std::unique_ptr<Lun>, std::string> Lun::create(LunConfig config,
-                                                            std::unique_ptr<BackingStore> store) {
+Expected<std::unique_ptr<Lun>> Lun::create(LunConfig config, std::unique_ptr<BackingStore> store) {
   std::string name;
   std::int64_t block_bytes = 0;
   std::int64_t blocks = 0;
@@ -167,7 +166,7 @@ std::optional<Bytes> Lun::buffer(std::size_t size) {
     // Commands, or kept buffers, hold the budget: this LUN's kept ones go
     // first, since they are only kept for speed.
     drop_spares();
-    if (!budget.try_take(needed)) return std::nullopt;
+    if (!budget.try_take(needed)) return {};
   }
   dispatch_hold_.add(config_.buffer_budget, needed);
   // No clear() on recycling and a shrink here: a READ's buffer is filled by
@@ -221,7 +220,7 @@ const std::shared_ptr<IoWait>& Lun::io_for(std::uint64_t lba, bool writing) {
   return current_io_;
 }
 
-Outcome Lun::store_failed(const StoreError& e, bool writing, std::uint64_t lba) const {
+Outcome Lun::store_failed(const Error& e, bool writing, std::uint64_t lba) const {
   if (log_) {
     log_(LogLevel::kError, log_name_ + ": " + (writing ? "write" : "read") + " at LBA " +
                                std::to_string(lba) + " failed: " + e.message);
@@ -232,10 +231,10 @@ Outcome Lun::store_failed(const StoreError& e, bool writing, std::uint64_t lba) 
 void Lun::complete_io(ScsiResult& r) {
   if (!r.io) return;
   IoWait& w = *r.io;
-  if (w.error() && r.status == Status::kGood) {
+  if (!w.error().ok() && r.status == Status::kGood) {
     r.status = Status::kCheckCondition;
-    r.sense =
-        build_sense(*store_failed(*w.error(), w.writing(), w.lba()).sense, descriptor_sense());
+    r.sense = build_sense(*store_failed(w.error().error(), w.writing(), w.lba()).sense,
+                          descriptor_sense());
     if (!r.data_in.empty()) recycle(std::move(r.data_in));
     r.data_in.clear();
   } else if (!w.writing() && r.status == Status::kGood) {

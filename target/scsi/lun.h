@@ -27,6 +27,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/expected.h"
 #include "model/batch.h"
 #include "model/device.h"
 #include "model/disk_presets.h"
@@ -190,8 +191,8 @@ class Lun {
   using Sink = std::function<void(ScsiResult)>;
 
   // Errors name the configuration key at fault.
-  static std::variant<std::unique_ptr<Lun>, std::string> create(
-      LunConfig config, std::unique_ptr<BackingStore> store);
+  static Expected<std::unique_ptr<Lun>> create(LunConfig config,
+                                               std::unique_ptr<BackingStore> store);
 
   // REQUIRES: arrival times non-decreasing across calls.
   void submit(const ScsiCommand& cmd, const Sink& sink);
@@ -315,7 +316,7 @@ class Lun {
   // OCCURRED (29h/00h), the unit attention the LUN starts with. Mode pages
   // keep their current values. An error: the store could not write what the
   // policy kept.
-  std::variant<PowerCutReport, std::string> power_cycle(CutPolicy policy, std::uint64_t seed);
+  Expected<PowerCutReport> power_cycle(CutPolicy policy, std::uint64_t seed);
 
   // Handlers (one per command family; see command_table.cc).
   Outcome test_unit_ready(const CommandContext& c);
@@ -371,7 +372,7 @@ class Lun {
   // The command's IoWait, made on first use (asynchronous storage).
   const std::shared_ptr<IoWait>& io_for(std::uint64_t lba, bool writing);
   // The store failed: logged with its cause, and the sense for that cause.
-  Outcome store_failed(const StoreError& e, bool writing, std::uint64_t lba) const;
+  Outcome store_failed(const Error& e, bool writing, std::uint64_t lba) const;
   Outcome write_blocks(const CommandContext& c, bool durable);
   Outcome unmap_blocks(std::uint64_t lba, std::uint64_t n, bool durable);
   const InitiatorPort& port_of(std::uint64_t nexus) const;

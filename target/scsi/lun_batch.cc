@@ -102,20 +102,24 @@ Outcome Lun::write_buffer(const CommandContext& c) {
     const std::size_t bytes = static_cast<std::size_t>(d.blocks) * bs;
     if (d.op == modepages::BatchOp::kWrite) {
       any_write = true;
-      if (auto e = store_->write(d.lba, d.blocks, list_bytes.subspan(d.data_offset, bytes))) {
-        return store_failed(*e, true, d.lba);
+      if (auto e = store_->write(d.lba, d.blocks, list_bytes.subspan(d.data_offset, bytes));
+          !e.ok()) {
+        return store_failed(e.error(), true, d.lba);
       }
     } else {
       const std::size_t at = o.batch_read_data.size();
       o.batch_read_data.resize(at + bytes);
       if (auto e = store_->read(d.lba, d.blocks,
-                                std::span<std::uint8_t>(o.batch_read_data).subspan(at, bytes))) {
-        return store_failed(*e, false, d.lba);
+                                std::span<std::uint8_t>(o.batch_read_data).subspan(at, bytes));
+          !e.ok()) {
+        return store_failed(e.error(), false, d.lba);
       }
     }
   }
   if (any_write && (cdb.fua || !mode_.wce())) {
-    if (auto e = store_->flush()) return store_failed(*e, true, list.descriptors.front().lba);
+    if (auto e = store_->flush(); !e.ok()) {
+      return store_failed(e.error(), true, list.descriptors.front().lba);
+    }
   }
   model::Request r;
   r.blocks = 1;

@@ -48,10 +48,10 @@ int write_all(int fd, std::string_view text) {
 }
 
 // The whole file, std::nullopt if it does not exist.
-std::variant<std::optional<std::string>, StoreError> read_small_file(const std::string& path) {
+Expected<std::optional<std::string>> read_small_file(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT) return std::optional<std::string>();
-  if (fd < 0) return StoreError{errno, "cannot open " + path + ": " + errno_text(errno)};
+  if (fd < 0) return Error{errno, "cannot open " + path + ": " + errno_text(errno)};
   std::string text;
   std::array<char, 1024> buf{};
   int e = 0;
@@ -63,43 +63,45 @@ std::variant<std::optional<std::string>, StoreError> read_small_file(const std::
     text.append(buf.data(), static_cast<std::size_t>(n));
   }
   ::close(fd);
-  if (e != 0) return StoreError{e, "cannot read " + path + ": " + errno_text(e)};
+  if (e != 0) return Error{e, "cannot read " + path + ": " + errno_text(e)};
   if (text.size() > kMaxFileBytes) {
-    return StoreError{EINVAL, path + " is not a LUN identity file (larger than " +
-                                  std::to_string(kMaxFileBytes) + " bytes)" + kFixHint};
+    return Error{EINVAL, path + " is not a LUN identity file (larger than " +
+                             std::to_string(kMaxFileBytes) + " bytes)" + kFixHint};
   }
   return std::optional<std::string>(std::move(text));
 }
 
-std::variant<std::uint64_t, StoreError> random_u64() {
+Expected<std::uint64_t> random_u64() {
   std::uint64_t v = 0;
   auto* bytes = reinterpret_cast<unsigned char*>(&v);
   std::size_t done = 0;
   while (done < sizeof v) {
     const ssize_t n = ::getrandom(bytes + done, sizeof v - done, 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return StoreError{errno, "getrandom failed: " + errno_text(errno)};
+    if (n < 0) return Error{errno, "getrandom failed: " + errno_text(errno)};
     done += static_cast<std::size_t>(n);
   }
   return v;
 }
 
-// Writes `text` to a new file `path` atomically. Returns false (and no error)
+enum class Creation : std::uint8_t { kCreated, kLostTheRace };
+
+// Writes `text` to a new file `path` atomically: kLostTheRace (and no error)
 // when another process created `path` first.
-std::variant<bool, StoreError> create_atomically(const std::string& path, const std::string& text) {
+Expected<Creation> create_atomically(const std::string& path, const std::string& text) {
   std::string tmp = path + ".tmp.XXXXXX";
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) {
     const int e = errno;
     if (e == ENOENT) {
-      return StoreError{
+      return Error{
           e, "cannot create " + path + ": directory " + parent_directory(path) + " does not exist"};
     }
-    return StoreError{e, "cannot create " + path + ": " + errno_text(e)};
+    return Error{e, "cannot create " + path + ": " + errno_text(e)};
   }
-  auto fail = [&](int e, const std::string& what) -> StoreError {
+  auto fail = [&](int e, const std::string& what) -> Error {
     ::unlink(tmp.c_str());
-    return StoreError{e, what + " " + path + ": " + errno_text(e)};
+    return Error{e, what + " " + path + ": " + errno_text(e)};
   };
   int e = write_all(fd, text);
   if (e == 0 && ::fsync(fd) != 0) e = errno;
@@ -122,11 +124,11 @@ std::variant<bool, StoreError> create_atomically(const std::string& path, const 
   ::unlink(tmp.c_str());
   if (won) {
     if (const int d = fsync_directory(parent_directory(path)); d != 0) {
-      return StoreError{
-          d, "cannot make " + path + " durable (fsync of its directory): " + errno_text(d)};
+      return Error{d,
+                   "cannot make " + path + " durable (fsync of its directory): " + errno_text(d)};
     }
   }
-  return won;
+  return won ? Creation::kCreated : Creation::kLostTheRace;
 }
 
 std::uint64_t fnv1a64(std::string_view s, std::uint64_t h = 0xcbf29ce484222325ULL) {
@@ -154,8 +156,8 @@ IdentityResult parse_identity(std::string_view text, const std::string& source) 
   std::optional<std::string> serial;
   std::optional<std::uint64_t> naa;
   int line_no = 0;
-  auto bad = [&](const std::string& what) -> StoreError {
-    return StoreError{EINVAL, source + ":" + std::to_string(line_no) + ": " + what};
+  auto bad = [&](const std::string& what) -> Error {
+    return Error{EINVAL, source + ":" + std::to_string(line_no) + ": " + what};
   };
   while (!text.empty()) {
     ++line_no;
@@ -197,8 +199,8 @@ IdentityResult parse_identity(std::string_view text, const std::string& source) 
       return bad("unknown key `" + key + "` (expected `serial` or `naa`)");
     }
   }
-  if (!serial) return StoreError{EINVAL, source + ": missing `serial`"};
-  if (!naa) return StoreError{EINVAL, source + ": missing `naa`"};
+  if (!serial) return Error{EINVAL, source + ": missing `serial`"};
+  if (!naa) return Error{EINVAL, source + ": missing `naa`"};
   return LunIdentityRecord{*serial, *naa};
 }
 
@@ -214,23 +216,22 @@ IdentityResult load_or_create_identity(const std::string& image_path) {
   // Two rounds at most: the second reads the file a concurrent creator won with.
   for (int round = 0; round < 2; ++round) {
     auto existing = read_small_file(path);
-    if (auto* e = std::get_if<StoreError>(&existing)) return std::move(*e);
-    if (auto& text = std::get<std::optional<std::string>>(existing)) {
+    if (!existing.ok()) return existing.error();
+    if (const std::optional<std::string>& text = *existing) {
       IdentityResult parsed = parse_identity(*text, path);
-      if (auto* e = std::get_if<StoreError>(&parsed)) e->message += kFixHint;
+      if (!parsed.ok()) parsed.error().message += kFixHint;
       return parsed;
     }
     const auto serial_bits = random_u64();
     const auto naa_bits = random_u64();
-    if (auto* e = std::get_if<StoreError>(&serial_bits)) return *e;
-    if (auto* e = std::get_if<StoreError>(&naa_bits)) return *e;
-    const LunIdentityRecord id{hex16(std::get<std::uint64_t>(serial_bits)),
-                               kNaaLocal | (std::get<std::uint64_t>(naa_bits) & kLow60)};
+    if (!serial_bits.ok()) return serial_bits.error();
+    if (!naa_bits.ok()) return naa_bits.error();
+    const LunIdentityRecord id{hex16(*serial_bits), kNaaLocal | (*naa_bits & kLow60)};
     const auto created = create_atomically(path, format_identity(id, image_path));
-    if (auto* e = std::get_if<StoreError>(&created)) return *e;
-    if (std::get<bool>(created)) return id;
+    if (!created.ok()) return created.error();
+    if (*created == Creation::kCreated) return id;
   }
-  return StoreError{EAGAIN, "cannot create " + path + ": it keeps appearing and disappearing"};
+  return Error{EAGAIN, "cannot create " + path + ": it keeps appearing and disappearing"};
 }
 
 LunIdentityRecord identity_for_name(std::string_view name) {

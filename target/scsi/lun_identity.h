@@ -20,6 +20,7 @@
 #include <string_view>
 #include <variant>
 
+#include "base/expected.h"
 #include "target/scsi/backing_store.h"
 
 namespace memstore::scsi {
@@ -31,7 +32,7 @@ struct LunIdentityRecord {
   bool operator==(const LunIdentityRecord&) const = default;
 };
 
-using IdentityResult = std::variant<LunIdentityRecord, StoreError>;
+using IdentityResult = Expected<LunIdentityRecord>;
 
 // "<image_path>.identity"
 std::string identity_path(const std::string& image_path);

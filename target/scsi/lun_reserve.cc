@@ -175,15 +175,14 @@ void Lun::lun_reset() {
   }
 }
 
-std::variant<PowerCutReport, std::string> Lun::power_cycle(CutPolicy policy,
-                                                          std::uint64_t seed) {
+Expected<PowerCutReport> Lun::power_cycle(CutPolicy policy, std::uint64_t seed) {
   auto cut = store_->power_cut(policy, seed);
-  if (const auto* e = std::get_if<StoreError>(&cut)) return e->message;
+  if (!cut.ok()) return cut;
   reservations_.power_on();
   for (const std::uint64_t nexus : nexuses_) {
     attentions_.establish(port_of(nexus), Reason::kPowerOnReset);
   }
-  return std::get<PowerCutReport>(std::move(cut));
+  return cut;
 }
 
 }  // namespace memstore::scsi

@@ -73,7 +73,8 @@ Outcome Lun::read(const CommandContext& c) {
   std::optional<Bytes> data = buffer(bytes);
   if (!data) return Outcome::no_buffer();
   o.data_in = std::move(*data);
-  if (auto e = store_->read(rw.lba, rw.blocks, o.data_in)) return store_failed(*e, false, rw.lba);
+  if (auto e = store_->read(rw.lba, rw.blocks, o.data_in); !e.ok())
+    return store_failed(e.error(), false, rw.lba);
   return o;
 }
 
@@ -102,12 +103,13 @@ Outcome Lun::write_blocks(const CommandContext& c, bool durable) {
     async_->start_write(rw.lba, blocks, held, durable, io);
   } else if (blocks > 0) {
     const auto in = c.data_out.first(bytes);
-    if (auto e = durable ? store_->write_durable(rw.lba, blocks, in)
-                         : store_->write(rw.lba, blocks, in)) {
-      return store_failed(*e, true, rw.lba);
+    if (auto e =
+            durable ? store_->write_durable(rw.lba, blocks, in) : store_->write(rw.lba, blocks, in);
+        !e.ok()) {
+      return store_failed(e.error(), true, rw.lba);
     }
   } else if (durable) {
-    if (auto e = store_->flush()) return store_failed(*e, true, rw.lba);
+    if (auto e = store_->flush(); !e.ok()) return store_failed(e.error(), true, rw.lba);
   }
   Outcome o = media_outcome(model::Op::kWrite, rw.lba, blocks);
   // A disk's own write-back cache times it only when the host allows one.
@@ -138,7 +140,8 @@ Outcome Lun::verify(const CommandContext& c) {
       return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, rw.len_byte));
     }
     Bytes medium(static_cast<std::size_t>(rw.blocks) * bs);
-    if (auto e = store_->read(rw.lba, rw.blocks, medium)) return store_failed(*e, false, rw.lba);
+    if (auto e = store_->read(rw.lba, rw.blocks, medium); !e.ok())
+      return store_failed(e.error(), false, rw.lba);
     for (std::size_t i = 0; i < medium.size(); ++i) {
       const std::uint8_t expected = bytchk == 0x01 ? c.data_out[i] : c.data_out[i % bs];
       if (medium[i] != expected) {
@@ -160,7 +163,7 @@ Outcome Lun::synchronize_cache(const CommandContext& c) {
     async_->start_flush(io_for(lba, true));
     return {};
   }
-  if (auto e = store_->flush()) return store_failed(*e, true, lba);
+  if (auto e = store_->flush(); !e.ok()) return store_failed(e.error(), true, lba);
   return {};
 }
 
@@ -220,9 +223,9 @@ Outcome Lun::write_same(const CommandContext& c) {
     const auto piece = run.first(static_cast<std::size_t>(k * bs));
     if (io != nullptr) {
       async_->start_write(lba + done, k, piece, false, *io);
-    } else if (auto e = store_->write(lba + done, k, piece)) {
+    } else if (auto e = store_->write(lba + done, k, piece); !e.ok()) {
       recycle(std::move(pattern));
-      return store_failed(*e, true, lba + done);
+      return store_failed(e.error(), true, lba + done);
     }
     done += k;
   }
@@ -232,7 +235,7 @@ Outcome Lun::write_same(const CommandContext& c) {
   } else {
     recycle(std::move(pattern));
     if (durable) {
-      if (auto e = store_->flush()) return store_failed(*e, true, lba);
+      if (auto e = store_->flush(); !e.ok()) return store_failed(e.error(), true, lba);
     }
   }
   return media_outcome(model::Op::kWrite, lba, n);
@@ -245,9 +248,9 @@ Outcome Lun::unmap_blocks(std::uint64_t lba, std::uint64_t n, bool durable) {
     async_->start_unmap(lba, n, durable, io_for(lba, true));
     return {};
   }
-  if (auto e = store_->unmap(lba, n)) return store_failed(*e, true, lba);
+  if (auto e = store_->unmap(lba, n); !e.ok()) return store_failed(e.error(), true, lba);
   if (durable) {
-    if (auto e = store_->flush()) return store_failed(*e, true, lba);
+    if (auto e = store_->flush(); !e.ok()) return store_failed(e.error(), true, lba);
   }
   return {};
 }
@@ -307,18 +310,18 @@ Outcome Lun::compare_and_write(const CommandContext& c) {
   // The Lun runs one command at a time, so compare and write together are
   // atomic with respect to every other command (SBC-3 §5.2).
   Bytes medium(bytes);
-  if (auto e = store_->read(lba, n, medium)) return store_failed(*e, false, lba);
+  if (auto e = store_->read(lba, n, medium); !e.ok()) return store_failed(e.error(), false, lba);
   const auto mismatch = std::mismatch(medium.begin(), medium.end(), c.data_out.begin());
   if (mismatch.first != medium.end()) {
     Sense s{Reason::kMiscompare, std::nullopt,
             static_cast<std::uint64_t>(mismatch.first - medium.begin())};
     return Outcome::fail(s);
   }
-  if (auto e = store_->write(lba, n, c.data_out.subspan(bytes, bytes))) {
-    return store_failed(*e, true, lba);
+  if (auto e = store_->write(lba, n, c.data_out.subspan(bytes, bytes)); !e.ok()) {
+    return store_failed(e.error(), true, lba);
   }
   if ((c.cdb[1] & 0x08) != 0 || !mode_.wce()) {
-    if (auto e = store_->flush()) return store_failed(*e, true, lba);
+    if (auto e = store_->flush(); !e.ok()) return store_failed(e.error(), true, lba);
   }
   // The model times the write pass; the compare reads the same blocks in the
   // same positioning (docs/vendor-interface.md).
@@ -338,12 +341,14 @@ Outcome Lun::orwrite(const CommandContext& c) {
     // The Lun runs one command at a time, so the read-modify-write is atomic
     // with respect to every other command.
     Bytes medium(bytes);
-    if (auto e = store_->read(rw.lba, blocks, medium)) return store_failed(*e, false, rw.lba);
+    if (auto e = store_->read(rw.lba, blocks, medium); !e.ok())
+      return store_failed(e.error(), false, rw.lba);
     for (std::size_t i = 0; i < bytes; ++i) medium[i] |= c.data_out[i];
-    if (auto e = store_->write(rw.lba, blocks, medium)) return store_failed(*e, true, rw.lba);
+    if (auto e = store_->write(rw.lba, blocks, medium); !e.ok())
+      return store_failed(e.error(), true, rw.lba);
   }
   if (rw.fua || !mode_.wce()) {
-    if (auto e = store_->flush()) return store_failed(*e, true, rw.lba);
+    if (auto e = store_->flush(); !e.ok()) return store_failed(e.error(), true, rw.lba);
   }
   // Timed as what the device does: a read of the blocks, then a write of
   // the same blocks (docs/vendor-interface.md).

@@ -38,25 +38,25 @@ void* sparse_mapping(std::size_t bytes) {
 
 }  // namespace
 
-std::variant<std::unique_ptr<MemoryStore>, StoreError> MemoryStore::create(
-    std::uint64_t blocks, std::uint32_t block_size) {
+Expected<std::unique_ptr<MemoryStore>> MemoryStore::create(std::uint64_t blocks,
+                                                           std::uint32_t block_size) {
   if (blocks == 0 || block_size == 0) {
-    return StoreError{EINVAL, "memory store: a LUN needs at least one block of at least one " +
-                                  std::string("byte (got ") + std::to_string(blocks) +
-                                  " blocks of " + std::to_string(block_size) + " bytes)"};
+    return Error{EINVAL, "memory store: a LUN needs at least one block of at least one " +
+                             std::string("byte (got ") + std::to_string(blocks) + " blocks of " +
+                             std::to_string(block_size) + " bytes)"};
   }
   if (blocks > std::numeric_limits<std::uint64_t>::max() / block_size) {
-    return StoreError{EINVAL, "memory store: " + std::to_string(blocks) + " blocks of " +
-                                  std::to_string(block_size) + " bytes is more than 2^64 bytes"};
+    return Error{EINVAL, "memory store: " + std::to_string(blocks) + " blocks of " +
+                             std::to_string(block_size) + " bytes is more than 2^64 bytes"};
   }
   const std::uint64_t bytes = blocks * block_size;
   const std::uint32_t unit_blocks = std::max<std::uint32_t>(1, kUnitTargetBytes / block_size);
   const std::uint64_t units = (blocks + unit_blocks - 1) / unit_blocks;
   auto no_room = [&] {
-    return StoreError{ENOMEM, "memory store: cannot map " + std::to_string(bytes) +
-                                  " bytes of address space for " + std::to_string(blocks) +
-                                  " blocks of " + std::to_string(block_size) +
-                                  " bytes; use a smaller device or a file backing"};
+    return Error{ENOMEM, "memory store: cannot map " + std::to_string(bytes) +
+                             " bytes of address space for " + std::to_string(blocks) +
+                             " blocks of " + std::to_string(block_size) +
+                             " bytes; use a smaller device or a file backing"};
   };
   if (bytes > std::numeric_limits<std::size_t>::max() - page_size()) return no_room();
   const std::size_t data_bytes = round_up_to_page(bytes);
@@ -121,27 +121,27 @@ std::uint64_t MemoryStore::find_unit(std::uint64_t from, std::uint64_t end, bool
 }
 
 StoreStatus MemoryStore::read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) {
-  if (auto e = check_access(*this, "read", lba, count, out.size())) return e;
+  if (auto e = check_access(*this, "read", lba, count, out.size()); !e.ok()) return e;
   drain();
   return read_now(lba, count, out.data());
 }
 
 StoreStatus MemoryStore::write(std::uint64_t lba, std::uint64_t count,
                                std::span<const std::uint8_t> in) {
-  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+  if (auto e = check_access(*this, "write", lba, count, in.size()); !e.ok()) return e;
   drain();
   return write_now(lba, count, in.data());
 }
 
 StoreStatus MemoryStore::unmap(std::uint64_t lba, std::uint64_t count) {
-  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); !e.ok()) return e;
   drain();
   return unmap_now(lba, count);
 }
 
 StoreStatus MemoryStore::flush() {
   drain();
-  return std::nullopt;
+  return {};
 }
 
 // The bodies below assume a checked range (check_access).
@@ -159,19 +159,19 @@ StoreStatus MemoryStore::read_now(std::uint64_t lba, std::uint64_t count, std::u
     lba += n;
     count -= n;
   }
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus MemoryStore::write_now(std::uint64_t lba, std::uint64_t count, const std::uint8_t* in) {
-  if (count == 0) return std::nullopt;
+  if (count == 0) return {};
   std::memcpy(data_ + lba * block_size_, in, static_cast<std::size_t>(count * block_size_));
   const std::uint64_t last = (lba + count - 1) / unit_blocks_;
   for (std::uint64_t u = lba / unit_blocks_; u <= last; ++u) set_used(u);
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus MemoryStore::unmap_now(std::uint64_t lba, std::uint64_t count) {
-  if (count == 0) return std::nullopt;
+  if (count == 0) return {};
   const std::uint64_t begin = lba * block_size_;
   const std::uint64_t end = begin + count * block_size_;
   // Whole pages inside the range go back to the kernel (they hold no byte of
@@ -202,7 +202,7 @@ StoreStatus MemoryStore::unmap_now(std::uint64_t lba, std::uint64_t count) {
       clear_used(u);
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 BackingStore::Extent MemoryStore::provisioning(std::uint64_t lba, std::uint64_t max_blocks) const {

@@ -34,6 +34,7 @@
 #include <string>
 #include <variant>
 
+#include "base/expected.h"
 #include "target/scsi/async_store.h"
 #include "target/scsi/backing_store.h"
 
@@ -52,8 +53,8 @@ class MemoryStore final : public BackingStore, public AsyncStore {
 
   // Errors: zero blocks or block size, a size beyond 2^64 bytes, or more
   // than the address space can map.
-  static std::variant<std::unique_ptr<MemoryStore>, StoreError> create(std::uint64_t blocks,
-                                                                       std::uint32_t block_size);
+  static Expected<std::unique_ptr<MemoryStore>> create(std::uint64_t blocks,
+                                                       std::uint32_t block_size);
   ~MemoryStore() override;
   MemoryStore(const MemoryStore&) = delete;
   MemoryStore& operator=(const MemoryStore&) = delete;

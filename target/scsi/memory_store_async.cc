@@ -41,7 +41,7 @@ void MemoryStore::enqueue(Queued q) {
 
 void MemoryStore::start_read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out,
                              const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "read", lba, count, out.size()); e || count == 0) {
+  if (auto e = check_access(*this, "read", lba, count, out.size()); !e.ok() || count == 0) {
     return wait->finish_now(std::move(e));
   }
   enqueue({Queued::Kind::kRead, lba, count, 0, out.data(), wait});
@@ -50,7 +50,7 @@ void MemoryStore::start_read(std::uint64_t lba, std::uint64_t count, std::span<s
 void MemoryStore::start_write(std::uint64_t lba, std::uint64_t count,
                               std::span<const std::uint8_t> in, bool /*durable*/,
                               const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "write", lba, count, in.size()); e || count == 0) {
+  if (auto e = check_access(*this, "write", lba, count, in.size()); !e.ok() || count == 0) {
     return wait->finish_now(std::move(e));
   }
   // Only read from for a write; the queue holds one pointer type for both
@@ -61,7 +61,7 @@ void MemoryStore::start_write(std::uint64_t lba, std::uint64_t count,
 
 void MemoryStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool /*durable*/,
                               const std::shared_ptr<IoWait>& wait) {
-  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); e || count == 0) {
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); !e.ok() || count == 0) {
     return wait->finish_now(std::move(e));
   }
   enqueue({Queued::Kind::kUnmap, lba, count, 0, nullptr, wait});
@@ -93,7 +93,7 @@ std::uint64_t MemoryStore::run_head(std::uint64_t budget) {
       break;
   }
   q.done += blocks;
-  if (q.done == q.count || status) {
+  if (q.done == q.count || !status.ok()) {
     std::shared_ptr<IoWait> wait = std::move(q.wait);
     queue_.pop_front();
     wait->finished(std::move(status));

@@ -36,10 +36,10 @@ StoreStatus VolatileCacheStore::settle() {
   const auto t = now();
   if (config_.writeback_idle.count() > 0 && !writes_.empty() &&
       t - last_activity_ >= config_.writeback_idle) {
-    if (auto e = write_back_all()) return e;
+    if (auto e = write_back_all(); !e.ok()) return e;
   }
   last_activity_ = t;
-  return std::nullopt;
+  return {};
 }
 
 void VolatileCacheStore::replace(std::uint64_t lba, std::uint64_t count) {
@@ -70,37 +70,37 @@ StoreStatus VolatileCacheStore::write_runs(const CachedWrite& w,
                                            const std::vector<BlockRun>& runs) {
   const std::uint64_t bs = block_size();
   for (const BlockRun& r : runs) {
-    const auto from = std::span<const std::uint8_t>(w.data).subspan((r.lba - w.lba) * bs,
-                                                                     r.blocks * bs);
-    if (auto e = medium_->write(r.lba, r.blocks, from)) return e;
+    const auto from =
+        std::span<const std::uint8_t>(w.data).subspan((r.lba - w.lba) * bs, r.blocks * bs);
+    if (auto e = medium_->write(r.lba, r.blocks, from); !e.ok()) return e;
   }
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus VolatileCacheStore::write_back(Writes::iterator it) {
   const std::vector<BlockRun> runs = owned_runs(it);
-  if (auto e = write_runs(it->second, runs)) return e;
+  if (auto e = write_runs(it->second, runs); !e.ok()) return e;
   for (const BlockRun& r : runs) {
     for (std::uint64_t b = r.lba; b < r.lba + r.blocks; ++b) owner_.erase(b);
   }
   cached_bytes_ -= it->second.data.size();
   writes_.erase(it);
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus VolatileCacheStore::write_back_all() {
   while (!writes_.empty()) {
-    if (auto e = write_back(writes_.begin())) return e;
+    if (auto e = write_back(writes_.begin()); !e.ok()) return e;
   }
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus VolatileCacheStore::read(std::uint64_t lba, std::uint64_t count,
                                      std::span<std::uint8_t> out) {
-  if (auto e = check_access(*this, "read", lba, count, out.size())) return e;
-  if (auto e = settle()) return e;
-  if (auto e = medium_->read(lba, count, out)) return e;
-  if (owner_.empty()) return std::nullopt;
+  if (auto e = check_access(*this, "read", lba, count, out.size()); !e.ok()) return e;
+  if (auto e = settle(); !e.ok()) return e;
+  if (auto e = medium_->read(lba, count, out); !e.ok()) return e;
+  if (owner_.empty()) return {};
   const std::uint64_t bs = block_size();
   for (std::uint64_t i = 0; i < count; ++i) {
     const auto found = owner_.find(lba + i);
@@ -108,14 +108,14 @@ StoreStatus VolatileCacheStore::read(std::uint64_t lba, std::uint64_t count,
     const CachedWrite& w = writes_.at(found->second);
     std::memcpy(out.data() + i * bs, w.data.data() + (lba + i - w.lba) * bs, bs);
   }
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus VolatileCacheStore::write(std::uint64_t lba, std::uint64_t count,
                                       std::span<const std::uint8_t> in) {
-  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
-  if (count == 0) return std::nullopt;
-  if (auto e = settle()) return e;
+  if (auto e = check_access(*this, "write", lba, count, in.size()); !e.ok()) return e;
+  if (count == 0) return {};
+  if (auto e = settle(); !e.ok()) return e;
   const std::uint64_t sequence = next_sequence_++;
   replace(lba, count);
   if (in.size() > config_.capacity_bytes) {
@@ -124,39 +124,39 @@ StoreStatus VolatileCacheStore::write(std::uint64_t lba, std::uint64_t count,
     return medium_->write(lba, count, in);
   }
   while (cached_bytes_ + in.size() > config_.capacity_bytes) {
-    if (auto e = write_back(writes_.begin())) return e;
+    if (auto e = write_back(writes_.begin()); !e.ok()) return e;
   }
   CachedWrite w{lba, count, flushes_, count, std::vector<std::uint8_t>(in.begin(), in.end())};
   cached_bytes_ += w.data.size();
   writes_.emplace(sequence, std::move(w));
   for (std::uint64_t b = lba; b < lba + count; ++b) owner_[b] = sequence;
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus VolatileCacheStore::write_durable(std::uint64_t lba, std::uint64_t count,
                                               std::span<const std::uint8_t> in) {
-  if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+  if (auto e = check_access(*this, "write", lba, count, in.size()); !e.ok()) return e;
   if (count == 0) return flush();
-  if (auto e = settle()) return e;
+  if (auto e = settle(); !e.ok()) return e;
   replace(lba, count);
   ++next_sequence_;  // numbered like every write, though never cached
-  if (auto e = medium_->write(lba, count, in)) return e;
+  if (auto e = medium_->write(lba, count, in); !e.ok()) return e;
   return medium_->flush();
 }
 
 StoreStatus VolatileCacheStore::unmap(std::uint64_t lba, std::uint64_t count) {
-  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
-  if (auto e = settle()) return e;
+  if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); !e.ok()) return e;
+  if (auto e = settle(); !e.ok()) return e;
   replace(lba, count);
   return medium_->unmap(lba, count);
 }
 
 StoreStatus VolatileCacheStore::flush() {
-  if (auto e = settle()) return e;
-  if (auto e = write_back_all()) return e;
-  if (auto e = medium_->flush()) return e;
+  if (auto e = settle(); !e.ok()) return e;
+  if (auto e = write_back_all(); !e.ok()) return e;
+  if (auto e = medium_->flush(); !e.ok()) return e;
   ++flushes_;
-  return std::nullopt;
+  return {};
 }
 
 BackingStore::Extent VolatileCacheStore::provisioning(std::uint64_t lba,
@@ -175,9 +175,8 @@ std::string VolatileCacheStore::describe() const {
          std::to_string(config_.capacity_bytes >> 10) + " KiB";
 }
 
-std::variant<PowerCutReport, StoreError> VolatileCacheStore::power_cut(CutPolicy policy,
-                                                                        std::uint64_t seed) {
-  if (auto e = settle()) return *e;
+Expected<PowerCutReport> VolatileCacheStore::power_cut(CutPolicy policy, std::uint64_t seed) {
+  if (auto e = settle(); !e.ok()) return e.error();
   PowerCutReport report;
   report.policy = policy;
   report.seed = seed;
@@ -209,7 +208,7 @@ std::variant<PowerCutReport, StoreError> VolatileCacheStore::power_cut(CutPolicy
         b = end;
       }
     }
-    if (auto e = write_runs(w, cut.kept)) return *e;
+    if (auto e = write_runs(w, cut.kept); !e.ok()) return e.error();
     cut.outcome = cut.lost.empty()   ? CutWrite::Outcome::kKept
                   : cut.kept.empty() ? CutWrite::Outcome::kLost
                                      : CutWrite::Outcome::kTorn;
@@ -218,7 +217,7 @@ std::variant<PowerCutReport, StoreError> VolatileCacheStore::power_cut(CutPolicy
   writes_.clear();
   owner_.clear();
   cached_bytes_ = 0;
-  if (auto e = medium_->flush()) return *e;
+  if (auto e = medium_->flush(); !e.ok()) return e.error();
   return report;
 }
 

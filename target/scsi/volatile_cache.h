@@ -30,6 +30,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/expected.h"
 #include "target/scsi/backing_store.h"
 #include "target/scsi/power_cut.h"
 
@@ -69,8 +70,7 @@ class VolatileCacheStore final : public BackingStore {
   // Empties the cache as a power cut would: each cached write is kept,
   // lost or torn by `policy`, drawn from `seed`; what is kept is written to
   // the medium. The report lists every write that was still volatile.
-  std::variant<PowerCutReport, StoreError> power_cut(CutPolicy policy,
-                                                     std::uint64_t seed) override;
+  Expected<PowerCutReport> power_cut(CutPolicy policy, std::uint64_t seed) override;
 
   std::uint64_t cached_bytes() const { return cached_bytes_; }
   std::uint64_t cached_writes() const { return writes_.size(); }

@@ -33,7 +33,7 @@ constexpr std::size_t kEntryBytes = 32;  // four u64
 constexpr std::string_view kSizeMark = "memstore blocks ";
 constexpr std::size_t kSuperBytes = 28;  // three u64 and a u32
 
-StoreError system_error(const std::string& path, const char* what, int e = errno) {
+Error system_error(const std::string& path, const char* what, int e = errno) {
   return {e, "write log " + path + ": " + what + ": " + errno_text(e)};
 }
 
@@ -49,13 +49,15 @@ bool read_at(int fd, std::span<std::uint8_t> bytes, std::uint64_t at) {
 
 }  // namespace
 
-std::variant<std::unique_ptr<LoggedStore>, StoreError> LoggedStore::open(
-    std::unique_ptr<BackingStore> store, const std::string& path) {
+Expected<std::unique_ptr<LoggedStore>> LoggedStore::open(std::unique_ptr<BackingStore> store,
+                                                         const std::string& path) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return system_error(path, "cannot create it");
   std::unique_ptr<LoggedStore> logged(new LoggedStore(std::move(store), fd, path));
-  if (auto e = logged->mark(std::string(kSizeMark) + std::to_string(logged->blocks()))) return *e;
-  if (auto e = logged->write_super()) return *e;
+  if (auto e = logged->mark(std::string(kSizeMark) + std::to_string(logged->blocks())); !e.ok()) {
+    return e.error();
+  }
+  if (auto e = logged->write_super(); !e.ok()) return e.error();
   return logged;
 }
 
@@ -74,11 +76,11 @@ StoreStatus LoggedStore::write_super() {
   put64(block.data() + 16, entries_);
   put32(block.data() + 24, block_size());
   if (!write_at(fd_, block, 0)) return system_error(path_, "write");
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus LoggedStore::append(const write_log::Entry& e, std::span<const std::uint8_t> data) {
-  if (failed_) return failed_;
+  if (!failed_.ok()) return failed_;
   const std::uint64_t bs = block_size();
   std::vector<std::uint8_t> head(bs, 0);
   put64(head.data(), e.sector);
@@ -93,32 +95,33 @@ StoreStatus LoggedStore::append(const write_log::Entry& e, std::span<const std::
   }
   next_block_ += 1 + data.size() / bs;
   ++entries_;
-  return std::nullopt;
+  return {};
 }
 
 StoreStatus LoggedStore::write(std::uint64_t lba, std::uint64_t count,
                                std::span<const std::uint8_t> in) {
-  if (auto e = store_->write(lba, count, in)) return e;
+  if (auto e = store_->write(lba, count, in); !e.ok()) return e;
   return append({.sector = lba, .blocks = count, .flags = 0, .mark = {}, .data = {}}, in);
 }
 
 StoreStatus LoggedStore::write_durable(std::uint64_t lba, std::uint64_t count,
                                        std::span<const std::uint8_t> in) {
-  if (auto e = store_->write_durable(lba, count, in)) return e;
+  if (auto e = store_->write_durable(lba, count, in); !e.ok()) return e;
   return append({.sector = lba, .blocks = count, .flags = write_log::kFua, .mark = {}, .data = {}},
                 in);
 }
 
 StoreStatus LoggedStore::unmap(std::uint64_t lba, std::uint64_t count) {
-  if (auto e = store_->unmap(lba, count)) return e;
+  if (auto e = store_->unmap(lba, count); !e.ok()) return e;
   return append(
       {.sector = lba, .blocks = count, .flags = write_log::kDiscard, .mark = {}, .data = {}}, {});
 }
 
 StoreStatus LoggedStore::flush() {
-  if (auto e = store_->flush()) return e;
-  if (auto e = append({.sector = 0, .blocks = 0, .flags = write_log::kFlush, .mark = {}, .data = {}},
-                      {})) {
+  if (auto e = store_->flush(); !e.ok()) return e;
+  if (auto e = append(
+          {.sector = 0, .blocks = 0, .flags = write_log::kFlush, .mark = {}, .data = {}}, {});
+      !e.ok()) {
     return e;
   }
   return write_super();
@@ -126,19 +129,18 @@ StoreStatus LoggedStore::flush() {
 
 StoreStatus LoggedStore::mark(const std::string& text) {
   const std::string cut = text.substr(0, block_size() - kEntryBytes);
-  return append({.sector = 0, .blocks = 0, .flags = write_log::kMark, .mark = cut, .data = {}},
-                {});
+  return append({.sector = 0, .blocks = 0, .flags = write_log::kMark, .mark = cut, .data = {}}, {});
 }
 
-std::variant<PowerCutReport, StoreError> LoggedStore::power_cut(CutPolicy policy,
-                                                               std::uint64_t seed) {
+Expected<PowerCutReport> LoggedStore::power_cut(CutPolicy policy, std::uint64_t seed) {
   auto report = store_->power_cut(policy, seed);
-  if (std::holds_alternative<PowerCutReport>(report)) {
+  if (report.ok()) {
     if (auto e = mark("power-cut " + std::string(cut_policy_name(policy)) + " seed " +
-                      std::to_string(seed))) {
-      return *e;
+                      std::to_string(seed));
+        !e.ok()) {
+      return e.error();
     }
-    if (auto e = write_super()) return *e;
+    if (auto e = write_super(); !e.ok()) return e.error();
   }
   return report;
 }
@@ -150,20 +152,20 @@ std::string LoggedStore::describe() const {
 namespace write_log {
 
 std::optional<std::uint64_t> Log::blocks() const {
-  if (entries.empty() || !entries[0].mark.starts_with(kSizeMark)) return std::nullopt;
+  if (entries.empty() || !entries[0].mark.starts_with(kSizeMark)) return {};
   try {
     return std::stoull(entries[0].mark.substr(kSizeMark.size()));
   } catch (const std::exception&) {
-    return std::nullopt;
+    return {};
   }
 }
 
-std::variant<Log, StoreError> read(const std::string& path) {
+Expected<Log> read(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return system_error(path, "cannot open it");
   const auto fail = [&](const std::string& what) {
     ::close(fd);
-    return StoreError{EINVAL, "write log " + path + ": " + what};
+    return Error{EINVAL, "write log " + path + ": " + what};
   };
   std::uint8_t super[kSuperBytes];
   if (!read_at(fd, super, 0)) {
@@ -192,7 +194,8 @@ std::variant<Log, StoreError> read(const std::string& path) {
     const std::uint64_t data_len = get64(head.data() + 24);
     ++at;
     if ((e.flags & kMark) != 0) {
-      if (data_len > bs - kEntryBytes) return fail("entry " + std::to_string(i) + ": mark too long");
+      if (data_len > bs - kEntryBytes)
+        return fail("entry " + std::to_string(i) + ": mark too long");
       e.mark.assign(reinterpret_cast<const char*>(head.data() + kEntryBytes), data_len);
     } else if ((e.flags & (kFlush | kDiscard)) == 0 && e.blocks > 0) {
       if (e.blocks > (std::uint64_t{1} << 24)) {

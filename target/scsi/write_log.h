@@ -27,6 +27,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/expected.h"
 #include "target/scsi/backing_store.h"
 
 namespace memstore::scsi {
@@ -54,15 +55,15 @@ struct Log {
   // The LUN's size from the first mark, when a LoggedStore wrote the log.
   std::optional<std::uint64_t> blocks() const;
 };
-std::variant<Log, StoreError> read(const std::string& path);
+Expected<Log> read(const std::string& path);
 }  // namespace write_log
 
 class LoggedStore final : public BackingStore {
  public:
   // Creates (or truncates) `path` and records what `store` is given from
   // now on. Errors name the file.
-  static std::variant<std::unique_ptr<LoggedStore>, StoreError> open(
-      std::unique_ptr<BackingStore> store, const std::string& path);
+  static Expected<std::unique_ptr<LoggedStore>> open(std::unique_ptr<BackingStore> store,
+                                                     const std::string& path);
   ~LoggedStore() override;
   LoggedStore(const LoggedStore&) = delete;
   LoggedStore& operator=(const LoggedStore&) = delete;
@@ -82,8 +83,7 @@ class LoggedStore final : public BackingStore {
     return store_->provisioning(lba, max_blocks);
   }
   bool volatile_cache() const override { return store_->volatile_cache(); }
-  std::variant<PowerCutReport, StoreError> power_cut(CutPolicy policy,
-                                                     std::uint64_t seed) override;
+  Expected<PowerCutReport> power_cut(CutPolicy policy, std::uint64_t seed) override;
   std::string describe() const override;
 
   // A named point in the log (dm-log-writes' mark), e.g. where a power cut fell.

@@ -95,7 +95,7 @@ std::string set_durability(std::string_view v, lunspec::LunSpec& spec) {
 std::optional<std::uint32_t> whole(std::string_view v, std::uint32_t hi) {
   std::uint32_t n = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > hi) return std::nullopt;
+  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > hi) return {};
   return n;
 }
 
@@ -147,18 +147,12 @@ std::string ignore(std::string_view, lunspec::LunSpec&) {
 }
 
 constexpr Option kOptions[] = {
-    {"device", set_device},
-    {"config", set_config},
-    {"timing", set_timing},
-    {"scale", set_scale},
-    {"scheduler", set_scheduler},
-    {"durability", set_durability},
-    {"cache_mb", set_cache_mb},
-    {"cache_writeback_ms", set_cache_writeback_ms},
-    {"write_log", set_write_log},
-    {"rotation_rate", set_rotation_rate},
-    {"control", set_control},
-    {"tcmur_cmd_time_out", ignore},
+    {"device", set_device},       {"config", set_config},
+    {"timing", set_timing},       {"scale", set_scale},
+    {"scheduler", set_scheduler}, {"durability", set_durability},
+    {"cache_mb", set_cache_mb},   {"cache_writeback_ms", set_cache_writeback_ms},
+    {"write_log", set_write_log}, {"rotation_rate", set_rotation_rate},
+    {"control", set_control},     {"tcmur_cmd_time_out", ignore},
 };
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -212,7 +206,7 @@ std::string resolve_params(lunspec::LunSpec& spec) {
 
 }  // namespace
 
-std::variant<lunspec::LunSpec, std::string> parse_config_string(std::string_view cfg) {
+Expected<lunspec::LunSpec> parse_config_string(std::string_view cfg) {
   const std::string prefix = std::string(kSubtype) + "/";
   if (cfg.substr(0, prefix.size()) == prefix) cfg.remove_prefix(prefix.size());
 

@@ -31,6 +31,7 @@
 #include <string_view>
 #include <variant>
 
+#include "base/expected.h"
 #include "target/lunspec/lun_spec.h"
 
 namespace memstore::tcmu {
@@ -43,6 +44,6 @@ extern const char* const kConfigHelp;
 
 // The LUN the string describes: a lunspec::LunSpec with params resolved from
 // the preset and the config file, ready for lunspec::open_lun.
-std::variant<lunspec::LunSpec, std::string> parse_config_string(std::string_view cfgstring);
+Expected<lunspec::LunSpec> parse_config_string(std::string_view cfgstring);
 
 }  // namespace memstore::tcmu

@@ -94,7 +94,7 @@ const char* memstore_tcmu_config_help(void) {
 char* memstore_tcmu_check_config(const char* cfgstring) {
   try {
     const auto spec = memstore::tcmu::parse_config_string(cfgstring == nullptr ? "" : cfgstring);
-    if (const auto* e = std::get_if<std::string>(&spec)) return dup_message(*e);
+    if (!spec.ok()) return dup_message(spec.error().message);
     return nullptr;
   } catch (...) {
     return dup_message("out of memory while checking the config string");
@@ -105,11 +105,11 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
                                              uint32_t block_size, char** error) {
   try {
     auto parsed = memstore::tcmu::parse_config_string(cfgstring == nullptr ? "" : cfgstring);
-    if (auto* e = std::get_if<std::string>(&parsed)) {
-      *error = dup_message(*e);
+    if (!parsed.ok()) {
+      *error = dup_message(parsed.error().message);
       return nullptr;
     }
-    auto& spec = std::get<memstore::lunspec::LunSpec>(parsed);
+    const memstore::lunspec::LunSpec& spec = *parsed;
     const std::uint32_t device_block = memstore::lunspec::device_block_bytes(spec);
     const std::uint64_t want_bytes = memstore::lunspec::device_blocks(spec) * device_block;
     if (block_size != device_block) {
@@ -127,14 +127,13 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
       return nullptr;
     }
     auto opened = memstore::lunspec::open_lun(spec, "memstore-tcmu", "");
-    if (auto* e = std::get_if<std::string>(&opened)) {
-      *error = dup_message(*e);
+    if (!opened.ok()) {
+      *error = dup_message(opened.error().message);
       return nullptr;
     }
     auto lun = std::make_unique<memstore_tcmu_lun>();
     lun->description = spec.device + ", " + scsi::timing_mode_name(spec.config.timing.mode);
-    lun->driver = std::make_unique<ThreadedLunDriver>(
-        std::move(std::get<std::unique_ptr<scsi::Lun>>(opened)));
+    lun->driver = std::make_unique<ThreadedLunDriver>(std::move(opened).value());
     return lun.release();
   } catch (const std::exception& e) {
     *error = dup_message(std::string("cannot open the LUN: ") + e.what());
@@ -163,7 +162,7 @@ char* memstore_tcmu_close(struct memstore_tcmu_lun* lun) {
                   late.mean_ns() / 1000.0, static_cast<double>(late.max_ns) / 1000.0,
                   woke.mean_ns() / 1000.0, static_cast<double>(woke.max_ns) / 1000.0);
     std::string report = line;
-    if (flushed) report += "; flush failed: " + flushed->message;
+    if (!flushed.ok()) report += "; flush failed: " + flushed.error().message;
     return dup_message(report);
   } catch (...) {
     return nullptr;

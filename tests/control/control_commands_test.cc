@@ -95,7 +95,7 @@ TEST_F(ControlCommandsTest, TargetsAreAddedAndRemovedThroughTheAdmin) {
   driver::TimedLun second{io, iscsi::testing::memory_lun()};
   std::vector<std::string> removed;
   ControlCommands::TargetAdmin admin;
-  admin.add = [&](const toml::table& t) -> std::variant<std::vector<ControlLun>, std::string> {
+  admin.add = [&](const toml::table& t) -> Expected<std::vector<ControlLun>> {
     seen = t;
     if (t["name"].value_or(std::string()) == "bad") return "config.portals: taken";
     return std::vector<ControlLun>{{"iqn.2026-11.org.memstore:b", 0, "g2", "memory", &second}};
@@ -244,19 +244,17 @@ TEST_F(ControlCommandsTest, LunAddAndRemoveChangeTheListTheOtherCommandsUse) {
   driver::TimedLun added{io, iscsi::testing::memory_lun()};
   std::string given_target;
   std::vector<std::string> removed;
-  commands.set_lun_admin({[&](const std::string& target,
-                              const toml::table& spec) -> std::variant<ControlLun, std::string> {
-                            given_target = target;
-                            if (spec["backing"].value_or(std::string()) == "nowhere")
-                              return "config.backing: refused";
-                            return ControlLun{target,
-                                              static_cast<std::uint16_t>(spec["id"].value_or(0)),
-                                              "g2", "memory", &added};
-                          },
-                          [&](const ControlLun& l) {
-                            removed.push_back(l.target + "/" + std::to_string(l.id));
-                            return std::string();
-                          }});
+  commands.set_lun_admin(
+      {[&](const std::string& target, const toml::table& spec) -> Expected<ControlLun> {
+         given_target = target;
+         if (spec["backing"].value_or(std::string()) == "nowhere") return "config.backing: refused";
+         return ControlLun{target, static_cast<std::uint16_t>(spec["id"].value_or(0)), "g2",
+                           "memory", &added};
+       },
+       [&](const ControlLun& l) {
+         removed.push_back(l.target + "/" + std::to_string(l.id));
+         return std::string();
+       }});
   const json no_config = ask({{"cmd", "lun-add"}});
   EXPECT_FALSE(no_config["ok"]);
   EXPECT_NE(no_config["error"].get<std::string>().find("config:"), std::string::npos);

@@ -14,28 +14,26 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::variant<Config, std::string> lun_with(const std::string& keys) {
+Expected<Config> lun_with(const std::string& keys) {
   return parse_config("[[target]]\n[[target.lun]]\nbacking = \"memory\"\n" + keys, "d.toml");
 }
 
-std::string error_of(const std::variant<Config, std::string>& r) {
-  const auto* e = std::get_if<std::string>(&r);
-  return e == nullptr ? "" : *e;
+std::string error_of(const Expected<Config>& r) {
+  return r.ok() ? "" : r.error().message;
 }
 
 TEST(ConfigDisk, Atlas10kIsADiskLunOfThePresetsCapacity) {
   const auto r = lun_with("device = \"atlas10k\"\ntiming = \"off\"\n");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const lunspec::LunSpec& spec = std::get<Config>(r).targets[0].luns[0];
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const lunspec::LunSpec& spec = r.value().targets[0].luns[0];
   ASSERT_TRUE(spec.config.disk.has_value());
   EXPECT_EQ(spec.model_name(), "atlas10k");
   EXPECT_EQ(lunspec::device_blocks(spec), 17'966'953u);
   EXPECT_EQ(lunspec::device_block_bytes(spec), 512u);
 
   auto opened = lunspec::open_lun(spec, "iqn.2026-11.org.memstore:disk", "target[0].lun[0].");
-  ASSERT_TRUE(std::holds_alternative<std::unique_ptr<scsi::Lun>>(opened))
-      << std::get<std::string>(opened);
-  scsi::Lun& lun = *std::get<std::unique_ptr<scsi::Lun>>(opened);
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  scsi::Lun& lun = *opened.value();
   EXPECT_TRUE(lun.is_disk());
   EXPECT_EQ(lun.blocks(), 17'966'953u);
   // What a host reads: VPD B1h with the rotation rate.
@@ -50,8 +48,8 @@ TEST(ConfigDisk, Atlas10kIsADiskLunOfThePresetsCapacity) {
 TEST(ConfigDisk, Disk20kAndTheDisksSetKeys) {
   const auto r =
       lun_with("device = \"disk20k\"\nset = [\"cache_segments = 0\", \"write_back=false\"]\n");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const lunspec::LunSpec& spec = std::get<Config>(r).targets[0].luns[0];
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const lunspec::LunSpec& spec = r.value().targets[0].luns[0];
   ASSERT_TRUE(spec.config.disk.has_value());
   EXPECT_EQ(spec.config.disk->rotation_rpm, 20000);
   EXPECT_EQ(spec.config.disk->cache.segments, 0);
@@ -72,8 +70,8 @@ TEST(ConfigDisk, UnknownDeviceNamesTheFieldAndEveryDevice) {
               HasSubstr("device: unknown preset 'cheetah'; use g1, g2, g3, atlas10k or disk20k"));
   cli.device = "disk20k";
   const auto r = resolve(cli);
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  EXPECT_EQ(std::get<Config>(r).targets[0].luns[0].model_name(), "disk20k");
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  EXPECT_EQ(r.value().targets[0].luns[0].model_name(), "disk20k");
 }
 
 TEST(ConfigDisk, MemstoreOnlyKeysAreRefusedForADisk) {
@@ -89,7 +87,7 @@ TEST(ConfigDisk, MemstoreOnlyKeysAreRefusedForADisk) {
   const auto ok = lun_with(
       "device = \"atlas10k\"\n[[target.lun.fault]]\n"
       "lba = [17966000, 17966952]\naction = \"medium-error\"\n");
-  EXPECT_TRUE(std::holds_alternative<Config>(ok)) << error_of(ok);
+  EXPECT_TRUE(ok.ok()) << error_of(ok);
   EXPECT_THAT(error_of(lun_with("device = \"atlas10k\"\n[[target.lun.fault]]\n"
                                 "lba = [0, 17966953]\naction = \"medium-error\"\n")),
               HasSubstr("fault[0].lba"));

@@ -10,15 +10,14 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::variant<Config, std::string> lun_with(const std::string& lun_keys, const std::string& fault) {
+Expected<Config> lun_with(const std::string& lun_keys, const std::string& fault) {
   return parse_config("[[target]]\n[[target.lun]]\nbacking = \"memory\"\n" + lun_keys +
                           "[[target.lun.fault]]\n" + fault,
                       "f.toml");
 }
 
-std::string error_of(const std::variant<Config, std::string>& r) {
-  const auto* e = std::get_if<std::string>(&r);
-  return e == nullptr ? "" : *e;
+std::string error_of(const Expected<Config>& r) {
+  return r.ok() ? "" : r.error().message;
 }
 
 TEST(ConfigFaults, AFullRuleParses) {
@@ -32,8 +31,8 @@ TEST(ConfigFaults, AFullRuleParses) {
                "[[target.lun.fault]]\naction = \"media-region\"\nx = [0, 9]\ny = [5, 6]\n"
                "[[target.lun.fault]]\naction = \"delay\"\ndelay_ms = 2.5\n"
                "[[target.lun.fault]]\naction = \"unit-attention\"\nua = \"mode-changed\"\n");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const auto& lun = std::get<Config>(r).targets[0].luns[0];
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const auto& lun = r.value().targets[0].luns[0];
   EXPECT_EQ(lun.config.fault_seed, 7U);
   ASSERT_EQ(lun.config.faults.size(), 6U);
   const scsi::FaultRule& m = lun.config.faults[0];
@@ -87,8 +86,8 @@ TEST(ConfigFaults, ErrorsNameTheKeyAndTheFix) {
 
 TEST(ConfigFaults, SlowSeekTakesARegionOfTheSledAndAFactor) {
   const auto r = lun_with("", "action = \"slow-seek\"\nx = [10, 20]\ny = [0, 5]\nfactor = 2.5\n");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const scsi::FaultRule& f = std::get<Config>(r).targets[0].luns[0].config.faults[0];
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const scsi::FaultRule& f = r.value().targets[0].luns[0].config.faults[0];
   EXPECT_EQ(f.action, scsi::FaultAction::kSlowSeek);
   EXPECT_EQ(f.x, (std::pair<std::int32_t, std::int32_t>{10, 20}));
   EXPECT_EQ(f.y, (std::pair<std::int32_t, std::int32_t>{0, 5}));
@@ -127,7 +126,7 @@ TEST(ConfigFaults, AtMostTwentyFourFailedTips) {
   for (int tip = 0; tip < 24; ++tip) {
     rules += "[[target.lun.fault]]\naction = \"failed-tip\"\ntip = " + std::to_string(tip) + "\n";
   }
-  EXPECT_TRUE(std::holds_alternative<Config>(lun_with("", rules))) << error_of(lun_with("", rules));
+  EXPECT_TRUE(lun_with("", rules).ok()) << error_of(lun_with("", rules));
   rules += "[[target.lun.fault]]\naction = \"failed-tip\"\ntip = 24\n";
   EXPECT_THAT(error_of(lun_with("", rules)),
               HasSubstr("fault[25].tip: at most 24 failed tips per LUN (page 20h lists them)"));

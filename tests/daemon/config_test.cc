@@ -13,15 +13,14 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-std::string error_of(const std::variant<Config, std::string>& r) {
-  const auto* e = std::get_if<std::string>(&r);
-  return e == nullptr ? "" : *e;
+std::string error_of(const Expected<Config>& r) {
+  return r.ok() ? "" : r.error().message;
 }
 
 TEST(DaemonConfig, NoArgumentsServeOneG2LunOnLoopback) {
   const auto r = resolve(CommandLine{});
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const Config& c = std::get<Config>(r);
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const Config& c = r.value();
   ASSERT_EQ(c.targets.size(), 1u);
   const TargetSpec& t = c.targets[0];
   EXPECT_EQ(t.name, kDefaultTargetName);
@@ -41,8 +40,8 @@ TEST(DaemonConfig, FlagsForTheSingleLunCase) {
   cli.device = "g3";
   cli.timing = "off";
   const auto r = resolve(cli);
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const TargetSpec& t = std::get<Config>(r).targets[0];
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const TargetSpec& t = r.value().targets[0];
   EXPECT_EQ(t.portals[0].port, 13260);
   EXPECT_EQ(t.luns[0].backing, "memory");
   EXPECT_EQ(t.luns[0].config.device.name, "g3");
@@ -97,8 +96,8 @@ scale = 2.0
 scheduler = "sptf"
 )",
                               "test.toml");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const Config& c = std::get<Config>(r);
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const Config& c = r.value();
   EXPECT_EQ(c.log_level, "debug");
   EXPECT_EQ(c.nop_in_interval, 15U);
   EXPECT_EQ(c.spin_us, 40U);
@@ -121,8 +120,8 @@ TEST(DaemonConfig, AVolatileCacheTakesItsSizeAndIdleTime) {
       "[[target]]\n[[target.lun]]\nbacking = \"memory\"\ndurability = \"volatile\"\n"
       "cache_mb = 8\ncache_writeback_ms = 250\n",
       "v.toml");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const lunspec::LunSpec& lun = std::get<Config>(r).targets[0].luns[0];
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const lunspec::LunSpec& lun = r.value().targets[0].luns[0];
   EXPECT_EQ(lun.durability, lunspec::Durability::kVolatile);
   EXPECT_EQ(lun.cache_mb, 8u);
   EXPECT_EQ(lun.cache_writeback_ms, 250u);
@@ -133,9 +132,9 @@ TEST(DaemonConfig, AVolatileCacheTakesItsSizeAndIdleTime) {
                                     "cache_mb = 0\n",
                                     "x.toml")),
               HasSubstr("cache_mb: must be an integer from 1 to 65536 (MiB); it is 0"));
-  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ndurability = \"cached\"\n",
-                                    "y.toml")),
-              HasSubstr("durability: must be \"write-back\", \"write-through\" or \"volatile\""));
+  EXPECT_THAT(
+      error_of(parse_config("[[target]]\n[[target.lun]]\ndurability = \"cached\"\n", "y.toml")),
+      HasSubstr("durability: must be \"write-back\", \"write-through\" or \"volatile\""));
 }
 
 TEST(DaemonConfig, ErrorsNameTheKeyAndLine) {
@@ -226,9 +225,9 @@ TEST(DaemonConfigBounds, CommandLineNumbersAreCheckedLikeTheFile) {
   EXPECT_THAT(error_of(resolve(cli)), HasSubstr("--awake-cpus: must be from 0 to 4096"));
   cli.awake_cpus = 2;
   const auto r = resolve(cli);
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  EXPECT_EQ(std::get<Config>(r).security_log_rate, 50u);
-  EXPECT_EQ(std::get<Config>(r).awake_cpus, 2u);
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  EXPECT_EQ(r.value().security_log_rate, 50u);
+  EXPECT_EQ(r.value().awake_cpus, 2u);
 }
 
 TEST(DaemonConfigLogLevel, UnknownLevelIsAnErrorNamingTheLevels) {
@@ -261,8 +260,8 @@ name = "iqn.2026-11.org.example:b"
 backing = "memory"
 )",
                               "c.toml");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  for (const TargetSpec& t : std::get<Config>(r).targets) {
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  for (const TargetSpec& t : r.value().targets) {
     for (const LunSpec& lun : t.luns) {
       EXPECT_EQ(lun.config.control_access.initiators,
                 std::vector<std::string>{"iqn.2026-11.org.example:admin"});
@@ -272,11 +271,10 @@ backing = "memory"
   // The default: nobody.
   CommandLine cli;
   cli.backing = "memory";
-  EXPECT_TRUE(
-      std::get<Config>(resolve(cli)).targets[0].luns[0].config.control_access.initiators.empty());
+  EXPECT_TRUE((resolve(cli)).value().targets[0].luns[0].config.control_access.initiators.empty());
   // --control-initiator, repeatable.
   cli.control_initiators = {"iqn.2026-11.org.example:x", "iqn.2026-11.org.example:y"};
-  EXPECT_EQ(std::get<Config>(resolve(cli)).targets[0].luns[0].config.control_access.initiators,
+  EXPECT_EQ(resolve(cli).value().targets[0].luns[0].config.control_access.initiators,
             cli.control_initiators);
   cli.control_initiators = {"admin"};
   EXPECT_THAT(error_of(resolve(cli)), HasSubstr("--control-initiator: must be an iSCSI name"));
@@ -332,12 +330,11 @@ TEST(DaemonConfigChap, DiscoveryChapIsReadAndCheckedLikeATargets) {
       "[[target]]\n[[target.lun]]\n",
       "d.toml");
   ASSERT_EQ(error_of(parsed), "");
-  const Config& c = std::get<Config>(parsed);
+  const Config& c = parsed.value();
   ASSERT_TRUE(c.discovery_chap);
   EXPECT_EQ(c.discovery_chap->user, "finder");
   EXPECT_EQ(c.discovery_chap->secret, "finder-secret-1");
-  EXPECT_FALSE(
-      std::get<Config>(parse_config("[[target]]\n[[target.lun]]\n", "e.toml")).discovery_chap);
+  EXPECT_FALSE((parse_config("[[target]]\n[[target.lun]]\n", "e.toml")).value().discovery_chap);
   EXPECT_THAT(error_of(parse_config("[discovery.chap]\nuser = \"finder\"\nsecret = \"x\"\n"
                                     "[[target]]\n[[target.lun]]\n",
                                     "d.toml")),
@@ -351,27 +348,25 @@ TEST(DaemonConfigChap, DiscoveryChapIsReadAndCheckedLikeATargets) {
 TEST(DaemonConfig, OpensMemoryAndFileLuns) {
   CommandLine cli;
   cli.backing = "memory";
-  const Config mem = std::get<Config>(resolve(cli));
+  const Config mem = (resolve(cli)).value();
   auto lun = open_lun(mem.targets[0].luns[0], mem.targets[0].name, "target[0].lun[0].");
-  ASSERT_TRUE(std::holds_alternative<std::unique_ptr<scsi::Lun>>(lun))
-      << std::get<std::string>(lun);
+  ASSERT_TRUE(lun.ok()) << lun.error().message;
 
   const std::string dir = ::testing::TempDir() + "memstore-config-test";
   std::filesystem::create_directories(dir);
   cli.backing = dir + "/g2.img";
-  const Config file = std::get<Config>(resolve(cli));
+  const Config file = (resolve(cli)).value();
   {
     auto opened = open_lun(file.targets[0].luns[0], file.targets[0].name, "target[0].lun[0].");
-    ASSERT_TRUE(std::holds_alternative<std::unique_ptr<scsi::Lun>>(opened))
-        << std::get<std::string>(opened);
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
   }
   EXPECT_TRUE(std::filesystem::exists(dir + "/g2.img.identity"));
   // A missing directory: the error names the key.
   cli.backing = dir + "/missing/g2.img";
-  const Config bad = std::get<Config>(resolve(cli));
+  const Config bad = (resolve(cli)).value();
   auto failed = open_lun(bad.targets[0].luns[0], bad.targets[0].name, "target[0].lun[0].");
-  ASSERT_TRUE(std::holds_alternative<std::string>(failed));
-  EXPECT_THAT(std::get<std::string>(failed), HasSubstr("target[0].lun[0].backing"));
+  ASSERT_TRUE(!failed.ok());
+  EXPECT_THAT(failed.error().message, HasSubstr("target[0].lun[0].backing"));
   std::filesystem::remove_all(dir);
 }
 
@@ -382,16 +377,18 @@ namespace memstore::daemon {
 namespace {
 
 TEST(DaemonConfigLimits, DefaultsAreSafeAndTheTableSetsThem) {
-  const Config d = std::get<Config>(parse_config("[[target]]\n[[target.lun]]\n", "d.toml"));
+  const Config d = (parse_config("[[target]]\n[[target.lun]]\n", "d.toml")).value();
   EXPECT_EQ(d.limits.max_connections, 1024U);
   EXPECT_EQ(d.nop_in_interval, 5U);  // keepalive on by default
   EXPECT_EQ(d.nop_in_timeout, 10U);
-  const Config c = std::get<Config>(parse_config(
-      "[daemon]\nnop_in_timeout = 3\n[limits]\nmax_connections = 10\n"
-      "max_sessions_per_initiator = 2\nlogin_timeout = 4\nmax_outstanding_commands = 32\n"
-      "max_text_bytes = 16384\nmax_output_bytes = 2097152\nbuffer_megabytes = 128\n"
-      "batch_result_megabytes = 32\n[[target]]\n[[target.lun]]\n",
-      "l.toml"));
+  const Config c =
+      (parse_config(
+           "[daemon]\nnop_in_timeout = 3\n[limits]\nmax_connections = 10\n"
+           "max_sessions_per_initiator = 2\nlogin_timeout = 4\nmax_outstanding_commands = 32\n"
+           "max_text_bytes = 16384\nmax_output_bytes = 2097152\nbuffer_megabytes = 128\n"
+           "batch_result_megabytes = 32\n[[target]]\n[[target.lun]]\n",
+           "l.toml"))
+          .value();
   EXPECT_EQ(c.nop_in_timeout, 3U);
   EXPECT_EQ(c.limits.max_connections, 10U);
   EXPECT_EQ(c.limits.max_sessions_per_initiator, 2U);

@@ -29,9 +29,8 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-std::string error_of(const std::variant<Config, std::string>& r) {
-  const auto* e = std::get_if<std::string>(&r);
-  return e == nullptr ? "" : *e;
+std::string error_of(const Expected<Config>& r) {
+  return r.ok() ? "" : r.error().message;
 }
 
 // Every key of a TOML document as a dotted path ("target.lun.id"); the
@@ -187,8 +186,8 @@ TEST(ExampleConfig, ParserKeysAreReadBackFromItsErrors) {
 
 TEST(ExampleConfig, TheRealParserAcceptsIt) {
   const auto r = parse_config(example_text(), "examples/memstored.toml");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const Config& c = std::get<Config>(r);
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const Config& c = r.value();
   EXPECT_EQ(c.state_dir, "/var/lib/memstore");
   ASSERT_TRUE(c.discovery_chap.has_value());
   ASSERT_EQ(c.targets.size(), 1u);
@@ -211,8 +210,8 @@ TEST(ExampleConfig, AsItIsItServesAnyInitiatorWithoutFaults) {
   // Started as it is, the example must serve iscsi-ls and qemu-img: no CHAP,
   // no ACL, no fault rule (tests/integration/examples_test.sh starts it).
   const auto r = parse_config(example_text(false), "examples/memstored.toml");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const Config& c = std::get<Config>(r);
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const Config& c = r.value();
   EXPECT_FALSE(c.discovery_chap.has_value());
   ASSERT_EQ(c.targets.size(), 1u);
   EXPECT_FALSE(c.targets[0].chap.has_value());
@@ -271,8 +270,8 @@ TEST(ExampleConfig, DottedKeysInTheDocumentationExist) {
 
 TEST(InstalledConfig, TheRealParserAcceptsIt) {
   const auto r = load_config(std::string(MEMSTORE_SOURCE_DIR) + "/etc/memstored.toml");
-  ASSERT_TRUE(std::holds_alternative<Config>(r)) << error_of(r);
-  const Config& c = std::get<Config>(r);
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const Config& c = r.value();
   ASSERT_EQ(c.targets.size(), 1u);
   ASSERT_EQ(c.targets[0].portals.size(), 1u);
   // Installed, it serves the loopback address only, until the operator says otherwise.

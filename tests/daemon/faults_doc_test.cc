@@ -43,8 +43,8 @@ TEST(FaultsDoc, EveryBlockParsesAndEveryActionHasAnExample) {
     const std::string config =
         "[[target]]\n" + std::string(has_lun ? "" : "[[target.lun]]\nbacking = \"memory\"\n") + b;
     const auto parsed = parse_config(config, "docs/faults.md");
-    const auto* error = std::get_if<std::string>(&parsed);
-    EXPECT_EQ(error, nullptr) << (error ? *error : "") << "\nin the block:\n" << b;
+    EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().message) << "\nin the block:\n"
+                             << b;
     for (auto it = std::sregex_iterator(b.begin(), b.end(), action); it != std::sregex_iterator();
          ++it) {
       shown.insert((*it)[1].str());

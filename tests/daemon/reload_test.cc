@@ -14,8 +14,8 @@ using ::testing::HasSubstr;
 
 Config parsed(const std::string& text) {
   auto r = parse_config(text, "r.toml");
-  if (auto* e = std::get_if<std::string>(&r)) ADD_FAILURE() << *e;
-  return std::get<Config>(r);
+  if (!r.ok()) ADD_FAILURE() << r.error().message;
+  return r.value();
 }
 
 const std::string kBase =

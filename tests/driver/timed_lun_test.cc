@@ -105,9 +105,8 @@ std::unique_ptr<scsi::Lun> file_lun(const scsi::testing::TempDir& dir, scsi::Tim
   const model::Geometry g(config.device);
   auto store = scsi::FileStore::open(dir.file("g2.img"), static_cast<std::uint64_t>(g.blocks()),
                                      512, scsi::DurabilityMode::kWriteBack);
-  auto created = scsi::Lun::create(std::move(config),
-                                   std::move(std::get<std::unique_ptr<scsi::FileStore>>(store)));
-  return std::move(std::get<std::unique_ptr<scsi::Lun>>(created));
+  auto created = scsi::Lun::create(std::move(config), std::move(store.value()));
+  return std::move(created).value();
 }
 
 // Commands in flight together on a file-backed LUN: every result waits for

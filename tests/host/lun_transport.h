@@ -23,9 +23,8 @@ inline std::unique_ptr<scsi::Lun> make_lun(const model::DeviceParams& device, bo
   const model::Geometry g(device);
   auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()),
                                          static_cast<std::uint32_t>(device.block_bytes));
-  auto created = scsi::Lun::create(std::move(config),
-                                   std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)));
-  return std::move(std::get<std::unique_ptr<scsi::Lun>>(created));
+  auto created = scsi::Lun::create(std::move(config), std::move(store.value()));
+  return std::move(created).value();
 }
 
 class LunTransport : public Transport {

@@ -130,7 +130,7 @@ TEST_F(TargetRuntimeTest, ARemovedTargetEndsItsSessionsAndStopsListening) {
   ASSERT_NE(driver, nullptr);
   // Retired, then destroyed in a later handler, on its own loop.
   on_target([&] {
-    driver->retire();
+    EXPECT_TRUE(driver->retire().ok());
     return 0;
   });
   on_target([&] {

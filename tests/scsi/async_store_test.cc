@@ -28,10 +28,10 @@ class AsyncFileStore : public ::testing::Test {
  protected:
   void SetUp() override {
     auto r = FileStore::open(dir_.file("lun.img"), 4096, kBs, DurabilityMode::kWriteBack);
-    ASSERT_TRUE(std::holds_alternative<std::unique_ptr<FileStore>>(r));
-    store_ = std::move(std::get<std::unique_ptr<FileStore>>(r));
+    ASSERT_TRUE(r.ok());
+    store_ = std::move(r.value());
     async_ = store_->async();
-    ASSERT_NE(async_, nullptr) << store_->async_error()->message;
+    ASSERT_NE(async_, nullptr) << store_->async_error().error().message;
   }
 
   // Reaps until every wait is ready, the way a transport does: wait for
@@ -64,8 +64,8 @@ TEST_F(AsyncFileStore, AReadStartedAfterAWriteSeesItsData) {
   const auto out = r->hold(filled(64, 0xFF));
   async_->start_read(132, 64, out, r);
   finish({w, r});
-  EXPECT_FALSE(w->error());
-  EXPECT_FALSE(r->error());
+  EXPECT_TRUE(w->error().ok());
+  EXPECT_TRUE(r->error().ok());
   EXPECT_EQ(Bytes(out.begin(), out.begin() + 32 * kBs), filled(32, 0xA5));
   EXPECT_EQ(Bytes(out.begin() + 32 * kBs, out.end()), filled(32, 0x00));
 }
@@ -82,7 +82,7 @@ TEST_F(AsyncFileStore, OfTwoOverlappingWritesTheLaterWins) {
   EXPECT_GT(async_->in_flight(), 0U);
   for (const auto& w : waits) finish({w});
   Bytes got(21 * 8 * kBs);
-  ASSERT_FALSE(store_->read(8, 21 * 8, got));
+  ASSERT_TRUE(store_->read(8, 21 * 8, got).ok());
   for (int i = 1; i <= 20; ++i) {
     EXPECT_EQ(got[static_cast<std::size_t>((i - 1) * 8 * kBs)], i) << "blocks of write " << i;
   }
@@ -100,14 +100,14 @@ TEST_F(AsyncFileStore, AWriteLongerThanOnePieceLandsWhole) {
   const auto w = wait(true);
   async_->start_write(3, blocks, w->hold(Bytes(data)), true, w);
   finish({w});
-  ASSERT_FALSE(w->error());
+  ASSERT_TRUE(w->error().ok());
   Bytes got(data.size());
-  ASSERT_FALSE(store_->read(3, blocks, got));
+  ASSERT_TRUE(store_->read(3, blocks, got).ok());
   EXPECT_EQ(got, data);
 
   std::reverse(data.begin(), data.end());
-  ASSERT_FALSE(store_->write(1000, blocks, data));  // the synchronous path
-  ASSERT_FALSE(store_->read(1000, blocks, got));
+  ASSERT_TRUE(store_->write(1000, blocks, data).ok());  // the synchronous path
+  ASSERT_TRUE(store_->read(1000, blocks, got).ok());
   EXPECT_EQ(got, data);
 }
 
@@ -120,7 +120,7 @@ TEST_F(AsyncFileStore, ReadsLongerThanOnePieceReturnEveryByte) {
   for (std::size_t i = 0; i < data.size(); ++i) {
     data[i] = static_cast<std::uint8_t>(i * 13 + i / kBs);
   }
-  ASSERT_FALSE(store_->write(5, blocks, data));
+  ASSERT_TRUE(store_->write(5, blocks, data).ok());
   std::vector<std::shared_ptr<IoWait>> waits;
   std::vector<std::span<std::uint8_t>> outs;
   const std::size_t reads = FileStore::kKernelBytes / data.size() + 2;
@@ -131,7 +131,7 @@ TEST_F(AsyncFileStore, ReadsLongerThanOnePieceReturnEveryByte) {
   }
   for (const auto& w : waits) finish({w});
   for (std::size_t i = 0; i < reads; ++i) {
-    ASSERT_FALSE(waits[i]->error()) << "read " << i;
+    ASSERT_TRUE(waits[i]->error().ok()) << "read " << i;
     EXPECT_TRUE(std::equal(outs[i].begin(), outs[i].end(), data.begin(), data.end()))
         << "read " << i;
   }
@@ -141,24 +141,24 @@ TEST_F(AsyncFileStore, SynchronousCallsWaitForTheAsynchronousOnes) {
   const auto w = wait(true);
   async_->start_write(7, 300, w->hold(filled(300, 0x3C)), true, w);
   Bytes got(300 * kBs);
-  ASSERT_FALSE(store_->read(7, 300, got));  // no reap: the read waits by itself
+  ASSERT_TRUE(store_->read(7, 300, got).ok());  // no reap: the read waits by itself
   EXPECT_TRUE(w->ready());
-  EXPECT_FALSE(w->error());
+  EXPECT_TRUE(w->error().ok());
   EXPECT_EQ(got, filled(300, 0x3C));
   EXPECT_EQ(async_->in_flight(), 0U);
 }
 
 TEST_F(AsyncFileStore, UnmapAndFlushFinishAndUnmappedBlocksReadAsZeros) {
-  ASSERT_FALSE(store_->write(0, 4096, filled(4096, 0x77)));
+  ASSERT_TRUE(store_->write(0, 4096, filled(4096, 0x77)).ok());
   const auto u = wait(true);
   async_->start_unmap(1024, 2048, true, u);
   const auto f = wait(true);
   async_->start_flush(f);
   finish({u, f});
-  EXPECT_FALSE(u->error());
-  EXPECT_FALSE(f->error());
+  EXPECT_TRUE(u->error().ok());
+  EXPECT_TRUE(f->error().ok());
   Bytes got(4096 * kBs);
-  ASSERT_FALSE(store_->read(0, 4096, got));
+  ASSERT_TRUE(store_->read(0, 4096, got).ok());
   EXPECT_EQ(got[1023 * kBs], 0x77);
   EXPECT_EQ(got[1024 * kBs], 0x00);
   EXPECT_EQ(got[3071 * kBs + kBs - 1], 0x00);
@@ -174,9 +174,9 @@ TEST_F(AsyncFileStore, AFlushCoversItsOwnCommandsWrites) {
   for (std::uint64_t lba = 0; lba < 4096; lba += 256) async_->start_write(lba, 256, run, false, w);
   async_->start_flush(w);
   finish({w});
-  EXPECT_FALSE(w->error());
+  EXPECT_TRUE(w->error().ok());
   Bytes got(4096 * kBs);
-  ASSERT_FALSE(store_->read(0, 4096, got));
+  ASSERT_TRUE(store_->read(0, 4096, got).ok());
   EXPECT_EQ(got, filled(4096, 0x11));
 }
 
@@ -184,8 +184,8 @@ TEST_F(AsyncFileStore, AnOperationOutOfRangeFinishesAtOnceWithItsCause) {
   const auto r = wait(false);
   async_->start_read(4090, 16, r->hold(filled(16, 0)), r);
   EXPECT_TRUE(r->ready());
-  ASSERT_TRUE(r->error());
-  EXPECT_EQ(r->error()->errno_value, ERANGE);
+  ASSERT_FALSE(r->error().ok());
+  EXPECT_EQ(r->error().error().errno_value, ERANGE);
 }
 
 TEST_F(AsyncFileStore, DestroyingTheStoreWaitsForItsOperations) {
@@ -194,9 +194,9 @@ TEST_F(AsyncFileStore, DestroyingTheStoreWaitsForItsOperations) {
   store_.reset();  // must not return while the kernel still reads w's buffer
   EXPECT_TRUE(w->ready());
   auto r = FileStore::open(dir_.file("lun.img"), 4096, kBs, DurabilityMode::kWriteBack);
-  auto& again = std::get<std::unique_ptr<FileStore>>(r);
+  auto& again = r.value();
   Bytes got(2048 * kBs);
-  ASSERT_FALSE(again->read(0, 2048, got));
+  ASSERT_TRUE(again->read(0, 2048, got).ok());
   EXPECT_EQ(got, filled(2048, 0x42));
 }
 

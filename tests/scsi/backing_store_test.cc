@@ -41,19 +41,19 @@ using testing::TempDir;
 
 // The success value, or a test failure with the error's message.
 template <typename T>
-T value_or_fail(std::variant<T, StoreError> result) {
-  if (auto* e = std::get_if<StoreError>(&result)) {
-    ADD_FAILURE() << "unexpected error: " << e->message;
+T value_or_fail(Expected<T> result) {
+  if (!result.ok()) {
+    ADD_FAILURE() << "unexpected error: " << result.error().message;
     return T{};
   }
-  return std::move(std::get<T>(result));
+  return std::move(result.value());
 }
 
 template <typename T>
-StoreError error_or_fail(std::variant<T, StoreError> result) {
-  if (auto* e = std::get_if<StoreError>(&result)) return *e;
+Error error_or_fail(Expected<T> result) {
+  if (!result.ok()) return result.error();
   ADD_FAILURE() << "expected an error";
-  return StoreError{};
+  return Error{""};
 }
 
 std::vector<std::uint8_t> pattern(std::uint64_t lba, std::uint64_t count, std::uint32_t bs,
@@ -69,7 +69,7 @@ std::vector<std::uint8_t> pattern(std::uint64_t lba, std::uint64_t count, std::u
 std::vector<std::uint8_t> read_blocks(BackingStore& s, std::uint64_t lba, std::uint64_t count) {
   std::vector<std::uint8_t> out(count * s.block_size(), 0xEE);
   const StoreStatus st = s.read(lba, count, out);
-  EXPECT_FALSE(st) << st->message;
+  EXPECT_TRUE(st.ok()) << st.error().message;
   return out;
 }
 
@@ -132,7 +132,7 @@ class StoreContract : public ::testing::TestWithParam<StoreKind> {
   }
   void write(std::uint64_t lba, std::uint64_t count, std::uint8_t seed = 1) {
     const StoreStatus st = store_->write(lba, count, pattern(lba, count, bs_, seed));
-    ASSERT_FALSE(st) << st->message;
+    ASSERT_TRUE(st.ok()) << st.error().message;
   }
 
   TempDir dir_;
@@ -171,20 +171,20 @@ TEST_P(StoreContract, OverwriteReplacesData) {
 TEST_P(StoreContract, UnmappedBlocksReadZerosAndNeighboursStay) {
   write(0, kBlocks);
   const StoreStatus st = store_->unmap(101, 300);
-  ASSERT_FALSE(st) << st->message;
+  ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(read_blocks(*store_, 0, 101), pattern(0, 101, bs_));
   EXPECT_EQ(read_blocks(*store_, 101, 300), zeros(300, bs_));
   EXPECT_EQ(read_blocks(*store_, 401, kBlocks - 401), pattern(401, kBlocks - 401, bs_));
 }
 
 TEST_P(StoreContract, UnmapOfNeverWrittenBlocksIsFine) {
-  EXPECT_FALSE(store_->unmap(0, kBlocks));
+  EXPECT_TRUE(store_->unmap(0, kBlocks).ok());
   EXPECT_EQ(read_blocks(*store_, 0, kBlocks), zeros(kBlocks, bs_));
 }
 
 TEST_P(StoreContract, WriteAfterUnmap) {
   write(0, 256, 1);
-  ASSERT_FALSE(store_->unmap(0, 256));
+  ASSERT_TRUE(store_->unmap(0, 256).ok());
   write(64, 1, 5);
   EXPECT_EQ(read_blocks(*store_, 64, 1), pattern(64, 1, bs_, 5));
   EXPECT_EQ(read_blocks(*store_, 0, 64), zeros(64, bs_));
@@ -202,16 +202,16 @@ TEST_P(StoreContract, OutOfRangeIsAnErrorAndTouchesNothing) {
     // read or write them (count * block_size may overflow).
     std::vector<std::uint8_t> buf(bs_, 0xAB);
     const StoreStatus rd = store_->read(r.lba, r.count, buf);
-    ASSERT_TRUE(rd);
-    EXPECT_EQ(rd->errno_value, ERANGE);
-    EXPECT_THAT(rd->message, AllOf(HasSubstr("read"), HasSubstr("beyond the end")));
+    ASSERT_FALSE(rd.ok());
+    EXPECT_EQ(rd.error().errno_value, ERANGE);
+    EXPECT_THAT(rd.error().message, AllOf(HasSubstr("read"), HasSubstr("beyond the end")));
     EXPECT_EQ(buf, std::vector<std::uint8_t>(bs_, 0xAB));
     const StoreStatus wr = store_->write(r.lba, r.count, buf);
-    ASSERT_TRUE(wr);
-    EXPECT_EQ(wr->errno_value, ERANGE);
+    ASSERT_FALSE(wr.ok());
+    EXPECT_EQ(wr.error().errno_value, ERANGE);
     const StoreStatus um = store_->unmap(r.lba, r.count);
-    ASSERT_TRUE(um);
-    EXPECT_EQ(um->errno_value, ERANGE);
+    ASSERT_FALSE(um.ok());
+    EXPECT_EQ(um.error().errno_value, ERANGE);
   }
   EXPECT_EQ(read_blocks(*store_, 0, kBlocks), zeros(kBlocks, bs_));
 }
@@ -219,26 +219,26 @@ TEST_P(StoreContract, OutOfRangeIsAnErrorAndTouchesNothing) {
 TEST_P(StoreContract, BufferOfTheWrongSizeIsAnError) {
   std::vector<std::uint8_t> buf(2 * bs_ + 1);
   const StoreStatus rd = store_->read(0, 2, buf);
-  ASSERT_TRUE(rd);
-  EXPECT_EQ(rd->errno_value, EINVAL);
-  EXPECT_THAT(rd->message, HasSubstr("needs a buffer of " + std::to_string(2 * bs_)));
+  ASSERT_FALSE(rd.ok());
+  EXPECT_EQ(rd.error().errno_value, EINVAL);
+  EXPECT_THAT(rd.error().message, HasSubstr("needs a buffer of " + std::to_string(2 * bs_)));
   const StoreStatus wr = store_->write(0, 3, buf);
-  ASSERT_TRUE(wr);
-  EXPECT_EQ(wr->errno_value, EINVAL);
+  ASSERT_FALSE(wr.ok());
+  EXPECT_EQ(wr.error().errno_value, EINVAL);
   EXPECT_EQ(read_blocks(*store_, 0, 3), zeros(3, bs_));
 }
 
 TEST_P(StoreContract, ZeroBlocksIsANoOp) {
-  EXPECT_FALSE(store_->read(5, 0, {}));
-  EXPECT_FALSE(store_->write(5, 0, {}));
-  EXPECT_FALSE(store_->unmap(5, 0));
-  EXPECT_FALSE(store_->read(kBlocks, 0, {}));  // at the end: still in range
+  EXPECT_TRUE(store_->read(5, 0, {}).ok());
+  EXPECT_TRUE(store_->write(5, 0, {}).ok());
+  EXPECT_TRUE(store_->unmap(5, 0).ok());
+  EXPECT_TRUE(store_->read(kBlocks, 0, {}).ok());  // at the end: still in range
 }
 
 TEST_P(StoreContract, FlushSucceeds) {
   write(3, 4);
   const StoreStatus st = store_->flush();
-  EXPECT_FALSE(st) << st->message;
+  EXPECT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(read_blocks(*store_, 3, 4), pattern(3, 4, bs_));
 }
 
@@ -271,7 +271,7 @@ class FileStoreTest : public ::testing::Test {
                                   DurabilityMode mode = DurabilityMode::kWriteBack) {
     return value_or_fail(FileStore::open(image_, blocks, bs, mode));
   }
-  StoreError open_error(std::uint64_t blocks, std::uint32_t bs = 512) {
+  Error open_error(std::uint64_t blocks, std::uint32_t bs = 512) {
     return error_or_fail(FileStore::open(image_, blocks, bs, DurabilityMode::kWriteBack));
   }
   void make_file_of_size(std::uint64_t bytes) {
@@ -298,7 +298,7 @@ TEST_F(FileStoreTest, KeepsDataAcrossReopen) {
   {
     const auto store = open(64);
     ASSERT_NE(store, nullptr);
-    ASSERT_FALSE(store->write(7, 3, pattern(7, 3, 512)));
+    ASSERT_TRUE(store->write(7, 3, pattern(7, 3, 512)).ok());
   }
   const auto store = open(64);
   ASSERT_NE(store, nullptr);
@@ -307,7 +307,7 @@ TEST_F(FileStoreTest, KeepsDataAcrossReopen) {
 
 TEST_F(FileStoreTest, RefusesAnExistingFileOfAnotherSize) {
   make_file_of_size(1 << 20);
-  const StoreError e = open_error(4096);  // 2 MiB
+  const Error e = open_error(4096);  // 2 MiB
   EXPECT_EQ(e.errno_value, EINVAL);
   EXPECT_THAT(e.message,
               AllOf(HasSubstr(image_), HasSubstr("is 1048576 bytes"),
@@ -319,20 +319,20 @@ TEST_F(FileStoreTest, RefusesAnExistingFileOfAnotherSize) {
 
 TEST_F(FileStoreTest, WrongSizeThatIsNotWholeBlocksSuggestsNoBlockCount) {
   make_file_of_size(1000);
-  const StoreError e = open_error(4);
+  const Error e = open_error(4);
   EXPECT_THAT(e.message, AllOf(HasSubstr("not a whole number of 512-byte blocks"),
                                Not(HasSubstr("it holds")), HasSubstr("remove the file")));
 }
 
 TEST_F(FileStoreTest, RefusesAnEmptyExistingFile) {
   make_file_of_size(0);
-  const StoreError e = open_error(4);
+  const Error e = open_error(4);
   EXPECT_THAT(e.message, AllOf(HasSubstr("is 0 bytes"), Not(HasSubstr("it holds 0"))));
 }
 
 TEST_F(FileStoreTest, MissingDirectoryIsAClearError) {
   image_ = dir_.file("no-such-dir/lun.img");
-  const StoreError e = open_error(8);
+  const Error e = open_error(8);
   EXPECT_EQ(e.errno_value, ENOENT);
   EXPECT_THAT(e.message,
               AllOf(HasSubstr("cannot create image " + image_),
@@ -341,7 +341,7 @@ TEST_F(FileStoreTest, MissingDirectoryIsAClearError) {
 
 TEST_F(FileStoreTest, RefusesSomethingThatIsNotARegularFile) {
   ASSERT_EQ(::mkfifo(image_.c_str(), 0600), 0);
-  const StoreError e = open_error(8);
+  const Error e = open_error(8);
   EXPECT_THAT(e.message, HasSubstr(image_ + " is not a regular file"));
   image_ = dir_.path().string();
   EXPECT_THAT(open_error(8).message, HasSubstr("cannot open image " + image_));
@@ -350,7 +350,7 @@ TEST_F(FileStoreTest, RefusesSomethingThatIsNotARegularFile) {
 TEST_F(FileStoreTest, RefusesAnImageInUse) {
   auto first = open(8);
   ASSERT_NE(first, nullptr);
-  const StoreError e = open_error(8);
+  const Error e = open_error(8);
   EXPECT_THAT(e.message, AllOf(HasSubstr(image_), HasSubstr("in use")));
   first.reset();
   EXPECT_NE(open(8), nullptr) << "the lock goes with the store";
@@ -359,7 +359,7 @@ TEST_F(FileStoreTest, RefusesAnImageInUse) {
 TEST_F(FileStoreTest, RefusesImpossibleSizesWithoutCreatingAFile) {
   EXPECT_EQ(open_error(0).errno_value, EINVAL);
   EXPECT_EQ(open_error(8, 0).errno_value, EINVAL);
-  const StoreError big = open_error(std::uint64_t{1} << 62, 4096);
+  const Error big = open_error(std::uint64_t{1} << 62, 4096);
   EXPECT_EQ(big.errno_value, EFBIG);
   EXPECT_THAT(big.message, HasSubstr("too large"));
   EXPECT_FALSE(fs::exists(image_));
@@ -368,10 +368,10 @@ TEST_F(FileStoreTest, RefusesImpossibleSizesWithoutCreatingAFile) {
 TEST_F(FileStoreTest, NewFileTheFileSystemCannotHoldIsRemoved) {
   // 2^52 bytes (4 PiB): beyond ext4's 16 TiB limit, within off_t.
   auto result = FileStore::open(image_, std::uint64_t{1} << 40, 4096, DurabilityMode::kWriteBack);
-  if (std::holds_alternative<std::unique_ptr<FileStore>>(result)) {
+  if (result.ok()) {
     GTEST_SKIP() << "this file system holds 4 PiB sparse files";
   }
-  EXPECT_THAT(std::get<StoreError>(result).message, HasSubstr("cannot size new image"));
+  EXPECT_THAT(result.error().message, HasSubstr("cannot size new image"));
   EXPECT_FALSE(fs::exists(image_));
 }
 
@@ -379,11 +379,11 @@ TEST_F(FileStoreTest, PunchingAHoleGivesSpaceBack) {
   constexpr std::uint64_t kBlocks = 4096;  // 2 MiB
   const auto store = open(kBlocks);
   ASSERT_NE(store, nullptr);
-  ASSERT_FALSE(store->write(0, kBlocks, pattern(0, kBlocks, 512)));
-  ASSERT_FALSE(store->flush());  // allocate now, not at writeback time
+  ASSERT_TRUE(store->write(0, kBlocks, pattern(0, kBlocks, 512)).ok());
+  ASSERT_TRUE(store->flush().ok());  // allocate now, not at writeback time
   const auto before = stat_of(image_).st_blocks;
   ASSERT_GE(before, static_cast<blkcnt_t>(kBlocks)) << "data not allocated";
-  ASSERT_FALSE(store->unmap(1024, 2048));
+  ASSERT_TRUE(store->unmap(1024, 2048).ok());
   if (!store->punches_holes()) GTEST_SKIP() << "this file system cannot punch holes";
   const auto after = stat_of(image_).st_blocks;
   EXPECT_LE(after, before - 2048 + 16) << "before " << before << ", after " << after;
@@ -396,8 +396,8 @@ TEST_F(FileStoreTest, ProvisioningFollowsTheFilesHoles) {
   constexpr std::uint64_t kBlocks = 4096;  // 2 MiB
   const auto store = open(kBlocks);
   ASSERT_NE(store, nullptr);
-  ASSERT_FALSE(store->write(1024, 2048, pattern(1024, 2048, 512)));
-  ASSERT_FALSE(store->flush());
+  ASSERT_TRUE(store->write(1024, 2048, pattern(1024, 2048, 512)).ok());
+  ASSERT_TRUE(store->flush().ok());
   const BackingStore::Extent head = store->provisioning(0, kBlocks);
   if (head.mapped) GTEST_SKIP() << "this file system does not report holes (SEEK_HOLE)";
   EXPECT_EQ(head.blocks, 1024U);
@@ -409,7 +409,7 @@ TEST_F(FileStoreTest, ProvisioningFollowsTheFilesHoles) {
   EXPECT_FALSE(tail.mapped);
   EXPECT_EQ(tail.blocks, 1024U);
   // Unmapping whole file system blocks makes them deallocated again.
-  ASSERT_FALSE(store->unmap(1024, 1024));
+  ASSERT_TRUE(store->unmap(1024, 1024).ok());
   if (!store->punches_holes()) GTEST_SKIP() << "this file system cannot punch holes";
   const BackingStore::Extent punched = store->provisioning(0, kBlocks);
   EXPECT_FALSE(punched.mapped);
@@ -449,7 +449,7 @@ TEST(MemoryStore, AG2SizedLunCostsOnlyWhatIsWritten) {
   const auto store = value_or_fail(MemoryStore::create(6'750'000, 512));
   ASSERT_NE(store, nullptr);
   EXPECT_EQ(store->resident_bytes(), 0U);
-  ASSERT_FALSE(store->write(6'000'000, 1, pattern(6'000'000, 1, 512)));
+  ASSERT_TRUE(store->write(6'000'000, 1, pattern(6'000'000, 1, 512)).ok());
   EXPECT_EQ(store->resident_bytes(), 4096U);  // one page's unit, not a 64 KiB chunk
   EXPECT_EQ(read_blocks(*store, 6'000'000, 1), pattern(6'000'000, 1, 512));
   EXPECT_EQ(read_blocks(*store, 6'749'999, 1), zeros(1, 512));
@@ -457,14 +457,14 @@ TEST(MemoryStore, AG2SizedLunCostsOnlyWhatIsWritten) {
 
 TEST(MemoryStore, UnmapFreesUnitsThatBecomeEmpty) {
   const auto store = value_or_fail(MemoryStore::create(1024, 512));  // 8 blocks per unit
-  ASSERT_FALSE(store->write(0, 16, pattern(0, 16, 512)));
+  ASSERT_TRUE(store->write(0, 16, pattern(0, 16, 512)).ok());
   EXPECT_EQ(store->resident_bytes(), 2U * 4096);
-  ASSERT_FALSE(store->unmap(8, 8));  // a whole unit
+  ASSERT_TRUE(store->unmap(8, 8).ok());  // a whole unit
   EXPECT_EQ(store->resident_bytes(), 4096U);
-  ASSERT_FALSE(store->unmap(0, 5));  // part of a unit: kept
+  ASSERT_TRUE(store->unmap(0, 5).ok());  // part of a unit: kept
   EXPECT_EQ(store->resident_bytes(), 4096U);
   EXPECT_EQ(read_blocks(*store, 5, 3), pattern(5, 3, 512));
-  ASSERT_FALSE(store->unmap(5, 3));  // the rest of it
+  ASSERT_TRUE(store->unmap(5, 3).ok());  // the rest of it
   EXPECT_EQ(store->resident_bytes(), 0U);
   EXPECT_EQ(read_blocks(*store, 0, 16), zeros(16, 512));
 }
@@ -473,14 +473,14 @@ TEST(MemoryStore, UnmapFreesUnitsThatBecomeEmpty) {
 // back must not take a byte of the blocks around the range.
 TEST(MemoryStore, UnmapKeepsTheBlocksAroundTheRange) {
   const auto store = value_or_fail(MemoryStore::create(64, 520));  // 7 blocks per unit
-  ASSERT_FALSE(store->write(0, 40, pattern(0, 40, 520)));
-  ASSERT_FALSE(store->unmap(3, 30));  // pages 1..3 lie wholly inside
+  ASSERT_TRUE(store->write(0, 40, pattern(0, 40, 520)).ok());
+  ASSERT_TRUE(store->unmap(3, 30).ok());  // pages 1..3 lie wholly inside
   EXPECT_EQ(read_blocks(*store, 0, 3), pattern(0, 3, 520));
   EXPECT_EQ(read_blocks(*store, 3, 30), zeros(30, 520));
   EXPECT_EQ(read_blocks(*store, 33, 7), pattern(33, 7, 520));
   // Units 1..3 (blocks 7..27) lay wholly inside the range; units 0, 4 and 5 keep data.
   EXPECT_EQ(store->resident_bytes(), 3U * 7 * 520);
-  ASSERT_FALSE(store->write(10, 1, pattern(10, 1, 520)));  // a freed unit takes data again
+  ASSERT_TRUE(store->write(10, 1, pattern(10, 1, 520)).ok());  // a freed unit takes data again
   EXPECT_EQ(read_blocks(*store, 9, 3), [] {
     Bytes b = zeros(1, 520);
     const Bytes p = pattern(10, 1, 520);
@@ -498,8 +498,8 @@ TEST(MemoryStore, ProvisioningIsTheUnitMap) {
     return std::make_pair(e.mapped, e.blocks);
   };
   EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{1024}));
-  ASSERT_FALSE(store->write(300, 1, pattern(300, 1, 512)));  // unit 37: blocks 296..303
-  ASSERT_FALSE(store->write(600, 1, pattern(600, 1, 512)));  // unit 75: blocks 600..607
+  ASSERT_TRUE(store->write(300, 1, pattern(300, 1, 512)).ok());  // unit 37: blocks 296..303
+  ASSERT_TRUE(store->write(600, 1, pattern(600, 1, 512)).ok());  // unit 75: blocks 600..607
   EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{296}));
   EXPECT_EQ(extent(10, 1024), std::make_pair(false, std::uint64_t{286}));
   EXPECT_EQ(extent(296, 1024), std::make_pair(true, std::uint64_t{8}));
@@ -508,9 +508,9 @@ TEST(MemoryStore, ProvisioningIsTheUnitMap) {
   EXPECT_EQ(extent(608, 1024), std::make_pair(false, std::uint64_t{416}));
   EXPECT_EQ(extent(0, 100), std::make_pair(false, std::uint64_t{100}));
   EXPECT_EQ(extent(297, 3), std::make_pair(true, std::uint64_t{3}));
-  ASSERT_FALSE(store->write(304, 296, pattern(304, 296, 512)));  // fills the gap
+  ASSERT_TRUE(store->write(304, 296, pattern(304, 296, 512)).ok());  // fills the gap
   EXPECT_EQ(extent(296, 1024), std::make_pair(true, std::uint64_t{312}));
-  ASSERT_FALSE(store->unmap(296, 312));  // every unit becomes empty
+  ASSERT_TRUE(store->unmap(296, 312).ok());  // every unit becomes empty
   EXPECT_EQ(extent(0, 1024), std::make_pair(false, std::uint64_t{1024}));
 }
 
@@ -532,7 +532,7 @@ TEST(MemoryStore, RefusesImpossibleSizes) {
   EXPECT_THAT(error_or_fail(MemoryStore::create(std::uint64_t{1} << 60, 4096)).message,
               HasSubstr("more than 2^64 bytes"));
   // 2^59 bytes: more than any x86-64 or arm64 address space maps.
-  const StoreError e = error_or_fail(MemoryStore::create(std::uint64_t{1} << 50, 512));
+  const Error e = error_or_fail(MemoryStore::create(std::uint64_t{1} << 50, 512));
   EXPECT_EQ(e.errno_value, ENOMEM);
   EXPECT_THAT(e.message, HasSubstr("address space"));
 }
@@ -600,7 +600,7 @@ struct Malformed {
 class LunIdentityMalformed : public ::testing::TestWithParam<Malformed> {};
 
 TEST_P(LunIdentityMalformed, IsAnErrorNamingTheLine) {
-  const StoreError e = error_or_fail(parse_identity(GetParam().text, "f.identity"));
+  const Error e = error_or_fail(parse_identity(GetParam().text, "f.identity"));
   EXPECT_EQ(e.errno_value, EINVAL);
   EXPECT_THAT(e.message, HasSubstr(GetParam().message));
 }
@@ -631,7 +631,7 @@ TEST(LunIdentity, MalformedFileIsAClearErrorAndIsLeftAlone) {
   const std::string image = dir.file("lun.img");
   const std::string bad = "serial = ABC\nnaa = 0xnothex\n";
   std::ofstream(image + ".identity") << bad;
-  const StoreError e = error_or_fail(load_or_create_identity(image));
+  const Error e = error_or_fail(load_or_create_identity(image));
   EXPECT_THAT(e.message, AllOf(HasSubstr(image + ".identity:2: naa must be"),
                                HasSubstr("delete it to give the LUN a new identity")));
   EXPECT_EQ(slurp(image + ".identity"), bad);
@@ -647,7 +647,7 @@ TEST(LunIdentity, OversizedFileIsRefused) {
 
 TEST(LunIdentity, MissingDirectoryIsAClearError) {
   TempDir dir;
-  const StoreError e = error_or_fail(load_or_create_identity(dir.file("gone/lun.img")));
+  const Error e = error_or_fail(load_or_create_identity(dir.file("gone/lun.img")));
   EXPECT_EQ(e.errno_value, ENOENT);
   EXPECT_THAT(e.message, HasSubstr("directory " + dir.file("gone") + " does not exist"));
 }

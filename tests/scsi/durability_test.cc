@@ -72,7 +72,7 @@ void write_fully(int fd, const void* data, std::size_t n) {
 [[noreturn]] void write_unacknowledged_forever(FileStore& store, std::uint64_t first, int pipe_fd) {
   for (std::uint64_t generation = 1000;; ++generation) {
     for (std::uint64_t lba = first; lba < kBlocks; ++lba) {
-      if (store.write(lba, 1, block_data(lba, generation))) child_fail(pipe_fd);
+      if (!store.write(lba, 1, block_data(lba, generation)).ok()) child_fail(pipe_fd);
     }
   }
 }
@@ -80,8 +80,8 @@ void write_fully(int fd, const void* data, std::size_t n) {
 std::unique_ptr<FileStore> open_or_exit(const std::string& image, DurabilityMode mode,
                                         int pipe_fd) {
   auto result = FileStore::open(image, kBlocks, kBlockSize, mode);
-  if (!std::holds_alternative<std::unique_ptr<FileStore>>(result)) child_fail(pipe_fd);
-  return std::move(std::get<std::unique_ptr<FileStore>>(result));
+  if (!result.ok()) child_fail(pipe_fd);
+  return std::move(result.value());
 }
 
 // Runs `child(pipe_write_fd)` in a forked process and returns its pid and the
@@ -128,12 +128,11 @@ void kill_child(pid_t pid, int pipe_fd) {
 void expect_blocks(const std::string& image, std::uint64_t first, std::uint64_t count,
                    std::uint64_t generation) {
   auto result = FileStore::open(image, kBlocks, kBlockSize, DurabilityMode::kWriteBack);
-  ASSERT_TRUE(std::holds_alternative<std::unique_ptr<FileStore>>(result))
-      << std::get<StoreError>(result).message;
-  FileStore& store = *std::get<std::unique_ptr<FileStore>>(result);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  FileStore& store = *result.value();
   std::vector<std::uint8_t> got(kBlockSize);
   for (std::uint64_t lba = first; lba < first + count; ++lba) {
-    ASSERT_FALSE(store.read(lba, 1, got));
+    ASSERT_TRUE(store.read(lba, 1, got).ok());
     ASSERT_EQ(got, block_data(lba, generation)) << "acknowledged block " << lba << " lost";
   }
 }
@@ -150,8 +149,8 @@ void acknowledged_region_survives(DurabilityMode mode) {
       const auto block = block_data(lba, 1);
       data.insert(data.end(), block.begin(), block.end());
     }
-    if (store->write(0, kAckedBlocks, data)) child_fail(out);
-    if (mode == DurabilityMode::kWriteBack && store->flush()) child_fail(out);
+    if (!store->write(0, kAckedBlocks, data).ok()) child_fail(out);
+    if (mode == DurabilityMode::kWriteBack && !store->flush().ok()) child_fail(out);
     const char good = 'G';
     write_fully(out, &good, 1);
     write_unacknowledged_forever(*store, kAckedBlocks, out);
@@ -183,7 +182,7 @@ TEST(Durability, EveryAcknowledgedWriteSurvivesSigkill) {
   const auto [pid, pipe_fd] = spawn([&](int out) {
     auto store = open_or_exit(image, DurabilityMode::kWriteBack, out);
     for (std::uint64_t lba = 0; lba < kBlocks; ++lba) {
-      if (store->write(lba, 1, block_data(lba, 7)) || store->flush()) child_fail(out);
+      if (!store->write(lba, 1, block_data(lba, 7)).ok() || !store->flush().ok()) child_fail(out);
       const char good = 'G';
       write_fully(out, &good, 1);
     }

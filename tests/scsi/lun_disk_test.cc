@@ -259,25 +259,24 @@ TEST(DiskLunConfig, MemstoreOnlySettingsAreRefused) {
   LunConfig rotation = disk_config("atlas10k");
   rotation.rotation_rate = 1;
   auto store = MemoryStore::create(17'966'953, 512);
-  auto r = Lun::create(rotation, std::move(std::get<std::unique_ptr<MemoryStore>>(store)));
-  ASSERT_TRUE(std::holds_alternative<std::string>(r));
-  EXPECT_THAT(std::get<std::string>(r), HasSubstr("rotation_rate: a disk reports its own"));
+  auto r = Lun::create(rotation, std::move(store.value()));
+  ASSERT_TRUE(!r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("rotation_rate: a disk reports its own"));
 
   LunConfig tip = disk_config("atlas10k");
   FaultRule rule;
   rule.action = FaultAction::kFailedTip;
   tip.faults.push_back(rule);
   store = MemoryStore::create(17'966'953, 512);
-  r = Lun::create(tip, std::move(std::get<std::unique_ptr<MemoryStore>>(store)));
-  ASSERT_TRUE(std::holds_alternative<std::string>(r));
-  EXPECT_THAT(std::get<std::string>(r), HasSubstr("fault: failed-tip needs a MEMStore"));
+  r = Lun::create(tip, std::move(store.value()));
+  ASSERT_TRUE(!r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("fault: failed-tip needs a MEMStore"));
 
   // A store of the MEMStore's size is not the disk's.
   store = MemoryStore::create(6'750'000, 512);
-  r = Lun::create(disk_config("atlas10k"),
-                  std::move(std::get<std::unique_ptr<MemoryStore>>(store)));
-  ASSERT_TRUE(std::holds_alternative<std::string>(r));
-  EXPECT_THAT(std::get<std::string>(r), HasSubstr("but the device has 17966953"));
+  r = Lun::create(disk_config("atlas10k"), std::move(store.value()));
+  ASSERT_TRUE(!r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("but the device has 17966953"));
 }
 
 }  // namespace

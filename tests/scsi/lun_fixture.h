@@ -21,10 +21,9 @@ inline std::unique_ptr<Lun> make_lun(LunConfig config = {}) {
       config.disk ? config.disk->block_bytes : config.device.block_bytes;
   auto store = MemoryStore::create(static_cast<std::uint64_t>(blocks),
                                    static_cast<std::uint32_t>(block_bytes));
-  auto created =
-      Lun::create(std::move(config), std::move(std::get<std::unique_ptr<MemoryStore>>(store)));
-  if (auto* err = std::get_if<std::string>(&created)) ADD_FAILURE() << *err;
-  return std::move(std::get<std::unique_ptr<Lun>>(created));
+  auto created = Lun::create(std::move(config), std::move(store.value()));
+  if (!created.ok()) ADD_FAILURE() << created.error().message;
+  return std::move(created).value();
 }
 
 class LunTest : public ::testing::Test {

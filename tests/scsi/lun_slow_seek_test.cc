@@ -2,6 +2,7 @@
 // whose blocks lie in the region complete later by the slower positioning,
 // with their data intact; the rest keep their timing; removing the rule
 // restores the healthy device; a disk refuses the rule.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "model/disk_presets.h"
@@ -97,11 +98,10 @@ TEST(SlowSeekDisk, ADiskRefusesTheRule) {
   slow.action = FaultAction::kSlowSeek;
   config.faults.push_back(slow);
   auto store = MemoryStore::create(1, 512);
-  const auto created =
-      Lun::create(std::move(config), std::move(std::get<std::unique_ptr<MemoryStore>>(store)));
-  const auto* error = std::get_if<std::string>(&created);
-  ASSERT_NE(error, nullptr);
-  EXPECT_NE(error->find("slow-seek needs a MEMStore's geometry"), std::string::npos) << *error;
+  const auto created = Lun::create(std::move(config), std::move(store.value()));
+  ASSERT_FALSE(created.ok());
+  EXPECT_THAT(created.error().message,
+              ::testing::HasSubstr("slow-seek needs a MEMStore's geometry"));
 }
 
 }  // namespace

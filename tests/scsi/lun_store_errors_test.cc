@@ -33,13 +33,13 @@ class FailingStore final : public BackingStore {
   std::string describe() const override { return "failing store"; }
 
  private:
-  StoreStatus fail() const { return StoreError{err_, "failing store: injected"}; }
+  StoreStatus fail() const { return Error{err_, "failing store: injected"}; }
   int err_;
 };
 
 std::unique_ptr<Lun> failing_lun(int err) {
   auto created = Lun::create(LunConfig{}, std::make_unique<FailingStore>(err));
-  return std::move(std::get<std::unique_ptr<Lun>>(created));
+  return std::move(created.value());
 }
 
 class StoreErrors : public testing::LunTest {
@@ -107,7 +107,7 @@ TEST_F(StoreErrors, CompleteIoGivesAnAsynchronousFailureItsSense) {
   r.io = std::make_shared<IoWait>(77, false);
   r.io->hold(Bytes(512, 0xEE));
   r.io->started();
-  r.io->finished(StoreError{EIO, "injected"});
+  r.io->finished(Error{EIO, "injected"});
   lun->complete_io(r);
   EXPECT_EQ(r.status, Status::kCheckCondition);
   EXPECT_THAT(kcq(r), ElementsAre(0x3, 0x11, 0x00));
@@ -120,7 +120,7 @@ TEST_F(StoreErrors, CompleteIoGivesAnAsynchronousFailureItsSense) {
   ok.io = std::make_shared<IoWait>(0, false);
   ok.io->hold(Bytes(512, 0xEE));
   ok.io->started();
-  ok.io->finished(std::nullopt);
+  ok.io->finished({});
   lun->complete_io(ok);
   EXPECT_EQ(ok.status, Status::kGood);
   EXPECT_EQ(ok.data_in, Bytes(512, 0xEE));  // a READ's data

@@ -9,7 +9,6 @@
 #include <random>
 #include <set>
 
-
 namespace memstore::scsi {
 namespace {
 
@@ -23,22 +22,22 @@ class VectorStore final : public BackingStore {
   std::uint64_t blocks() const override { return bytes_.size() / kBlock; }
   std::uint32_t block_size() const override { return kBlock; }
   StoreStatus read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) override {
-    if (auto e = check_access(*this, "read", lba, count, out.size())) return e;
+    if (auto e = check_access(*this, "read", lba, count, out.size()); !e.ok()) return e;
     std::memcpy(out.data(), bytes_.data() + lba * kBlock, out.size());
-    return std::nullopt;
+    return {};
   }
   StoreStatus write(std::uint64_t lba, std::uint64_t count,
                     std::span<const std::uint8_t> in) override {
-    if (auto e = check_access(*this, "write", lba, count, in.size())) return e;
+    if (auto e = check_access(*this, "write", lba, count, in.size()); !e.ok()) return e;
     std::memcpy(bytes_.data() + lba * kBlock, in.data(), in.size());
-    return std::nullopt;
+    return {};
   }
   StoreStatus unmap(std::uint64_t lba, std::uint64_t count) override {
-    if (auto e = check_access(*this, "unmap", lba, count, std::nullopt)) return e;
+    if (auto e = check_access(*this, "unmap", lba, count, std::nullopt); !e.ok()) return e;
     std::memset(bytes_.data() + lba * kBlock, 0, count * kBlock);
-    return std::nullopt;
+    return {};
   }
-  StoreStatus flush() override { return std::nullopt; }
+  StoreStatus flush() override { return {}; }
   bool volatile_cache() const override { return false; }
   std::string describe() const override { return "a vector"; }
 
@@ -89,19 +88,19 @@ std::int64_t value_in(const std::vector<std::uint8_t>& all, std::uint64_t lba) {
 
 std::vector<std::uint8_t> read_all(BackingStore& store) {
   std::vector<std::uint8_t> all(store.blocks() * kBlock);
-  EXPECT_EQ(store.read(0, store.blocks(), all), std::nullopt);
+  EXPECT_TRUE(store.read(0, store.blocks(), all).ok());
   return all;
 }
 
 PowerCutReport cut(VolatileCacheStore& store, CutPolicy policy, std::uint64_t seed) {
   auto r = store.power_cut(policy, seed);
-  EXPECT_TRUE(std::holds_alternative<PowerCutReport>(r));
-  return std::get<PowerCutReport>(std::move(r));
+  EXPECT_TRUE(r.ok());
+  return std::move(r).value();
 }
 
 TEST(VolatileCache, AWriteIsLostAtACutUntilFlushed) {
   VolatileCacheStore store(medium(16), {});
-  ASSERT_EQ(store.write(3, 2, blocks_of(1, 3, 2)), std::nullopt);
+  ASSERT_TRUE(store.write(3, 2, blocks_of(1, 3, 2)).ok());
   EXPECT_EQ(value_in(read_all(store), 3), 1) << "reads see the cached data";
   const PowerCutReport report = cut(store, CutPolicy::kDropAll, 1);
   ASSERT_EQ(report.writes.size(), 1u);
@@ -111,16 +110,16 @@ TEST(VolatileCache, AWriteIsLostAtACutUntilFlushed) {
   EXPECT_EQ(report.blocks_lost(), 2u);
   EXPECT_EQ(value_in(read_all(store), 3), 0);
 
-  ASSERT_EQ(store.write(3, 2, blocks_of(2, 3, 2)), std::nullopt);
-  ASSERT_EQ(store.flush(), std::nullopt);
+  ASSERT_TRUE(store.write(3, 2, blocks_of(2, 3, 2)).ok());
+  ASSERT_TRUE(store.flush().ok());
   EXPECT_TRUE(cut(store, CutPolicy::kDropAll, 1).writes.empty());
   EXPECT_EQ(value_in(read_all(store), 4), 2);
 }
 
 TEST(VolatileCache, ADurableWriteSurvivesAndTakesOnlyItsOwnBlocksToTheMedium) {
   VolatileCacheStore store(medium(16), {});
-  ASSERT_EQ(store.write(0, 1, blocks_of(1, 0, 1)), std::nullopt);
-  ASSERT_EQ(store.write_durable(5, 1, blocks_of(2, 5, 1)), std::nullopt);
+  ASSERT_TRUE(store.write(0, 1, blocks_of(1, 0, 1)).ok());
+  ASSERT_TRUE(store.write_durable(5, 1, blocks_of(2, 5, 1)).ok());
   const PowerCutReport report = cut(store, CutPolicy::kDropAll, 1);
   const auto all = read_all(store);
   EXPECT_EQ(value_in(all, 0), 0) << "FUA is not a flush of the whole cache";
@@ -130,9 +129,9 @@ TEST(VolatileCache, ADurableWriteSurvivesAndTakesOnlyItsOwnBlocksToTheMedium) {
 
 TEST(VolatileCache, AFullCacheWritesBackItsOldestWrite) {
   VolatileCacheStore store(medium(16), sized(2));
-  ASSERT_EQ(store.write(0, 1, blocks_of(1, 0, 1)), std::nullopt);
-  ASSERT_EQ(store.write(1, 1, blocks_of(2, 1, 1)), std::nullopt);
-  ASSERT_EQ(store.write(2, 1, blocks_of(3, 2, 1)), std::nullopt);
+  ASSERT_TRUE(store.write(0, 1, blocks_of(1, 0, 1)).ok());
+  ASSERT_TRUE(store.write(1, 1, blocks_of(2, 1, 1)).ok());
+  ASSERT_TRUE(store.write(2, 1, blocks_of(3, 2, 1)).ok());
   EXPECT_EQ(store.cached_bytes(), 2u * kBlock);
   cut(store, CutPolicy::kDropAll, 1);
   const auto all = read_all(store);
@@ -147,9 +146,9 @@ TEST(VolatileCache, AnIdleCacheWritesBackOnItsOwn) {
   config.writeback_idle = std::chrono::milliseconds(50);
   config.now = [&t] { return t; };
   VolatileCacheStore store(medium(16), config);
-  ASSERT_EQ(store.write(0, 1, blocks_of(1, 0, 1)), std::nullopt);
+  ASSERT_TRUE(store.write(0, 1, blocks_of(1, 0, 1)).ok());
   t += std::chrono::milliseconds(49);
-  ASSERT_EQ(store.write(1, 1, blocks_of(2, 1, 1)), std::nullopt);
+  ASSERT_TRUE(store.write(1, 1, blocks_of(2, 1, 1)).ok());
   t += std::chrono::milliseconds(50);
   cut(store, CutPolicy::kDropAll, 1);
   const auto all = read_all(store);
@@ -159,9 +158,9 @@ TEST(VolatileCache, AnIdleCacheWritesBackOnItsOwn) {
 
 TEST(VolatileCache, ReplacedBlocksAreNeverWrittenBackWithOlderData) {
   VolatileCacheStore store(medium(16), sized(8));
-  ASSERT_EQ(store.write(0, 4, blocks_of(1, 0, 4)), std::nullopt);
-  ASSERT_EQ(store.write(2, 4, blocks_of(2, 2, 4)), std::nullopt);
-  ASSERT_EQ(store.write(8, 2, blocks_of(3, 8, 2)), std::nullopt);  // pushes write 1 out
+  ASSERT_TRUE(store.write(0, 4, blocks_of(1, 0, 4)).ok());
+  ASSERT_TRUE(store.write(2, 4, blocks_of(2, 2, 4)).ok());
+  ASSERT_TRUE(store.write(8, 2, blocks_of(3, 8, 2)).ok());  // pushes write 1 out
   const PowerCutReport report = cut(store, CutPolicy::kDropAll, 1);
   const auto all = read_all(store);
   EXPECT_EQ(value_in(all, 1), 1);
@@ -203,31 +202,31 @@ TEST(VolatileCache, NoDurableWriteIsEverLostOver10000SeededCuts) {
       const std::uint64_t count = std::min<std::uint64_t>(1 + pick(8), kBlocks - lba);
       if (kind < 13) {  // a write, cached
         ++sequence;
-        ASSERT_EQ(store.write(lba, count, blocks_of(sequence, lba, count)), std::nullopt);
+        ASSERT_TRUE(store.write(lba, count, blocks_of(sequence, lba, count)).ok());
         for (std::uint64_t b = lba; b < lba + count; ++b) {
           newest[b] = sequence;
           since[b].insert(sequence);
         }
       } else if (kind < 15) {  // FUA, or WCE = 0
         ++sequence;
-        ASSERT_EQ(store.write_durable(lba, count, blocks_of(sequence, lba, count)), std::nullopt);
+        ASSERT_TRUE(store.write_durable(lba, count, blocks_of(sequence, lba, count)).ok());
         for (std::uint64_t b = lba; b < lba + count; ++b) {
           newest[b] = durable[b] = sequence;
           since[b].clear();
         }
       } else if (kind < 17) {  // SYNCHRONIZE CACHE
-        ASSERT_EQ(store.flush(), std::nullopt);
+        ASSERT_TRUE(store.flush().ok());
         durable = newest;
         for (auto& s : since) s.clear();
       } else if (kind < 18) {  // UNMAP: durable on the same terms as a write
-        ASSERT_EQ(store.unmap(lba, count), std::nullopt);
+        ASSERT_TRUE(store.unmap(lba, count).ok());
         for (std::uint64_t b = lba; b < lba + count; ++b) {
           newest[b] = 0;
           since[b].insert(0);
         }
       } else {  // a read sees the newest data
         std::vector<std::uint8_t> out(count * kBlock);
-        ASSERT_EQ(store.read(lba, count, out), std::nullopt);
+        ASSERT_TRUE(store.read(lba, count, out).ok());
         for (std::uint64_t i = 0; i < count; ++i) {
           ASSERT_EQ(std::memcmp(out.data() + i * kBlock, block_of(newest[lba + i], lba + i).data(),
                                 kBlock),

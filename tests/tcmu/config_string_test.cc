@@ -18,17 +18,17 @@ using ::testing::StartsWith;
 
 lunspec::LunSpec ok(std::string_view cfg) {
   auto r = parse_config_string(cfg);
-  if (const auto* e = std::get_if<std::string>(&r)) ADD_FAILURE() << cfg << ": " << *e;
-  return std::get<lunspec::LunSpec>(std::move(r));
+  if (!r.ok()) ADD_FAILURE() << cfg << ": " << r.error().message;
+  return std::move(r).value();
 }
 
 std::string error(std::string_view cfg) {
   auto r = parse_config_string(cfg);
-  if (std::holds_alternative<lunspec::LunSpec>(r)) {
+  if (r.ok()) {
     ADD_FAILURE() << cfg << " was accepted";
     return "";
   }
-  return std::get<std::string>(r);
+  return r.error().message;
 }
 
 TEST(TcmuConfigString, ImageAloneIsAG2LunInRealTime) {

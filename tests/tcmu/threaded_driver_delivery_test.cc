@@ -113,9 +113,8 @@ TEST(ThreadedLunDriverDelivery, FileImageWritesThenReads) {
   const model::Geometry g(config.device);
   auto store = scsi::FileStore::open(dir.file("g2.img"), static_cast<std::uint64_t>(g.blocks()),
                                      512, scsi::DurabilityMode::kWriteBack);
-  auto lun = scsi::Lun::create(std::move(config),
-                               std::move(std::get<std::unique_ptr<scsi::FileStore>>(store)));
-  ThreadedLunDriver d(std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
+  auto lun = scsi::Lun::create(std::move(config), std::move(store.value()));
+  ThreadedLunDriver d(std::move(lun).value());
   constexpr int kThreads = 6;
   std::vector<std::thread> threads;
   std::vector<int> matches(kThreads, 0);
@@ -132,7 +131,7 @@ TEST(ThreadedLunDriverDelivery, FileImageWritesThenReads) {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(matches[t], 4) << "caller " << t;
-  EXPECT_FALSE(d.flush());
+  EXPECT_TRUE(d.flush().ok());
 }
 
 }  // namespace
