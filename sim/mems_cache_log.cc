@@ -16,10 +16,14 @@ std::optional<std::int64_t> MemsCacheLog::append(std::int64_t line, bool dirty) 
   // The first slot from the head that holds no dirty line (the line itself excepted: its old
   // copy is superseded by this append).
   std::int64_t slot = -1;
+  const auto own = dirty_of_.find(line);
+  const bool rewrite_of_dirty = own != dirty_of_.end() && own->second;
+  if (dirty_ >= p_.slots && !rewrite_of_dirty) return std::nullopt;  // every slot dirty
   for (std::int64_t i = 0; i < p_.slots; ++i) {
     const std::int64_t s = (head_ + i) % p_.slots;
     const std::int64_t held = line_in_[s];
-    if (held < 0 || held == line || !dirty_of_[held]) {
+    const auto held_dirty = held < 0 ? dirty_of_.end() : dirty_of_.find(held);
+    if (held < 0 || held == line || held_dirty == dirty_of_.end() || !held_dirty->second) {
       slot = s;
       break;
     }

@@ -78,6 +78,10 @@ struct PaperArrayParams {
   std::int32_t mems_banks = 1;  // LogDisk: the MEMS devices M_1..M_n, each a bank of chips
   // MEMScache (§3.5): the cache's line slots (RAID 5 data capacity / line) and water marks.
   MemsCacheLogParams mems_cache;
+  // The cache starts this full of dirty lines at uniform addresses (seeded by warm_seed):
+  // 0 = empty; the maximum-throughput runs start at the high-water mark (sim/paper_setup.h).
+  double warm_dirty_fraction = 0;
+  std::uint64_t warm_seed = 7;
   // Back-end buses (§4.1): four of 1 GB/s; device i is on bus i mod buses. A part's
   // completion waits for its transfer on the bus after the device is done.
   std::int32_t buses = 4;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "sim/rng.h"
+
 namespace memstore::sim {
 
 using model::Lbn;
@@ -215,7 +217,28 @@ void PaperArrayRun::pump(Ns t) {
   if (p_.arch == PaperArch::kLogDisk && background_allowed()) pump_cleaning(t);
 }
 
+void PaperArrayRun::warm_cache() {
+  Rng rng(p_.warm_seed);
+  const bool mems_cache = p_.arch == PaperArch::kMemsCache;
+  const std::int32_t lb = mems_cache ? p_.mems_cache.line_blocks : p_.nvram.line_blocks;
+  const auto lines = static_cast<std::uint64_t>(p_.volume_blocks / lb);
+  const double capacity = mems_cache ? static_cast<double>(p_.mems_cache.slots)
+                                     : static_cast<double>(nvram_.capacity_lines());
+  const auto target = static_cast<std::int64_t>(p_.warm_dirty_fraction * capacity);
+  for (std::int64_t tries = 0; tries < 4 * target + 16; ++tries) {
+    const std::int64_t dirty = mems_cache ? cache_->dirty_lines() : nvram_.dirty_lines();
+    if (dirty >= target || lines == 0) break;
+    const auto line = static_cast<std::int64_t>(rng.uniform_below(lines));
+    if (mems_cache) {
+      cache_->append(line, true);
+    } else {
+      nvram_.write(line * lb, lb);
+    }
+  }
+}
+
 PaperArrayStats PaperArrayRun::run(const RequestSource& next) {
+  if (p_.warm_dirty_fraction > 0) warm_cache();
   std::optional<Request> arrival = next();
   arrivals_left_ = arrival.has_value();
   std::vector<model::Device::Sink> sinks;

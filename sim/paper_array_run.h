@@ -68,6 +68,7 @@ class PaperArrayRun {
   void retry_waiting_writes(model::Ns at);
   void pump(model::Ns t);
   bool background_allowed() const;
+  void warm_cache();
 
   // paper_array_backends.cc: the architectures.
   std::vector<Piece> raid10_read(const StripeMap& side_a, std::size_t half, model::Lbn lbn,
