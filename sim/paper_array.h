@@ -66,6 +66,10 @@ struct PaperArrayParams {
   // Destaging (§3, §3.4): one destage per idle device group at a time; above the high-water
   // mark up to `forced_destages` in flight whether the devices are idle or not.
   std::int32_t forced_destages = 16;
+  // LogDisk: one destage takes up to this many runs of dirty lines, written to MEMS in place
+  // and appended to the disk together, so that the log is written in large sequential
+  // requests (§3.3: "Disks are therefore mostly used in sequential mode").
+  std::int32_t log_destage_runs = 16;
   // DualStripe (§3.4): a read goes to disk when its MEMS devices have more than this many
   // requests waiting; a sequential read reads `prefetch_blocks` from disk (256 KB).
   std::int32_t mems_queue_threshold = 4;

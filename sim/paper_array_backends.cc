@@ -131,28 +131,31 @@ std::vector<Piece> PaperArrayRun::destage_pieces(Lbn lbn, std::int32_t blocks) c
   return {};
 }
 
-void PaperArrayRun::issue_destage(const DestageRun& run, Ns at, bool forced) {
+void PaperArrayRun::issue_destage(const std::vector<DestageRun>& runs, Ns at, bool forced) {
   ++stats_.destages;
   if (forced) ++stats_.forced_destages;
   ++destages_in_flight_;
   const std::uint64_t parent = open(Kind::kDestage, at);
-  parts_[parent].run = run;
-  const Lbn lbn = run.first_line * p_.nvram.line_blocks;
-  const auto blocks = static_cast<std::int32_t>(
-      std::min<Lbn>(std::int64_t{run.lines} * p_.nvram.line_blocks, p_.volume_blocks - lbn));
-  if (p_.arch == PaperArch::kLogDisk) {
+  parts_[parent].runs = runs;
+  std::vector<std::vector<std::int64_t>> by_disk(disk_count_);
+  for (const DestageRun& run : runs) {
+    const Lbn lbn = run.first_line * p_.nvram.line_blocks;
+    const auto blocks = static_cast<std::int32_t>(
+        std::min<Lbn>(std::int64_t{run.lines} * p_.nvram.line_blocks, p_.volume_blocks - lbn));
+    if (p_.arch != PaperArch::kLogDisk) {
+      submit_all(parent, at, destage_pieces(lbn, blocks), Op::kWrite);
+      continue;
+    }
     // §3.3: flushed to the MEMS array in place and to the disks as a log.
     submit_all(parent, at, mems_stripe_.pieces(lbn, blocks), Op::kWrite);
-    std::vector<std::vector<std::int64_t>> by_disk(disk_count_);
     for (std::int64_t u = run.first_line; u < run.first_line + run.lines; ++u) {
       by_disk[static_cast<std::size_t>(log_disk_for(u))].push_back(u);
     }
-    for (std::size_t d = 0; d < disk_count_; ++d) {
-      if (!by_disk[d].empty())
-        append_to_log(parent, at, by_disk[d], static_cast<std::int32_t>(d), false);
+  }
+  for (std::size_t d = 0; d < by_disk.size(); ++d) {
+    if (!by_disk[d].empty()) {
+      append_to_log(parent, at, by_disk[d], static_cast<std::int32_t>(d), false);
     }
-  } else {
-    submit_all(parent, at, destage_pieces(lbn, blocks), Op::kWrite);
   }
   finish_if_empty(parent, at);
 }
@@ -300,7 +303,7 @@ void PaperArrayRun::parent_done(const Parent& p, Ns at) {
       foreground_done(p.arrival_ns, at, false);
       return;
     case Kind::kDestage:
-      nvram_.destaged(p.run);
+      for (const DestageRun& run : p.runs) nvram_.destaged(run);
       --destages_in_flight_;
       retry_waiting_writes(at);
       return;

@@ -212,7 +212,12 @@ void PaperArrayRun::pump(Ns t) {
         std::min<Lbn>(std::int64_t{run->lines} * p_.nvram.line_blocks, p_.volume_blocks - lbn));
     const bool idle_now = background_allowed() && all_idle(destage_pieces(lbn, blocks), t);
     if (!forced && !idle_now) break;
-    issue_destage(*nvram_.next_destage(), t, forced && !idle_now);
+    std::vector<DestageRun> runs{*nvram_.next_destage()};
+    if (p_.arch == PaperArch::kLogDisk) {
+      while (static_cast<std::int32_t>(runs.size()) < p_.log_destage_runs && nvram_.peek_destage())
+        runs.push_back(*nvram_.next_destage());
+    }
+    issue_destage(runs, t, forced && !idle_now);
   }
   if (p_.arch == PaperArch::kLogDisk && background_allowed()) pump_cleaning(t);
 }

@@ -38,8 +38,9 @@ class PaperArrayRun {
     model::Ns arrival_ns = 0;
     int parts_left = 0;
     model::Ns done_ns = 0;
-    DestageRun run;      // kDestage, kFlushRead, kFlushWrite
-    model::Lbn lbn = 0;  // kRead (MEMScache miss), kPrefetch: the range to cache
+    DestageRun run;                // kFlushRead, kFlushWrite
+    std::vector<DestageRun> runs;  // kDestage
+    model::Lbn lbn = 0;            // kRead (MEMScache miss), kPrefetch: the range to cache
     std::int32_t blocks = 0;
     std::int32_t disk = -1;           // kCleanRead/kCleanWrite: the disk the units go to
     std::vector<std::int64_t> units;  // kCleanRead: the units read
@@ -76,7 +77,7 @@ class PaperArrayRun {
   std::vector<Piece> mirrored(const std::vector<Piece>& side_a, std::size_t half) const;
   void read_back_end(std::uint64_t parent, const model::Request& r);
   std::vector<Piece> destage_pieces(model::Lbn lbn, std::int32_t blocks) const;
-  void issue_destage(const DestageRun& run, model::Ns at, bool forced);
+  void issue_destage(const std::vector<DestageRun>& runs, model::Ns at, bool forced);
   void append_to_log(std::uint64_t parent, model::Ns at, const std::vector<std::int64_t>& units,
                      std::int32_t disk, bool cleaning);
   std::int32_t log_disk_for(std::int64_t unit) const;
