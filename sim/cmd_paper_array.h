@@ -17,6 +17,11 @@ struct PaperArrayArgs {
   std::vector<std::int64_t> ks = {0, 1, 2, 4};                   // Figure 6: LogDisk+K
   std::uint64_t seed = 1;
   std::string max_from;  // Figure 10: Figure 5's CSV, whose maximum throughputs it uses
+  // §4.3.3: a trace replayed open-loop on every Figure 5 configuration, its inter-arrival
+  // times divided by each scale factor.
+  std::string trace;
+  std::string trace_format = "disksim";
+  std::vector<double> scales = {1};
 };
 int cmd_paper_array(const PaperArrayArgs& a);
 

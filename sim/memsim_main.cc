@@ -308,6 +308,12 @@ int main(int argc, char** argv) {
   paper_cmd->add_option("--ks", paper.ks, "Figure 6: LogDisk+K's K values (default 0,1,2,4)")
       ->delimiter(',');
   paper_cmd->add_option("--seed", paper.seed, "Random seed");
+  paper_cmd->add_option("--trace", paper.trace,
+                        "Replay this trace open-loop on every Figure 5 configuration instead");
+  paper_cmd->add_option("--trace-format", paper.trace_format, "Trace format: disksim or spc");
+  paper_cmd->add_option("--scales", paper.scales,
+                        "With --trace: inter-arrival times divided by each (default 1)")
+      ->delimiter(',');
   paper_cmd->add_option("--max-from", paper.max_from,
                         "Figure 10: take the maximum throughputs from this Figure 5 CSV");
   paper_cmd->callback([&] { status = memstore::sim::cmd_paper_array(paper); });

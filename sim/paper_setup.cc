@@ -144,6 +144,11 @@ RequestSource paper_requests(const PaperWorkload& w, std::int64_t volume_blocks)
 
 PaperArrayStats run_paper_config(const PaperSetup& s, const PaperConfig& c, const PaperWorkload& w,
                                  std::string* error) {
+  return run_paper_config_on(s, c, paper_requests(w, c.params.volume_blocks), error);
+}
+
+PaperArrayStats run_paper_config_on(const PaperSetup& s, const PaperConfig& c,
+                                    const RequestSource& next, std::string* error) {
   std::vector<std::unique_ptr<model::Device>> owned;
   std::vector<model::Device*> mems, disks;
   for (std::int32_t i = 0; i < c.chips; ++i) {
@@ -156,8 +161,7 @@ PaperArrayStats run_paper_config(const PaperSetup& s, const PaperConfig& c, cons
     disks.push_back(owned.back().get());
   }
   std::string why;
-  PaperArrayStats stats =
-      run_paper_array(c.params, mems, disks, paper_requests(w, c.params.volume_blocks), &why);
+  PaperArrayStats stats = run_paper_array(c.params, mems, disks, next, &why);
   if (error) *error = why.empty() ? "" : c.name + ": " + why;
   return stats;
 }

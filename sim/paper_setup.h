@@ -67,6 +67,10 @@ struct PaperWorkload {
 };
 RequestSource paper_requests(const PaperWorkload& w, std::int64_t volume_blocks);
 
+// Runs the configuration on fresh devices with the given requests (a trace, §4.3.3: each
+// request at its own time, whether earlier ones completed or not); `error` says why not.
+PaperArrayStats run_paper_config_on(const PaperSetup& s, const PaperConfig& c,
+                                    const RequestSource& next, std::string* error = nullptr);
 // Runs the configuration on fresh devices; `error` says why it could not (stats empty).
 PaperArrayStats run_paper_config(const PaperSetup& s, const PaperConfig& c, const PaperWorkload& w,
                                  std::string* error = nullptr);
