@@ -46,7 +46,7 @@ DeviceParams g3() {
   return p;
 }
 
-// uysal03 (a preset since issue 36; params.h's list of names predates it): the MEMS chip of Uysal,
+// uysal03: the MEMS chip of Uysal,
 // Merchant and Alvarez, "Using MEMS-based storage in disk arrays" (FAST '03), Table 1: 50 nm bits,
 // 70 g, 400 kbit/s per tip, settle 0.431 ms on x, 6400 tips of which 640 are active, one sled
 // of 2.56 GB, 25.6 MB/s, no bidirectional reads (§2). That is G1's motion (DiskSim's 688.8 m/s^2
