@@ -13,7 +13,7 @@
 
 namespace memstore::model {
 
-// "g1", "g2", "g3", "uberdisk", "simpledisk-constant", "simpledisk-linear", and the
+// "g1", "g2", "g3", "uysal03", "uberdisk", "simpledisk-constant", "simpledisk-linear", and the
 // zoned disks "atlas10k", "disk20k" (disk_presets.h).
 std::vector<std::string> device_names();
 bool is_comparison_disk(std::string_view name);

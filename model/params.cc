@@ -46,17 +46,34 @@ DeviceParams g3() {
   return p;
 }
 
+// uysal03: the MEMS chip of Uysal,
+// Merchant and Alvarez, "Using MEMS-based storage in disk arrays" (FAST '03), Table 1: 50 nm bits,
+// 70 g, 400 kbit/s per tip, settle 0.431 ms on x, 6400 tips of which 640 are active, one sled
+// of 2.56 GB, 25.6 MB/s, no bidirectional reads (§2). That is G1's motion (DiskSim's 688.8 m/s^2
+// for 70 g, two time constants at 739 Hz for 0.431 ms) with G1's 2000 x 2000-bit tip regions; Table
+// 1's capacity and rate both count the 8-of-10 encoded data bits and nothing for servo: 6400 x 2000
+// x 2000 x 0.8 bits is 2.56 GB and 640 x 400 kbit/s x 0.8 is 25.6 MB/s. So no servo bits: 25 tip
+// sectors of 80 bits fill a 2000-bit column exactly (G1 keeps 10 servo bits a sector: 2.25 GB, 22.8
+// MB/s).
+DeviceParams uysal03() {
+  DeviceParams p = g1();
+  p.name = "uysal03";
+  p.servo_bits_per_sector = 0;
+  return p;
+}
+
 }  // namespace
 
 std::optional<DeviceParams> preset(std::string_view name) {
   if (name == "g1") return g1();
   if (name == "g2") return g2();
   if (name == "g3") return g3();
+  if (name == "uysal03") return uysal03();
   return std::nullopt;
 }
 
 std::vector<std::string> preset_names() {
-  return {"g1", "g2", "g3"};
+  return {"g1", "g2", "g3", "uysal03"};
 }
 
 std::vector<ParamError> validate(const DeviceParams& p) {

@@ -245,8 +245,8 @@ ParamsResult params_from_toml(std::string_view text, const DeviceParams& base,
     const auto name = preset_node->value_exact<std::string>();
     const auto found = name ? preset(*name) : std::nullopt;
     if (!found) {
-      out.errors.push_back(
-          {"preset", where(*preset_node, source) + R"(: must be one of "g1", "g2", "g3")"});
+      out.errors.push_back({"preset", where(*preset_node, source) +
+                                          R"(: must be one of "g1", "g2", "g3", "uysal03")"});
       return out;
     }
     p = *found;

@@ -7,6 +7,7 @@
 
 #include "model/device_factory.h"
 #include "model/scheduler.h"
+#include "sim/cmd_paper_array.h"
 #include "sim/commands.h"
 #include "version/unknown_command.h"
 #include "version/version.h"
@@ -288,6 +289,34 @@ int main(int argc, char** argv) {
   ar->add_flag_callback(
       "--json", [&] { array.format = memstore::sim::OutputFormat::kJson; }, "JSON instead of CSV");
   ar->callback([&] { status = memstore::sim::cmd_array(array); });
+
+  memstore::sim::PaperArrayArgs paper;
+  auto* paper_cmd = app.add_subcommand(
+      "paper-array",
+      "Figures 5, 6 and 10 of Uysal, Merchant and Alvarez (FAST 2003): the paper's own array "
+      "architectures behind the NVRAM, maximum throughput and normal-usage latency (CSV)");
+  paper_cmd->add_option("--figure", paper.figure, "5, 6 or 10 (default 5)");
+  paper_cmd->add_option("--max-requests", paper.max_requests,
+                 "Requests per maximum-throughput run (default 20000)")
+      ->check(number_check(false));
+  paper_cmd->add_option("--half-requests", paper.half_requests,
+                 "Requests per normal-usage run at half the maximum (default 10000)")
+      ->check(number_check(false));
+  paper_cmd->add_option("--read-fractions", paper.read_fractions,
+                 "Figure 6: read fractions (default 0,0.25,0.5,0.75,1)")
+      ->delimiter(',');
+  paper_cmd->add_option("--ks", paper.ks, "Figure 6: LogDisk+K's K values (default 0,1,2,4)")
+      ->delimiter(',');
+  paper_cmd->add_option("--seed", paper.seed, "Random seed");
+  paper_cmd->add_option("--trace", paper.trace,
+                        "Replay this trace open-loop on every Figure 5 configuration instead");
+  paper_cmd->add_option("--trace-format", paper.trace_format, "Trace format: disksim or spc");
+  paper_cmd->add_option("--scales", paper.scales,
+                        "With --trace: inter-arrival times divided by each (default 1)")
+      ->delimiter(',');
+  paper_cmd->add_option("--max-from", paper.max_from,
+                        "Figure 10: take the maximum throughputs from this Figure 5 CSV");
+  paper_cmd->callback([&] { status = memstore::sim::cmd_paper_array(paper); });
 
   memstore::sim::PowerArgs power;
   auto* pw = app.add_subcommand(

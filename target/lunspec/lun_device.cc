@@ -62,7 +62,8 @@ std::optional<DeviceError> resolve_device(LunSpec& spec,
     return DeviceError{F::kSet, e.key + ": " + e.message};
   }
   if (!spec.device_config.empty()) {
-    return DeviceError{F::kDeviceConfig, "describes a MEMStore (g1, g2, g3); " + spec.device +
+    return DeviceError{F::kDeviceConfig, "describes a MEMStore (g1, g2, g3, uysal03); " +
+                                             spec.device +
                                              " is a disk and takes none (its keys go in set)"};
   }
   if (spec.config.rotation_rate != 0) {

@@ -1,4 +1,4 @@
-// Which device a LUN is: a MEMStore preset (g1, g2, g3) or a zoned disk
+// Which device a LUN is: a MEMStore preset (g1, g2, g3, uysal03) or a zoned disk
 // (atlas10k, disk20k; model/disk_presets.h). memstored's `device` key and
 // the TCMU handler's `device=` both resolve through here, so the two accept
 // the same names and say the same thing about an unknown one.
@@ -14,7 +14,7 @@
 
 namespace memstore::lunspec {
 
-// "g1, g2, g3, atlas10k or disk20k": every name `device` takes.
+// "g1, g2, g3, uysal03, atlas10k or disk20k": every name `device` takes.
 std::string device_choices();
 
 // True for a name of either kind.

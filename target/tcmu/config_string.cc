@@ -22,7 +22,7 @@ const char* const kConfigHelp =
     "The image is an absolute path (created sparse when absent; its directory must exist)\n"
     "or 'memory' (volatile). The backstore's size must equal the device's capacity\n"
     "(G2: size=3456000000; atlas10k: size=9199079936). Keys:\n"
-    "  device=g1|g2|g3|atlas10k|disk20k  preset (default g2); atlas10k and disk20k are disks\n"
+    "  device=g1|g2|g3|uysal03|atlas10k|disk20k  preset (default g2); the last two are disks\n"
     "  config=/abs/params.toml         device parameter overrides (memstored's device_config)\n"
     "  timing=realtime|scaled|off      when completions are delivered (default realtime)\n"
     "  scale=K                         with timing=scaled: wall delay = K x modeled delay\n"

@@ -7,7 +7,7 @@
 // absolute path (created sparse when absent; its directory must exist) or
 // the word `memory` (volatile, for tests). Keys, each at most once:
 //
-//   device=g1|g2|g3|atlas10k|disk20k      preset (default g2); atlas10k and
+//   device=g1|g2|g3|uysal03|atlas10k|disk20k  preset (default g2); atlas10k and
 //                                         disk20k are zoned rotating disks
 //   config=/abs/params.toml               MEMStore parameter overrides, the
 //                                         format of memstored's device_config

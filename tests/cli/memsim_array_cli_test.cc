@@ -49,3 +49,44 @@ TEST(MemsimArray, BadFlagsNameTheFix) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace memsim_cli;
+
+// memsim paper-array (issue 36): the paper's Figure 6 and Figure 10 as CSV, a bad figure
+// refused, Figure 10 from a Figure 5 CSV.
+TEST(MemsimPaperArray, Figure6PrintsOneRowPerSizeReadFractionAndVariant) {
+  const Result r = memsim({"paper-array", "--figure", "6", "--read-fractions", "1", "--ks", "0,2",
+                           "--max-requests", "2000"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("size_kb,read_fraction,variant,disks,max_throughput_iops\n", 0), 0u);
+  EXPECT_NE(r.out.find("\n4,1.00,LogDisk,2,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n64,1.00,LogDisk+2,4,"), std::string::npos) << r.out;
+}
+
+TEST(MemsimPaperArray, Figure10TakesFigure5sThroughputsAndABadFigureIsRefused) {
+  const Result bad = memsim({"paper-array", "--figure", "7"});
+  expect_clean_failure(bad, 2);
+  EXPECT_NE(bad.err.find("--figure: must be 5, 6 or 10"), std::string::npos) << bad.err;
+  const Result missing = memsim({"paper-array", "--figure", "10", "--max-from", "/nonexistent"});
+  expect_clean_failure(missing, 1);
+  EXPECT_NE(missing.err.find("--max-from: cannot read"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+
+namespace {
+
+using namespace memsim_cli;
+
+TEST(MemsimPaperArray, ATraceReplaysOnEveryConfigurationAtEachScale) {
+  const Result r = memsim({"paper-array", "--trace", data("small.disksim"), "--scales", "1,4"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("architecture,scale,requests,mean_response_ms,", 0), 0u);
+  EXPECT_NE(r.out.find("\nDiskOnly,4,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nMEMScache,1,"), std::string::npos) << r.out;
+  EXPECT_EQ(lines(r.out).size(), 1u + 10 * 2);
+}
+
+}  // namespace

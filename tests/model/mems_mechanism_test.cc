@@ -133,7 +133,7 @@ TEST(MemsMechanism, XSeeksFromRestAreTheComputedOnes) {
   // The constructor computes the X seeks from the rest cylinder once; each
   // must be what rest_to_rest_s gives for the pair, bit for bit, as any
   // other seek is. A sled at rest, to every cylinder.
-  for (const char* name : {"g1", "g2", "g3"}) {
+  for (const char* name : {"g1", "g2", "g3", "uysal03"}) {
     const MemsMechanism m(*preset(name));
     const SledState rest = m.state();
     const std::int32_t rest_cylinder = rest.x_bits + m.geometry().sx() / 2;
@@ -179,7 +179,7 @@ namespace {
 // sled states: the rest position, the ends of rows read either way, and the
 // sled at the edges of its range.
 TEST(MemsMechanism, PositioningBoundsBracketTheExactValue) {
-  for (const char* name : {"g1", "g2", "g3", "g2-unidirectional"}) {
+  for (const char* name : {"g1", "g2", "g3", "uysal03", "g2-unidirectional"}) {
     const bool unidirectional = std::string_view(name) == "g2-unidirectional";
     DeviceParams params = *preset(unidirectional ? "g2" : name);
     if (unidirectional) params.bidirectional = false;

@@ -5,6 +5,8 @@
 
 #include <limits>
 
+#include "model/geometry.h"
+#include "model/mems_mechanism.h"
 #include "model/params_toml.h"
 
 namespace memstore::model {
@@ -26,6 +28,29 @@ TEST(Params, PresetsAreValid) {
     EXPECT_TRUE(validate(*p).empty()) << name;
   }
   EXPECT_FALSE(preset("g4"));
+}
+
+// The disk-array study's chip (Uysal, Merchant and Alvarez, FAST '03, Table 1), checked
+// figure by figure against the table, the derived ones from the model itself.
+TEST(Params, Uysal03HasTheArrayStudysTable1) {
+  const DeviceParams p = *preset("uysal03");
+  EXPECT_DOUBLE_EQ(p.bit_width_nm, 50);
+  EXPECT_NEAR(p.sled_accel_m_s2 / 9.81, 70, 0.5);  // 70 g
+  EXPECT_DOUBLE_EQ(p.per_tip_rate_bit_s, 400'000);
+  EXPECT_EQ(p.tips, 6400);
+  EXPECT_EQ(p.active_tips, 640);
+  EXPECT_EQ(p.sleds, 1);
+  EXPECT_FALSE(p.bidirectional);  // §2: no bidirectional reads
+  // Settling time on x: settle_time_constants time constants of the sled (Eq. 3.5).
+  const double settle_s =
+      p.settle_time_constants / (2 * 3.141592653589793 * p.resonant_frequency_hz);
+  EXPECT_NEAR(settle_s, 0.431e-3, 0.0005e-3);
+  const MemsMechanism m(p);
+  const Geometry g(p);
+  EXPECT_EQ(g.blocks() * p.block_bytes, 2'560'000'000);  // per-sled capacity 2.56 GB
+  // Max throughput: one row of p blocks per row time, 25.6 MB/s.
+  const double bytes_per_s = g.p() * p.block_bytes / m.row_s();
+  EXPECT_NEAR(bytes_per_s, 25.6e6, 1e3);
 }
 
 TEST(Params, G2FollowsTheThesisAndSecondPaper) {

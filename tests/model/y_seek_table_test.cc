@@ -106,7 +106,8 @@ TEST_P(YSeekTableTest, MechanismYSeeksEqualTheFormula) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, YSeekTableTest, ::testing::Values("g1", "g2", "g3", "no-servo"),
+INSTANTIATE_TEST_SUITE_P(Presets, YSeekTableTest,
+                         ::testing::Values("g1", "g2", "g3", "uysal03", "no-servo"),
                          [](const auto& param_info) {
                            std::string name = param_info.param;
                            std::erase(name, '-');

@@ -20,7 +20,7 @@ model::Geometry geometry(const char* name) {
 }
 
 TEST(Subregions, TileEveryCylinderAndRowOnce) {
-  for (const char* name : {"g1", "g2", "g3"}) {
+  for (const char* name : {"g1", "g2", "g3", "uysal03"}) {
     const model::Geometry g = geometry(name);
     std::int32_t x = 0;
     for (int cx = 0; cx < kSubregionsPerSide; ++cx) {
@@ -48,7 +48,7 @@ TEST(Subregions, TileEveryCylinderAndRowOnce) {
 // Every block of every placed request is inside the subregion, in one track;
 // both track directions and every row of the band are used.
 TEST(Subregions, PlacementStaysInsideTheSubregion) {
-  for (const char* name : {"g1", "g2", "g3"}) {
+  for (const char* name : {"g1", "g2", "g3", "uysal03"}) {
     const model::Geometry g = geometry(name);
     Rng rng(3);
     for (int cell = 0; cell < kSubregionsPerSide * kSubregionsPerSide; ++cell) {

@@ -116,8 +116,9 @@ TEST(TcmuConfigString, BackingImageErrors) {
 }
 
 TEST(TcmuConfigString, ValueErrorsNameTheKey) {
-  EXPECT_THAT(error("memory;device=g9"),
-              StartsWith("device: unknown preset 'g9'; use g1, g2, g3, atlas10k or disk20k"));
+  EXPECT_THAT(
+      error("memory;device=g9"),
+      StartsWith("device: unknown preset 'g9'; use g1, g2, g3, uysal03, atlas10k or disk20k"));
   EXPECT_THAT(error("memory;timing=fast"),
               StartsWith("timing: 'fast' is not realtime, scaled or off"));
   EXPECT_THAT(error("memory;timing=scaled;scale=0"),
