@@ -27,21 +27,21 @@ Expected<ExtentSpec> parse_extent(std::string_view option, std::string_view text
   if (const auto at = text.find('@'); at != std::string_view::npos) {
     spec.file = std::string(text.substr(at + 1));
     range = text.substr(0, at);
-    if (spec.file.empty()) return prefix + "the file name after '@' is empty";
+    if (spec.file.empty()) return Error(prefix + "the file name after '@' is empty");
   } else if (file_required) {
-    return prefix + "expected " + syntax + " (the data to write comes from FILE)";
+    return Error(prefix + "expected " + syntax + " (the data to write comes from FILE)");
   }
   const auto colon = range.find(':');
-  if (colon == std::string_view::npos) return prefix + "expected " + syntax;
+  if (colon == std::string_view::npos) return Error(prefix + "expected " + syntax);
   const std::string_view lbn = range.substr(0, colon);
   const std::string_view count = range.substr(colon + 1);
   const auto l = parse_u64(lbn);
-  if (!l) return prefix + "LBN '" + std::string(lbn) + "' is not a number";
+  if (!l) return Error(prefix + "LBN '" + std::string(lbn) + "' is not a number");
   const auto n = parse_u64(count);
-  if (!n) return prefix + "COUNT '" + std::string(count) + "' is not a number";
-  if (*n == 0) return prefix + "COUNT must be at least 1";
+  if (!n) return Error(prefix + "COUNT '" + std::string(count) + "' is not a number");
+  if (*n == 0) return Error(prefix + "COUNT must be at least 1");
   if (*n > std::numeric_limits<std::uint32_t>::max()) {
-    return prefix + "COUNT must fit in 32 bits (at most 4294967295)";
+    return Error(prefix + "COUNT must fit in 32 bits (at most 4294967295)");
   }
   spec.lbn = *l;
   spec.count = static_cast<std::uint32_t>(*n);

@@ -1,6 +1,6 @@
 // Errors as values for the host library: every call that talks to a device or
 // checks an argument returns a Status or a Result<T>, never throws (the C API
-// and other languages sit directly on top). An Error says what went wrong in
+// and other languages sit directly on top). Callers ask ok(). An Error says what went wrong in
 // words; a CHECK CONDITION also carries the decoded sense data.
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <utility>
 #include <variant>
 
+#include "base/expected.h"
 #include "host/sense_text.h"
 
 namespace memstore::host {
@@ -32,43 +33,10 @@ struct Error {
 // The code's name in words ("check condition", ...).
 const char* code_name(Error::Code code);
 
-class Status {
- public:
-  Status() = default;
-  Status(Error e) : error_(std::move(e)) {}  // NOLINT: implicit on purpose
-  bool ok() const { return !error_; }
-  explicit operator bool() const { return ok(); }
-  // REQUIRES: !ok().
-  const Error& error() const { return *error_; }
-
- private:
-  std::optional<Error> error_;
-};
-
+// The project's one convention (base/expected.h), with this library's Error.
+using Status = BasicStatus<Error>;
 template <class T>
-class Result {
- public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose
-  Result(Error e) : v_(std::move(e)) {}      // NOLINT
-  Result(Status s) : v_(s.error()) {}        // NOLINT; REQUIRES: !s.ok()
-
-  bool ok() const { return std::holds_alternative<T>(v_); }
-  explicit operator bool() const { return ok(); }
-  // REQUIRES: ok().
-  T& value() & { return std::get<T>(v_); }
-  const T& value() const& { return std::get<T>(v_); }
-  T&& value() && { return std::get<T>(std::move(v_)); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  // REQUIRES: !ok().
-  const Error& error() const { return std::get<Error>(v_); }
-  Status status() const { return ok() ? Status() : Status(error()); }
-
- private:
-  std::variant<T, Error> v_;
-};
+using Result = Expected<T, Error>;
 
 inline Error invalid_argument(std::string message) {
   return {Error::Code::kInvalidArgument, std::move(message), 0, std::nullopt};

@@ -23,7 +23,7 @@ inline Expected<toml::table> parse_toml(std::string_view text, const std::string
   try {
     return toml::parse(text, source);
   } catch (const toml::parse_error& e) {
-    return toml_where(e.source(), source) + ": " + std::string(e.description());
+    return Error(toml_where(e.source(), source) + ": " + std::string(e.description()));
   }
 }
 

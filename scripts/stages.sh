@@ -6,6 +6,7 @@
 #                               kept until stage_end (one at a time)
 #   stage_end                   waits for it, prints its output; a failure
 #                               ends the run
+#   stage_bg_running            true while that background stage runs
 stage_rows=()
 stage_t0=$SECONDS
 stage_bg_pid="" stage_bg_name="" stage_bg_t0=0 stage_bg_log=""
@@ -36,6 +37,11 @@ stage_begin() {
     >"$stage_bg_log" 2>&1 &
   stage_bg_pid=$!
   stage_bg_epoch=$(date +%s)
+}
+
+# True while the background stage is still running.
+stage_bg_running() {
+  [ -n "$stage_bg_pid" ] && [ ! -s "$stage_bg_log.end" ] && kill -0 "$stage_bg_pid" 2>/dev/null
 }
 
 stage_end() {

@@ -119,7 +119,7 @@ json timing(driver::TimedLun& d, const json& request) {
       }
     }
   }
-  if (const auto e = d.set_control(page)) return failure("timing: " + *e);
+  if (const Status e = d.set_control(page); !e.ok()) return failure("timing: " + e.error().message);
   return ok(
       {{"timing", scsi::timing_mode_name(page.timing)}, {"scale", page.scale_milli / 1000.0}});
 }
@@ -216,9 +216,9 @@ json ControlCommands::lun_remove(const json& request) {
   const ControlLun lun = *found;
   const auto index = found - luns_.data();
   luns_.erase(luns_.begin() + index);
-  if (const std::string e = admin_.remove(lun); !e.empty()) {
+  if (const Status e = admin_.remove(lun); !e.ok()) {
     luns_.insert(luns_.begin() + index, lun);
-    return failure(e);
+    return failure(e.error().message);
   }
   return ok({{"target", lun.target}, {"lun", lun.id}});
 }
@@ -255,9 +255,9 @@ json ControlCommands::target_remove(const json& request) {
   for (const ControlLun& l : luns_) (l.target == target ? removed : kept).push_back(l);
   const std::vector<ControlLun> before = luns_;
   luns_ = std::move(kept);
-  if (const std::string e = target_admin_.remove(target, removed); !e.empty()) {
+  if (const Status e = target_admin_.remove(target, removed); !e.ok()) {
     luns_ = before;
-    return failure(e);
+    return failure(e.error().message);
   }
   json ids = json::array();
   for (const ControlLun& l : removed) ids.push_back(l.id);

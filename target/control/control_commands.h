@@ -47,21 +47,20 @@ class ControlCommands {
   // that `spec` (the keys of [[target.lun]]) describes and gives it to the
   // target's sessions; its entry, or an error naming the key and the fix.
   // remove: takes `lun` (already out of the list) away from the sessions
-  // and retires it; an error, or "". Without them both commands are refused.
+  // and retires it, or says why not. Without them both commands are refused.
   struct LunAdmin {
     std::function<Expected<ControlLun>(const std::string& target, const toml::table& spec)> add;
-    std::function<std::string(const ControlLun& lun)> remove;
+    std::function<Status(const ControlLun& lun)> remove;
   };
   void set_lun_admin(LunAdmin admin) { admin_ = std::move(admin); }
   // What target-add and target-remove do. add: opens the target that `spec`
   // (the keys of [[target]], its LUNs under "lun") describes, with its LUNs,
   // and serves it; its LUNs' entries, or an error naming the key and the
   // fix. remove: stops serving `target` and retires `luns`, its LUNs
-  // (already out of the list); an error, or "".
+  // (already out of the list), or says why not.
   struct TargetAdmin {
     std::function<Expected<std::vector<ControlLun>>(const toml::table& spec)> add;
-    std::function<std::string(const std::string& target, const std::vector<ControlLun>& luns)>
-        remove;
+    std::function<Status(const std::string& target, const std::vector<ControlLun>& luns)> remove;
   };
   void set_target_admin(TargetAdmin admin) { target_admin_ = std::move(admin); }
   // What power-cut does to the transport, given by the daemon: ends every

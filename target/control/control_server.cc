@@ -70,8 +70,8 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     if (!log_ || !reply.value("ok", false)) return;
     const json request = json::parse(line, nullptr, false);
     const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
-    static const std::set<std::string> kChanges = {"fault-add",  "fault-remove", "fault-clear",
-                                                   "timing",     "lun-add",      "lun-remove",
+    static const std::set<std::string> kChanges = {"fault-add",  "fault-remove",  "fault-clear",
+                                                   "timing",     "lun-add",       "lun-remove",
                                                    "target-add", "target-remove", "power-cut"};
     if (kChanges.contains(cmd)) log_(shown("control socket: "));
   }
@@ -119,26 +119,26 @@ ControlServer::~ControlServer() {
   stop();
 }
 
-std::string ControlServer::start(const std::string& path) {
+Status ControlServer::start(const std::string& path) {
   if (path.size() >= sizeof(sockaddr_un::sun_path)) {
-    return "control_socket: '" + path + "' is longer than a Unix socket path may be (" +
-           std::to_string(sizeof(sockaddr_un::sun_path) - 1) + " bytes); use a shorter one";
+    return Error("control_socket: '" + path + "' is longer than a Unix socket path may be (" +
+                 std::to_string(sizeof(sockaddr_un::sun_path) - 1) + " bytes); use a shorter one");
   }
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode)) {
-      return "control_socket: '" + path +
-             "' exists and is not a socket; remove it or pick "
-             "another path";
+      return Error("control_socket: '" + path +
+                   "' exists and is not a socket; remove it or pick "
+                   "another path");
     }
     // A socket file: in use if a daemon answers on it, else left behind.
     stream_protocol::socket probe(io_);
     boost::system::error_code ec;
     probe.connect(stream_protocol::endpoint(path), ec);
     if (!ec) {
-      return "control_socket: '" + path +
-             "' is in use by another daemon; stop it or pick "
-             "another path";
+      return Error("control_socket: '" + path +
+                   "' is in use by another daemon; stop it or pick "
+                   "another path");
     }
     ::unlink(path.c_str());
   }
@@ -151,12 +151,12 @@ std::string ControlServer::start(const std::string& path) {
   if (!ec) acceptor_.listen(static_cast<int>(kMaxClients), ec);
   if (ec) {
     acceptor_.close();
-    return "control_socket: cannot listen on '" + path + "': " + ec.message() +
-           "; check that the directory exists and is writable";
+    return Error("control_socket: cannot listen on '" + path + "': " + ec.message() +
+                 "; check that the directory exists and is writable");
   }
   path_ = path;
   accept();
-  return "";
+  return {};
 }
 
 void ControlServer::accept() {

@@ -28,8 +28,8 @@ class ControlServer {
   ControlServer& operator=(const ControlServer&) = delete;
 
   // Binds `path` (replacing a stale socket no daemon answers on) and starts
-  // accepting. An error sentence names the path and the fix, or "".
-  std::string start(const std::string& path);
+  // accepting. An error sentence names the path and the fix.
+  Status start(const std::string& path);
   // Stops accepting, closes every client and removes the socket file.
   void stop();
   // The commands it serves (the metrics endpoint asks them too).

@@ -182,10 +182,10 @@ MetricsServer::~MetricsServer() {
   stop();
 }
 
-std::string MetricsServer::start(const std::string& host, std::uint16_t port) {
+Status MetricsServer::start(const std::string& host, std::uint16_t port) {
   boost::system::error_code ec;
   const auto address = boost::asio::ip::make_address(host, ec);
-  if (ec) return "--metrics: '" + host + "' is not a numeric IP address";
+  if (ec) return Error("--metrics: '" + host + "' is not a numeric IP address");
   const tcp::endpoint at(address, port);
   acceptor_.open(at.protocol(), ec);
   if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
@@ -193,11 +193,11 @@ std::string MetricsServer::start(const std::string& host, std::uint16_t port) {
   if (!ec) acceptor_.listen(static_cast<int>(kMaxClients), ec);
   if (ec) {
     acceptor_.close();
-    return "--metrics: cannot listen on " + host + ":" + std::to_string(port) + ": " +
-           ec.message() + "; pick a free port";
+    return Error("--metrics: cannot listen on " + host + ":" + std::to_string(port) + ": " +
+                 ec.message() + "; pick a free port");
   }
   accept();
-  return "";
+  return {};
 }
 
 std::uint16_t MetricsServer::port() const {

@@ -39,8 +39,8 @@ class MetricsServer {
   MetricsServer& operator=(const MetricsServer&) = delete;
 
   // Listens on host:port (port 0: any free one). An error sentence naming
-  // the address and the fix, or "".
-  std::string start(const std::string& host, std::uint16_t port);
+  // the address and the fix.
+  Status start(const std::string& host, std::uint16_t port);
   std::uint16_t port() const;
   void stop();
 

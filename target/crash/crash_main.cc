@@ -42,13 +42,14 @@ Expected<std::unique_ptr<scsi::FileStore>> image_at(const std::string& out, cons
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(a.base, ec);
     if (ec) {
-      return "--base: " + a.base + ": " + ec.message();
+      return Error("--base: " + a.base + ": " + ec.message());
     }
     blocks = bytes / block_size;
   }
   if (blocks == 0) {
-    return "the image's size is unknown (the log does not give it): give --base (the image "
-           "the log started from) or --blocks (the LUN's size in blocks)";
+    return Error(
+        "the image's size is unknown (the log does not give it): give --base (the image "
+        "the log started from) or --blocks (the LUN's size in blocks)");
   }
   std::filesystem::remove(out);
   auto opened = scsi::FileStore::open(out, blocks, block_size, scsi::DurabilityMode::kWriteBack);
@@ -57,7 +58,7 @@ Expected<std::unique_ptr<scsi::FileStore>> image_at(const std::string& out, cons
   if (a.base.empty()) return store;
   const int fd = ::open(a.base.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    return "--base: " + a.base + ": cannot open it";
+    return Error("--base: " + a.base + ": cannot open it");
   }
   // Copied in 1 MiB pieces, leaving holes where the base reads as zeros.
   const std::uint64_t piece = std::max<std::uint64_t>(1, (1u << 20) / block_size);
@@ -68,7 +69,7 @@ Expected<std::unique_ptr<scsi::FileStore>> image_at(const std::string& out, cons
     std::size_t done = 0;
     if (scsi::transfer_all(::pread, fd, std::span(buf).first(want), lba * block_size, done) != 0) {
       ::close(fd);
-      return "--base: " + a.base + ": a read failed";
+      return Error("--base: " + a.base + ": a read failed");
     }
     if (std::all_of(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(want),
                     [](std::uint8_t b) { return b == 0; })) {

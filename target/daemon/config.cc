@@ -99,8 +99,8 @@ bool get_names(Ctx& ctx, const toml::table& t, const std::string& where, const c
                std::vector<std::string>& out) {
   if (!get_strings(ctx, t, where, key, out)) return false;
   for (const std::string& name : out) {
-    if (const std::string e = iscsi_name_error(name); !e.empty()) {
-      return ctx.fail(t.get(key), where + key, e);
+    if (const Status e = check_iscsi_name(name); !e.ok()) {
+      return ctx.fail(t.get(key), where + key, e.error().message);
     }
   }
   return true;
@@ -338,8 +338,8 @@ bool parse_target(Ctx& ctx, const toml::table& t, const std::string& where,
       !get_names(ctx, t, where, "acl", target.acl)) {
     return false;
   }
-  if (const std::string e = iscsi_name_error(target.name); !e.empty()) {
-    return ctx.fail(t.get("name"), where + "name", e);
+  if (const Status e = check_iscsi_name(target.name); !e.ok()) {
+    return ctx.fail(t.get("name"), where + "name", e.error().message);
   }
   for (const std::string& p : portals) {
     const auto portal = parse_portal(p);
@@ -374,12 +374,13 @@ Expected<Config> parse_config(std::string_view text, const std::string& source) 
   Config config;
   Ctx ctx{source, {}};
   auto parsed = model::parse_toml(text, source);
-  if (!parsed.ok()) return parsed.error().message;
+  if (!parsed.ok()) return parsed.error();
   toml::table& root = *parsed;
-  if (!only_keys(ctx, root, "", {"daemon", "discovery", "target", "limits"})) return ctx.error;
+  if (!only_keys(ctx, root, "", {"daemon", "discovery", "target", "limits"}))
+    return Error(ctx.error);
   if (const toml::node* d = root.get("daemon")) {
     const toml::table* dt = d->as_table();
-    if (dt == nullptr) return (ctx.fail(d, "daemon", "must be a table"), ctx.error);
+    if (dt == nullptr) return Error((ctx.fail(d, "daemon", "must be a table"), ctx.error));
     std::vector<const char*> keys = {"log_level", "state_dir", "control_initiators",
                                      "control_socket", "metrics"};
     for (const DaemonNumber& n : kDaemonNumbers) keys.push_back(n.key);
@@ -389,25 +390,26 @@ Expected<Config> parse_config(std::string_view text, const std::string& source) 
         !get_string(ctx, *dt, "daemon.", "control_socket", config.control_socket) ||
         !get_string(ctx, *dt, "daemon.", "metrics", config.metrics) ||
         !get_names(ctx, *dt, "daemon.", "control_initiators", config.control_initiators)) {
-      return ctx.error;
+      return Error(ctx.error);
     }
-    if (const std::string e = log_level_error(config.log_level); !e.empty()) {
-      return (ctx.fail(dt->get("log_level"), "daemon.log_level", e), ctx.error);
+    if (const Status e = check_log_level(config.log_level); !e.ok()) {
+      return Error(
+          (ctx.fail(dt->get("log_level"), "daemon.log_level", e.error().message), ctx.error));
     }
     if (!config.metrics.empty() && !parse_portal(config.metrics)) {
-      return (ctx.fail(dt->get("metrics"), "daemon.metrics",
-                       "must be ADDR:PORT, e.g. \"127.0.0.1:9464\""),
-              ctx.error);
+      return Error((ctx.fail(dt->get("metrics"), "daemon.metrics",
+                             "must be ADDR:PORT, e.g. \"127.0.0.1:9464\""),
+                    ctx.error));
     }
     for (const DaemonNumber& n : kDaemonNumbers) {
       if (!get_int(ctx, *dt, "daemon.", n.key, config.*n.field, n.min, n.max, n.unit)) {
-        return ctx.error;
+        return Error(ctx.error);
       }
     }
   }
   if (const toml::node* l = root.get("limits")) {
     const toml::table* lt = l->as_table();
-    if (lt == nullptr) return (ctx.fail(l, "limits", "must be a table"), ctx.error);
+    if (lt == nullptr) return Error((ctx.fail(l, "limits", "must be a table"), ctx.error));
     Limits& m = config.limits;
     if (!only_keys(ctx, *lt, "limits.",
                    {"max_connections", "max_sessions_per_initiator", "login_timeout",
@@ -425,32 +427,32 @@ Expected<Config> parse_config(std::string_view text, const std::string& source) 
         !get_int(ctx, *lt, "limits.", "buffer_megabytes", m.buffer_megabytes, 64, 1 << 20, "MiB") ||
         !get_int(ctx, *lt, "limits.", "batch_result_megabytes", m.batch_result_megabytes, 16,
                  1 << 20, "MiB")) {
-      return ctx.error;
+      return Error(ctx.error);
     }
   }
   if (const toml::node* d = root.get("discovery")) {
     const toml::table* dt = d->as_table();
-    if (dt == nullptr) return (ctx.fail(d, "discovery", "must be a table"), ctx.error);
+    if (dt == nullptr) return Error((ctx.fail(d, "discovery", "must be a table"), ctx.error));
     if (!only_keys(ctx, *dt, "discovery.", {"chap"}) ||
         !parse_chap(ctx, dt->get("chap"), "discovery.chap", config.discovery_chap)) {
-      return ctx.error;
+      return Error(ctx.error);
     }
   }
   const toml::node* targets = root.get("target");
   const toml::array* arr = targets != nullptr ? targets->as_array() : nullptr;
   if (arr == nullptr || arr->empty()) {
     ctx.fail(targets, "target", "the configuration needs at least one [[target]]");
-    return ctx.error;
+    return Error(ctx.error);
   }
   std::set<std::string> names;
   for (std::size_t i = 0; i < arr->size(); ++i) {
     const toml::table* tt = (*arr)[i].as_table();
     const std::string tw = "target[" + std::to_string(i) + "].";
-    if (tt == nullptr) return (ctx.fail(&(*arr)[i], tw, "must be a table"), ctx.error);
+    if (tt == nullptr) return Error((ctx.fail(&(*arr)[i], tw, "must be a table"), ctx.error));
     TargetSpec target;
-    if (!parse_target(ctx, *tt, tw, config.state_dir, target)) return ctx.error;
+    if (!parse_target(ctx, *tt, tw, config.state_dir, target)) return Error(ctx.error);
     if (!names.insert(target.name).second)
-      return (ctx.fail(tt->get("name"), tw + "name", "duplicate target name"), ctx.error);
+      return Error((ctx.fail(tt->get("name"), tw + "name", "duplicate target name"), ctx.error));
     config.targets.push_back(std::move(target));
   }
   return finish_config(std::move(config), source);
@@ -459,26 +461,26 @@ Expected<Config> parse_config(std::string_view text, const std::string& source) 
 Expected<Config> load_config(const std::string& path) {
   errno = 0;
   std::ifstream in(path);
-  if (!in) return "--config: cannot read '" + path + "': " + std::strerror(errno);
+  if (!in) return Error("--config: cannot read '" + path + "': " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
   return parse_config(text.str(), path);
 }
 
 Expected<Config> finish_config(Config config, const std::string& source) {
-  if (const std::string e = log_level_error(config.log_level); !e.empty()) {
-    return source + ": log_level: " + e;
+  if (const Status e = check_log_level(config.log_level); !e.ok()) {
+    return Error(source + ": log_level: " + e.error().message);
   }
   for (const DaemonNumber& n : kDaemonNumbers) {
     const std::uint32_t v = config.*n.field;
     if (v < n.min || v > n.max) {
-      return source + ": " + n.key + ": must be from " + std::to_string(n.min) + " to " +
-             std::to_string(n.max) + " (" + n.unit + "); it is " + std::to_string(v);
+      return Error(source + ": " + n.key + ": must be from " + std::to_string(n.min) + " to " +
+                   std::to_string(n.max) + " (" + n.unit + "); it is " + std::to_string(v));
     }
   }
   for (const std::string& name : config.control_initiators) {
-    if (const std::string e = iscsi_name_error(name); !e.empty()) {
-      return source + ": control_initiators: " + e;
+    if (const Status e = check_iscsi_name(name); !e.ok()) {
+      return Error(source + ": control_initiators: " + e.error().message);
     }
   }
   for (TargetSpec& t : config.targets) {
@@ -493,10 +495,11 @@ Expected<LunSpec> parse_lun_table(const toml::table& t, const std::string& where
   // No file and no lines: the error is the key and the fix alone.
   const std::string source = "lun-add";
   Ctx ctx{source, {}};
-  if (!t.contains("id")) return where + "id: is missing; give the new LUN's number (0 to 16383)";
+  if (!t.contains("id"))
+    return Error(where + "id: is missing; give the new LUN's number (0 to 16383)");
   LunSpec lun;
   if (!parse_lun(ctx, t, where, state_dir, target_name, lun)) {
-    return ctx.error.substr(ctx.error.find(": ") + 2);  // after "lun-add:LINE"
+    return Error(ctx.error.substr(ctx.error.find(": ") + 2));  // after "lun-add:LINE"
   }
   lun.config.control_access.initiators = control_initiators;  // as finish() gives every LUN
   return lun;
@@ -508,11 +511,12 @@ Expected<TargetSpec> parse_target_table(const toml::table& t, const std::string&
   const std::string source = "target-add";
   Ctx ctx{source, {}};
   if (!t.contains("name")) {
-    return where + "name: is missing; give the new target's iSCSI name (an iqn. or eui. name)";
+    return Error(where +
+                 "name: is missing; give the new target's iSCSI name (an iqn. or eui. name)");
   }
   TargetSpec target;
   if (!parse_target(ctx, t, where, state_dir, target)) {
-    return ctx.error.substr(ctx.error.find(": ") + 2);  // after "target-add:LINE"
+    return Error(ctx.error.substr(ctx.error.find(": ") + 2));  // after "target-add:LINE"
   }
   for (LunSpec& lun : target.luns) lun.config.control_access.initiators = control_initiators;
   return target;

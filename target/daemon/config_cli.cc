@@ -41,12 +41,12 @@ Expected<Config> resolve(const CommandLine& cli) {
   if (!cli.config_file.empty()) {
     if (!cli.backing.empty() || !cli.device.empty() || !cli.timing.empty() ||
         !cli.scheduler.empty() || !cli.target_name.empty()) {
-      return std::string(
-          "--config: --backing, --device, --timing, --scheduler and --target-name "
-          "describe the single-LUN case; put them in the config file instead");
+      return Error(
+          std::string("--config: --backing, --device, --timing, --scheduler and --target-name "
+                      "describe the single-LUN case; put them in the config file instead"));
     }
     auto loaded = load_config(cli.config_file);
-    if (!loaded.ok()) return loaded.error().message;
+    if (!loaded.ok()) return loaded.error();
     config = *loaded;
   } else {
     // The default: one G2 LUN, overridden by the flags, as a config file would say it.
@@ -59,24 +59,25 @@ Expected<Config> resolve(const CommandLine& cli) {
     if (!cli.timing.empty()) toml << "timing = " << quoted(cli.timing) << "\n";
     if (!cli.scheduler.empty()) toml << "scheduler = " << quoted(cli.scheduler) << "\n";
     auto parsed = parse_config(toml.str(), "command line");
-    if (!parsed.ok()) return flag_error(parsed.error().message);
+    if (!parsed.ok()) return Error(flag_error(parsed.error().message));
     config = *parsed;
   }
   if (!cli.listen.empty()) {
     const auto portal = parse_portal(cli.listen);
-    if (!portal) return "--listen: '" + cli.listen + "' is not ADDR:PORT (e.g. 127.0.0.1:3260)";
+    if (!portal)
+      return Error("--listen: '" + cli.listen + "' is not ADDR:PORT (e.g. 127.0.0.1:3260)");
     config.targets.front().portals = {*portal};
   }
   if (!cli.control_socket.empty()) config.control_socket = cli.control_socket;
   if (!cli.metrics.empty()) {
     if (!parse_portal(cli.metrics)) {
-      return "--metrics: '" + cli.metrics + "' is not ADDR:PORT (e.g. 127.0.0.1:9464)";
+      return Error("--metrics: '" + cli.metrics + "' is not ADDR:PORT (e.g. 127.0.0.1:9464)");
     }
     config.metrics = cli.metrics;
   }
   if (!cli.log_level.empty()) {
-    if (const std::string e = log_level_error(cli.log_level); !e.empty())
-      return "--log-level: " + e;
+    if (const Status e = check_log_level(cli.log_level); !e.ok())
+      return Error("--log-level: " + e.error().message);
     config.log_level = cli.log_level;
   }
   const std::pair<const std::optional<std::uint32_t>&, std::uint32_t Config::*> numbers[] = {
@@ -95,14 +96,14 @@ Expected<Config> resolve(const CommandLine& cli) {
       if (n.field != field || (*value >= n.min && *value <= n.max)) continue;
       std::string flag = std::string("--") + n.key;
       std::replace(flag.begin(), flag.end(), '_', '-');
-      return flag + ": must be from " + std::to_string(n.min) + " to " + std::to_string(n.max) +
-             " (" + n.unit + "); it is " + std::to_string(*value);
+      return Error(flag + ": must be from " + std::to_string(n.min) + " to " +
+                   std::to_string(n.max) + " (" + n.unit + "); it is " + std::to_string(*value));
     }
     config.*field = *value;
   }
   for (const std::string& name : cli.control_initiators) {
-    if (const std::string e = iscsi_name_error(name); !e.empty())
-      return "--control-initiator: " + e;
+    if (const Status e = check_iscsi_name(name); !e.ok())
+      return Error("--control-initiator: " + e.error().message);
   }
   config.control_initiators.insert(config.control_initiators.end(), cli.control_initiators.begin(),
                                    cli.control_initiators.end());

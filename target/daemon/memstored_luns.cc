@@ -49,7 +49,7 @@ Expected<std::unique_ptr<driver::TimedLun>> open_driver(LunContext& context,
   shared.config.buffer_budget = context.buffer_budget;
   shared.config.batch_budget = context.batch_budget;
   auto opened = lunspec::open_lun(shared, target_name, where);
-  if (!opened.ok()) return opened.error().message;
+  if (!opened.ok()) return opened.error();
   std::unique_ptr<scsi::Lun>& lun = *opened;
   lun->set_target_luns(ids);
   lun->set_log(
@@ -100,7 +100,7 @@ Expected<OpenedTarget> open_target(LunContext& context, const daemon::TargetSpec
     const daemon::LunSpec& spec = t.luns[li];
     auto driver =
         open_driver(context, spec, ti, t.name, lun_ids, where + "lun[" + std::to_string(li) + "].");
-    if (!driver.ok()) return driver.error().message;
+    if (!driver.ok()) return driver.error();
     auto& d = *driver;
     out.luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get()});
     out.setup.luns[spec.id] = std::move(d);
@@ -140,30 +140,30 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     const daemon::Config& config = *context.config;
     const auto index = context.target_index.find(target);
     if (index == context.target_index.end()) {
-      return "target: no target '" + target + "' (`luns` lists the targets with LUNs)";
+      return Error("target: no target '" + target + "' (`luns` lists the targets with LUNs)");
     }
     const std::size_t ti = index->second;
     auto parsed =
         daemon::parse_lun_table(t, "config.", config.state_dir, target, config.control_initiators);
-    if (!parsed.ok()) return parsed.error().message;
+    if (!parsed.ok()) return parsed.error();
     const daemon::LunSpec& spec = *parsed;
     // Checked before the image is made: the server would refuse it after.
     std::vector<std::uint16_t> ids{spec.id};
     for (const control::ControlLun& l : commands.luns()) {
       if (l.target != target) continue;
       if (l.id == spec.id) {
-        return "config.id: target '" + target + "' has a LUN " + std::to_string(spec.id) +
-               " already; remove it first or choose another number";
+        return Error("config.id: target '" + target + "' has a LUN " + std::to_string(spec.id) +
+                     " already; remove it first or choose another number");
       }
       ids.push_back(l.id);
     }
     std::sort(ids.begin(), ids.end());
     auto opened = open_driver(context, spec, ti, target, ids, "config.");
-    if (!opened.ok()) return opened.error().message;
+    if (!opened.ok()) return opened.error();
     auto& driver = *opened;
     control::ControlLun entry{target, spec.id, spec.model_name(), spec.backing, driver.get()};
-    if (const std::string e = server.add_lun(target, spec.id, std::move(driver)); !e.empty()) {
-      return e;
+    if (const Status e = server.add_lun(target, spec.id, std::move(driver)); !e.ok()) {
+      return e.error();
     }
     spdlog::info("{} added", lun_name(target, spec.id));
     return entry;
@@ -184,23 +184,23 @@ control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::S
     const daemon::Config& config = *context.config;
     auto parsed =
         daemon::parse_target_table(t, "config.", config.state_dir, config.control_initiators);
-    if (!parsed.ok()) return parsed.error().message;
+    if (!parsed.ok()) return parsed.error();
     const daemon::TargetSpec& spec = *parsed;
     // Checked before any image is made: the server would refuse it after.
     if (context.target_index.contains(spec.name)) {
-      return "config.name: target '" + spec.name + "' is served already; remove it first";
+      return Error("config.name: target '" + spec.name + "' is served already; remove it first");
     }
     auto opened = open_target(context, spec, "config.");
-    if (!opened.ok()) return opened.error().message;
+    if (!opened.ok()) return opened.error();
     OpenedTarget& target = *opened;
     const std::vector<control::ControlLun> luns = target.luns;
-    if (const std::string e = server.add_running_target(target.setup); !e.empty()) {
+    if (const Status e = server.add_running_target(target.setup); !e.ok()) {
       // Never served: each driver is closed on its own loop, as a removed one is.
       for (auto& [id, driver] : target.setup.luns) {
         retire(std::move(driver), lun_name(spec.name, id));
       }
       context.target_index.erase(spec.name);
-      return "config.portals: " + e;
+      return Error("config.portals: " + e.error().message);
     }
     // Its portals are the last in the server's list (port 0 resolved there).
     const std::vector<std::uint16_t> ports = server.bound_ports();
@@ -216,15 +216,15 @@ control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::S
                                      const std::vector<control::ControlLun>& luns) {
     std::map<const driver::TimedLun*, std::string> names;  // for the log
     for (const control::ControlLun& l : luns) names[l.driver] = lun_name(target, l.id);
-    const std::string e = server.remove_running_target(
+    const Status e = server.remove_running_target(
         target, [names = std::move(names)](std::unique_ptr<driver::TimedLun> d) {
           const auto name = names.find(d.get());
           retire(std::move(d), name != names.end() ? name->second : "a LUN");
         });
-    if (!e.empty()) return e;
+    if (!e.ok()) return e;
     context.target_index.erase(target);
     spdlog::info("target {} removed: its sessions end, its LUNs are retired", target);
-    return std::string();
+    return Status();
   };
   return admin;
 }

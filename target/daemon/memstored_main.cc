@@ -142,8 +142,8 @@ int main(int argc, char** argv) {
   // Every portal is checked before any LUN's image is created.
   for (const daemon::TargetSpec& t : config.targets) {
     for (const daemon::Portal& p : t.portals) {
-      if (const std::string err = daemon::portal_error(p); !err.empty()) {
-        std::cerr << "memstored: portal " << err << "\n";
+      if (const Status err = daemon::check_portal(p); !err.ok()) {
+        std::cerr << "memstored: portal " << err.error().message << "\n";
         return 1;
       }
     }
@@ -172,8 +172,8 @@ int main(int argc, char** argv) {
     control_luns.insert(control_luns.end(), target.luns.begin(), target.luns.end());
     server.add_target(std::move(target.setup));
   }
-  if (const std::string err = server.start(); !err.empty()) {
-    std::cerr << "memstored: " << err << "\n";
+  if (const Status err = server.start(); !err.ok()) {
+    std::cerr << "memstored: " << err.error().message << "\n";
     return 1;
   }
   // Bound ports in portal order (port 0 in the configuration picks a free one).
@@ -197,15 +197,15 @@ int main(int argc, char** argv) {
   control::MetricsServer metrics_server(io, commands, [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
     const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()
-    if (const std::string err = metrics_server.start(at.host, at.port); !err.empty()) {
-      std::cerr << "memstored: " << err << "\n";
+    if (const Status err = metrics_server.start(at.host, at.port); !err.ok()) {
+      std::cerr << "memstored: " << err.error().message << "\n";
       return 1;
     }
     spdlog::info("metrics on http://{}:{}/metrics", at.host, metrics_server.port());
   }
   if (!config.control_socket.empty()) {
-    if (const std::string err = control_server.start(config.control_socket); !err.empty()) {
-      std::cerr << "memstored: " << err << "\n";
+    if (const Status err = control_server.start(config.control_socket); !err.ok()) {
+      std::cerr << "memstored: " << err.error().message << "\n";
       return 1;
     }
     spdlog::info("control socket {}", config.control_socket);

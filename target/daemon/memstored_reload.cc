@@ -31,9 +31,9 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
     // On the LUN's own loop, between its commands.
     boost::asio::post(d->context(), [d, change] {
       if (change.control) {
-        if (const auto e = d->set_control(*change.control)) {
+        if (const Status e = d->set_control(*change.control); !e.ok()) {
           spdlog::error("reload: LUN {} of {}: timing not applied: {}", change.id, change.target,
-                        *e);
+                        e.error().message);
         }
       }
       if (change.faults_changed) {

@@ -33,7 +33,7 @@ std::optional<Portal> parse_portal(std::string_view text) {
   return Portal{std::string(host), static_cast<std::uint16_t>(value)};
 }
 
-std::string portal_error(const Portal& portal) {
+Status check_portal(const Portal& portal) {
   const std::string name = iscsi::address_text(portal.host, portal.port);
   addrinfo hints{};
   hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
@@ -41,19 +41,19 @@ std::string portal_error(const Portal& portal) {
   addrinfo* found = nullptr;
   const std::string port = std::to_string(portal.port);
   if (const int rc = ::getaddrinfo(portal.host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    return name + ": not a numeric IP address (" + ::gai_strerror(rc) + ")";
+    return Error(name + ": not a numeric IP address (" + ::gai_strerror(rc) + ")");
   }
-  std::string error;
+  Status error;
   const int fd = ::socket(found->ai_family, found->ai_socktype | SOCK_CLOEXEC, 0);
   if (fd < 0) {
-    error = name + ": " + std::strerror(errno);
+    error = Error{errno, name + ": " + std::strerror(errno)};
   } else {
     // As the server binds (SO_REUSEADDR), so that a port in TIME_WAIT passes
     // here exactly when it would pass there.
     const int on = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     if (::bind(fd, found->ai_addr, found->ai_addrlen) != 0 || ::listen(fd, 1) != 0) {
-      error = name + ": " + std::strerror(errno);
+      error = Error{errno, name + ": " + std::strerror(errno)};
     }
     ::close(fd);
   }

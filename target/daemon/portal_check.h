@@ -5,13 +5,14 @@
 
 #include <string>
 
+#include "base/expected.h"
 #include "target/daemon/config.h"
 
 namespace memstore::daemon {
 
-// "" if a listening socket can be bound to the portal now, else why not
-// ("127.0.0.1:3260: Address already in use"). The socket is closed again;
-// the server binds for good once the LUNs are open.
-std::string portal_error(const Portal& portal);
+// Whether a listening socket can be bound to the portal now; if not, why
+// ("127.0.0.1:3260: Address already in use", with its errno). The socket is
+// closed again; the server binds for good once the LUNs are open.
+Status check_portal(const Portal& portal);
 
 }  // namespace memstore::daemon

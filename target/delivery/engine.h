@@ -102,7 +102,7 @@ class Engine {
   const DeliveryCounters& counters() const { return counters_; }
   // Page 22h from outside a command (the control socket): the model's clock
   // goes on from now at the new rate. An error names the refused field.
-  std::optional<std::string> set_control(const modepages::ControlPage& page) {
+  Status set_control(const modepages::ControlPage& page) {
     auto e = lun_->set_control(page);
     follow_timing();
     return e;

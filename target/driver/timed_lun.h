@@ -71,7 +71,7 @@ class TimedLun final : public CommandPort {
   const delivery::Lateness& lateness() const { return engine_.lateness(); }
   const delivery::DeliveryCounters& counters() const { return engine_.counters(); }
   // Changes page 22h now (the control socket), as MODE SELECT would.
-  std::optional<std::string> set_control(const modepages::ControlPage& page) {
+  Status set_control(const modepages::ControlPage& page) {
     auto e = engine_.set_control(page);
     schedule();  // the next instant moved
     return e;

@@ -21,31 +21,31 @@ ChapStep fail(std::string reason) {
 
 }  // namespace
 
-std::optional<std::string> validate_chap_config(const ChapConfig& c) {
-  if (c.user.empty() || c.secret.empty()) return "CHAP needs a user name and a secret";
+Status validate_chap_config(const ChapConfig& c) {
+  if (c.user.empty() || c.secret.empty()) return Error("CHAP needs a user name and a secret");
   if (c.mutual_user.has_value() != c.mutual_secret.has_value()) {
-    return "mutual CHAP needs both a target user name and a target secret";
+    return Error("mutual CHAP needs both a target user name and a target secret");
   }
   const bool short_secret = c.secret.size() < kMinChapSecretBytes ||
                             (c.mutual_secret && c.mutual_secret->size() < kMinChapSecretBytes);
   if (short_secret && !c.allow_short_secrets) {
-    return "CHAP secrets must be at least 12 bytes (RFC 7143 section 9.2.1)";
+    return Error("CHAP secrets must be at least 12 bytes (RFC 7143 section 9.2.1)");
   }
   if (c.mutual_secret && (c.mutual_secret->empty() || c.mutual_user->empty())) {
-    return "mutual CHAP user name and secret must not be empty";
+    return Error("mutual CHAP user name and secret must not be empty");
   }
   if (c.secret.size() > kMaxChapSecretBytes ||
       (c.mutual_secret && c.mutual_secret->size() > kMaxChapSecretBytes)) {
-    return "CHAP secrets must be at most 255 bytes";
+    return Error("CHAP secrets must be at most 255 bytes");
   }
   if (c.user.size() > kMaxChapNameBytes ||
       (c.mutual_user && c.mutual_user->size() > kMaxChapNameBytes)) {
-    return "CHAP user names must be at most 255 bytes (RFC 7143 section 6.1)";
+    return Error("CHAP user names must be at most 255 bytes (RFC 7143 section 6.1)");
   }
   if (c.mutual_secret && *c.mutual_secret == c.secret) {
-    return "the mutual CHAP secret must differ from the initiator secret (RFC 7143 9.2.1)";
+    return Error("the mutual CHAP secret must differ from the initiator secret (RFC 7143 9.2.1)");
   }
-  return std::nullopt;
+  return {};
 }
 
 void system_random(std::span<std::uint8_t> out) {

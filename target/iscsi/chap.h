@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/expected.h"
 #include "target/iscsi/keys.h"
 
 namespace memstore::iscsi {
@@ -49,7 +50,7 @@ inline constexpr std::size_t kMaxChapBinaryBytes = 1024;
 // names at most 255 bytes; mutual user and secret both or neither; the
 // mutual secret differs from the initiator's (RFC 7143 §9.2.1: one secret
 // must never authenticate both directions).
-std::optional<std::string> validate_chap_config(const ChapConfig& config);
+Status validate_chap_config(const ChapConfig& config);
 
 // Fills the span with unpredictable bytes. The default reads getrandom(2).
 using RandomSource = std::function<void(std::span<std::uint8_t>)>;
@@ -74,7 +75,7 @@ struct ChapStep {
 
 class ChapAuthenticator {
  public:
-  // REQUIRES: validate_chap_config(config) is std::nullopt.
+  // REQUIRES: validate_chap_config(config).ok().
   explicit ChapAuthenticator(ChapConfig config, RandomSource random = system_random);
 
   // Feeds the CHAP_* keys of one Login Request, in order. Non-CHAP keys must

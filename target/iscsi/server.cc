@@ -88,7 +88,7 @@ struct Server::Impl {
 
   Expected<Served*> served(const std::string& target) const;
   void announce_luns(const TargetSetup& t);
-  std::string bind_portals(Served& t);
+  Status bind_portals(Served& t);
   void install(Served& t);
   void take_lun(Served& t, std::uint16_t id,
                 std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
@@ -273,7 +273,7 @@ void Server::add_target(TargetSetup target) {
 // Binds the target's portals that no other target listens on yet (port 0
 // always binds a new one), and records the bound ports in its setup. On an
 // error nothing stays bound for it.
-std::string Server::Impl::bind_portals(Served& t) {
+Status Server::Impl::bind_portals(Served& t) {
   const std::size_t before = listeners.size();
   for (auto& portal : t.setup.portals) {
     const std::string& host = portal.first;
@@ -307,12 +307,12 @@ std::string Server::Impl::bind_portals(Served& t) {
       listeners[i].acceptor->close(ignored);
     }
     listeners.resize(before);
-    return "portal " + host + ":" + std::to_string(port) + ": " + error;
+    return Error("portal " + host + ":" + std::to_string(port) + ": " + error);
   }
   for (std::size_t i = before; i < listeners.size(); ++i) {
     asio::co_spawn(io, accept_loop(*listeners[i].acceptor), asio::detached);
   }
-  return "";
+  return {};
 }
 
 // The target's discovery entry and its context on every loop, with a bridge
@@ -353,43 +353,43 @@ void Server::Impl::install(Served& t) {
   }
 }
 
-std::string Server::start() {
+Status Server::start() {
   Impl& s = *impl_;
   // Bind every portal first: port 0 resolves here, and discovery answers
   // carry the real ports. The accept loops only run once the io_context
   // runs, after the targets below are in place.
   for (auto& t : s.targets) {
-    if (std::string e = s.bind_portals(*t); !e.empty()) return e;
+    if (Status e = s.bind_portals(*t); !e.ok()) return e;
   }
   s.live.assign(s.loops.size(), {});
   s.discovery.limits.target_name = "";
   s.discovery.send_targets.clear();
   for (auto& t : s.targets) s.install(*t);
   s.started = true;
-  return "";
+  return {};
 }
 
-std::string Server::add_running_target(TargetSetup& target) {
+Status Server::add_running_target(TargetSetup& target) {
   Impl& s = *impl_;
   if (s.served(target.name).ok()) {
-    return "name: target '" + target.name + "' is served already; remove it first";
+    return Error("name: target '" + target.name + "' is served already; remove it first");
   }
   auto t = std::make_unique<Impl::Served>();
   t->setup = std::move(target);
-  if (std::string e = s.bind_portals(*t); !e.empty()) {
+  if (Status e = s.bind_portals(*t); !e.ok()) {
     target = std::move(t->setup);  // the caller's again
     return e;
   }
   s.install(*t);
   s.targets.push_back(std::move(t));
-  return "";
+  return {};
 }
 
-std::string Server::remove_running_target(
+Status Server::remove_running_target(
     const std::string& target, std::function<void(std::unique_ptr<driver::TimedLun>)> removed) {
   Impl& s = *impl_;
   const auto found = s.served(target);
-  if (!found.ok()) return found.error().message;
+  if (!found.ok()) return found.error();
   Impl::Served& t = **found;
   // New logins no longer find it, and discovery no longer lists it.
   for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
@@ -405,7 +405,7 @@ std::string Server::remove_running_target(
   s.sessions.abort_target(target);
   std::erase_if(s.targets, [&](const auto& p) { return p.get() == &t; });
   s.close_unused_listeners();
-  return "";
+  return {};
 }
 
 // Closes the listeners no served target names any more.
@@ -438,7 +438,7 @@ Expected<Server::Impl::Served*> Server::Impl::served(const std::string& target) 
   for (const auto& t : targets) {
     if (t->setup.name == target) return t.get();
   }
-  return "target: no target '" + target + "' (`luns` lists the targets with LUNs)";
+  return Error("target: no target '" + target + "' (`luns` lists the targets with LUNs)");
 }
 
 // Every LUN of the target learns the target's LUNs now (REPORT LUNS), on
@@ -451,16 +451,16 @@ void Server::Impl::announce_luns(const TargetSetup& t) {
   }
 }
 
-std::string Server::add_lun(const std::string& target, std::uint16_t id,
-                            std::unique_ptr<driver::TimedLun> driver) {
+Status Server::add_lun(const std::string& target, std::uint16_t id,
+                       std::unique_ptr<driver::TimedLun> driver) {
   Impl& s = *impl_;
   const auto found = s.served(target);
-  if (!found.ok()) return found.error().message;
+  if (!found.ok()) return found.error();
   Impl::Served& served = **found;
   TargetSetup& t = served.setup;
   if (t.luns.contains(id)) {
-    return "lun: target '" + target + "' has a LUN " + std::to_string(id) +
-           " already; remove it first or choose another number";
+    return Error("lun: target '" + target + "' has a LUN " + std::to_string(id) +
+                 " already; remove it first or choose another number");
   }
   driver::TimedLun& d = *driver;
   t.luns[id] = std::move(driver);
@@ -484,21 +484,21 @@ std::string Server::add_lun(const std::string& target, std::uint16_t id,
       d.describe_nexus(nexus, port);
     });
   });
-  return "";
+  return {};
 }
 
-std::string Server::remove_lun(const std::string& target, std::uint16_t id,
-                               std::function<void(std::unique_ptr<driver::TimedLun>)> removed) {
+Status Server::remove_lun(const std::string& target, std::uint16_t id,
+                          std::function<void(std::unique_ptr<driver::TimedLun>)> removed) {
   Impl& s = *impl_;
   const auto found = s.served(target);
-  if (!found.ok()) return found.error().message;
+  if (!found.ok()) return found.error();
   Impl::Served& t = **found;
   if (!t.setup.luns.contains(id)) {
-    return "lun: target '" + target + "' has no LUN " + std::to_string(id);
+    return Error("lun: target '" + target + "' has no LUN " + std::to_string(id));
   }
   s.take_lun(t, id, std::move(removed));
   s.announce_luns(t.setup);
-  return "";
+  return {};
 }
 
 // Takes LUN `id` from the target: every loop retires its bridge (commands

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
 #include "target/iscsi/connection.h"
 #include "target/iscsi/session.h"
 
@@ -85,24 +86,24 @@ class Server {
   // CHAP that discovery sessions must pass (RFC 7143 §12.1); none: discovery
   // needs no authentication. Set before start().
   void set_discovery_chap(std::optional<ChapConfig> chap);
-  // Binds every portal. Returns an error naming the portal, or "".
-  std::string start();
+  // Binds every portal. Returns an error naming the portal.
+  Status start();
   // Adds a LUN to a target while the server runs (the control socket):
   // every loop's sessions reach it from their next command on, and every
   // LUN of the target gets the new list for REPORT LUNS, with REPORTED LUNS
   // DATA HAS CHANGED for its I_T nexuses. An error names what is wrong (no
-  // such target, the number taken), or "". Call on the server's
+  // such target, the number taken), Call on the server's
   // io_context, after start().
-  std::string add_lun(const std::string& target, std::uint16_t id,
-                      std::unique_ptr<driver::TimedLun> driver);
+  Status add_lun(const std::string& target, std::uint16_t id,
+                 std::unique_ptr<driver::TimedLun> driver);
   // Removes a LUN from a target while the server runs. At once, commands to
   // it get LOGICAL UNIT NOT SUPPORTED and the other LUNs report the change
   // as add_lun() does; once every loop has let go of the LUN, `removed`
   // gets its driver on the server's io_context, to retire on its own loop
   // (driver::TimedLun::retire) and then destroy. The loops' bridges to it stay, as
-  // answering stubs, until the server goes. An error, or "".
-  std::string remove_lun(const std::string& target, std::uint16_t id,
-                         std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
+  // answering stubs, until the server goes. Returns an error when it cannot.
+  Status remove_lun(const std::string& target, std::uint16_t id,
+                    std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
   // Adds a target while the server runs (the control socket): its portals
   // that no target listens on yet are bound (a target may share an address
   // and port with another), discovery lists it to sessions opened from now
@@ -110,13 +111,13 @@ class Server {
   // and then nothing changed: `target` is taken only on success, so that
   // the caller can close its LUNs' drivers on their own loops otherwise.
   // Call on the server's io_context, after start().
-  std::string add_running_target(TargetSetup& target);
+  Status add_running_target(TargetSetup& target);
   // Removes a target while the server runs: logins and discovery no longer
   // find it, its sessions end (their connections close), its LUNs are taken
   // away as by remove_lun() (each driver to `removed`), and the portals no
-  // other target uses stop listening. An error, or "".
-  std::string remove_running_target(const std::string& target,
-                                    std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
+  // other target uses stop listening. Returns an error when it cannot.
+  Status remove_running_target(const std::string& target,
+                               std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
   // Ends every session logged in to `target`: their connections are
   // aborted, each on its own loop (at ErrorRecoveryLevel 0 their tasks end
   // with them), as when one of its LUNs loses power. Any thread.

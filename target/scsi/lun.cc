@@ -39,16 +39,17 @@ std::string upper(std::string s) {
 }
 
 // A disk LUN's configuration beyond its parameters: what it has no use for.
-std::optional<std::string> disk_config_error(const LunConfig& config) {
+memstore::Status check_disk_config(const LunConfig& config) {
   if (config.rotation_rate != 0) {
-    return "rotation_rate: a disk reports its own rotation rate (" +
-           std::to_string(modepages::nominal_rotation_rpm(*config.disk)) +
-           " rpm) in VPD B1h; leave rotation_rate unset";
+    return Error("rotation_rate: a disk reports its own rotation rate (" +
+                 std::to_string(modepages::nominal_rotation_rpm(*config.disk)) +
+                 " rpm) in VPD B1h; leave rotation_rate unset");
   }
   for (const FaultRule& r : config.faults) {
     if (needs_mems_geometry(r.action)) {
-      return "fault: " + std::string(fault_action_name(r.action)) +
-             " needs a MEMStore's geometry; a disk has no probe tips, media rectangles or sled";
+      return Error(
+          "fault: " + std::string(fault_action_name(r.action)) +
+          " needs a MEMStore's geometry; a disk has no probe tips, media rectangles or sled");
     }
   }
   return {};
@@ -62,25 +63,25 @@ Expected<std::unique_ptr<Lun>> Lun::create(LunConfig config, std::unique_ptr<Bac
   std::int64_t blocks = 0;
   if (config.disk) {
     for (const model::ParamError& e : model::validate(*config.disk)) {
-      return "device." + e.key + ": " + e.message;
+      return Error("device." + e.key + ": " + e.message);
     }
-    if (const auto e = disk_config_error(config)) return *e;
+    if (auto e = check_disk_config(config); !e.ok()) return e.error();
     name = config.disk->name;
     block_bytes = config.disk->block_bytes;
     blocks = model::ZonedLayout(*config.disk).blocks();
   } else {
     for (const model::ParamError& e : model::validate(config.device)) {
-      return "device." + e.key + ": " + e.message;
+      return Error("device." + e.key + ": " + e.message);
     }
     name = config.device.name;
     block_bytes = config.device.block_bytes;
     blocks = model::Geometry(config.device).blocks();
   }
   if (!model::make_scheduler(config.scheduler, config.scheduler_options)) {
-    return "scheduler: unknown scheduler '" + config.scheduler + "'";
+    return Error("scheduler: unknown scheduler '" + config.scheduler + "'");
   }
   if (!scale_in_range(config.timing.scale)) {
-    return "timing.scale: must be a number from 0.001 to 1000";
+    return Error("timing.scale: must be a number from 0.001 to 1000");
   }
   // INQUIRY names the device preset; a LUN without a stored identity (an
   // in-memory one) gets a stable one from its device name.
@@ -93,12 +94,12 @@ Expected<std::unique_ptr<Lun>> Lun::create(LunConfig config, std::unique_ptr<Bac
     config.identity.naa_id = id.naa_id;
   }
   if (store->block_size() != static_cast<std::uint32_t>(block_bytes)) {
-    return "backing: block size " + std::to_string(store->block_size()) +
-           " differs from the device's block_bytes " + std::to_string(block_bytes);
+    return Error("backing: block size " + std::to_string(store->block_size()) +
+                 " differs from the device's block_bytes " + std::to_string(block_bytes));
   }
   if (store->blocks() != static_cast<std::uint64_t>(blocks)) {
-    return "backing: the store holds " + std::to_string(store->blocks()) +
-           " blocks but the device has " + std::to_string(blocks);
+    return Error("backing: the store holds " + std::to_string(store->blocks()) +
+                 " blocks but the device has " + std::to_string(blocks));
   }
   return std::unique_ptr<Lun>(new Lun(std::move(config), std::move(store)));
 }

@@ -248,7 +248,7 @@ class Lun {
   modepages::ControlPage control() const { return mode_.control(); }
   // Sets page 22h as a MODE SELECT from an initiator allowed to would (the
   // control socket); an error says which field is refused.
-  std::optional<std::string> set_control(const modepages::ControlPage& page);
+  memstore::Status set_control(const modepages::ControlPage& page);
   // The LUN's fault rules (fault_set.h): added, listed and removed on the
   // LUN's strand like every other call. A change in the tips failed-tip
   // rules name rewrites page 20h's list of failed tips and raises MODE

@@ -2,6 +2,7 @@
 // MEMStore vendor pages, with the control page's changes applied to the LUN.
 // Only the initiators LunConfig::control_access names may change the control
 // pages 22h and 1Ah (control_access.h); a refusal is logged, rate-limited.
+#include <cerrno>
 #include <chrono>
 
 #include "modepages/bytes.h"
@@ -111,7 +112,7 @@ Outcome Lun::mode_select(const CommandContext& c) {
   return {};
 }
 
-std::optional<std::string> Lun::set_control(const modepages::ControlPage& page) {
+memstore::Status Lun::set_control(const modepages::ControlPage& page) {
   // Through MODE SELECT(6) of page 22h, so that the page, its checks and
   // what the LUN acts on stay one (SPC-4 §7.5: a 4-byte header, no block
   // descriptor, then the page).
@@ -119,7 +120,7 @@ std::optional<std::string> Lun::set_control(const modepages::ControlPage& page) 
   const Bytes encoded = modepages::encode(page);
   list.insert(list.end(), encoded.begin(), encoded.end());
   if (const auto e = modepages::mode_select(mode_, false, true, false, list, true)) {
-    return e->what;
+    return Error{EINVAL, e->what};
   }
   apply_control_page();
   if (log_) {
@@ -127,7 +128,7 @@ std::optional<std::string> Lun::set_control(const modepages::ControlPage& page) 
                               config_.scheduler + ", timing " + timing_mode_name(page.timing) +
                               ", scale " + scale_text(page.scale_milli) + strategies_text(page));
   }
-  return std::nullopt;
+  return {};
 }
 
 void Lun::apply_control_page() {

@@ -214,20 +214,21 @@ Expected<lunspec::LunSpec> parse_config_string(std::string_view cfg) {
   const std::size_t semi = cfg.find(';');
   spec.backing = std::string(cfg.substr(0, semi));
   if (spec.backing.empty()) {
-    return "backing image: missing; the string starts with an absolute image path or 'memory'";
+    return Error(
+        "backing image: missing; the string starts with an absolute image path or 'memory'");
   }
   if (spec.backing != "memory") {
     if (spec.backing.front() != '/') {
-      return "backing image: '" + spec.backing + "' is not an absolute path (or 'memory')";
+      return Error("backing image: '" + spec.backing + "' is not an absolute path (or 'memory')");
     }
     const std::filesystem::path dir = std::filesystem::path(spec.backing).parent_path();
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) {
-      return "backing image: directory '" + dir.string() + "' does not exist";
+      return Error("backing image: directory '" + dir.string() + "' does not exist");
     }
     if (std::filesystem::exists(spec.backing, ec) &&
         !std::filesystem::is_regular_file(spec.backing, ec)) {
-      return "backing image: '" + spec.backing + "' is not a regular file";
+      return Error("backing image: '" + spec.backing + "' is not a regular file");
     }
   }
 
@@ -238,7 +239,8 @@ Expected<lunspec::LunSpec> parse_config_string(std::string_view cfg) {
     if (item.empty()) continue;  // a trailing or doubled ';'
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0) {
-      return "'" + std::string(item) + "': expected key=value; known keys are " + known_keys();
+      return Error("'" + std::string(item) + "': expected key=value; known keys are " +
+                   known_keys());
     }
     const std::string_view key = item.substr(0, eq);
     const Option* option = nullptr;
@@ -246,17 +248,17 @@ Expected<lunspec::LunSpec> parse_config_string(std::string_view cfg) {
       if (key == o.key) option = &o;
     }
     if (option == nullptr) {
-      return std::string(key) + ": unknown key; known keys are " + known_keys();
+      return Error(std::string(key) + ": unknown key; known keys are " + known_keys());
     }
-    if (!seen.emplace(key).second) return std::string(key) + ": given twice";
+    if (!seen.emplace(key).second) return Error(std::string(key) + ": given twice");
     if (const std::string e = option->apply(item.substr(eq + 1), spec); !e.empty()) {
-      return std::string(key) + ": " + e;
+      return Error(std::string(key) + ": " + e);
     }
   }
   if (seen.count("scale") != 0 && spec.config.timing.mode != scsi::TimingMode::kScaled) {
-    return "scale: only meaningful with timing=scaled";
+    return Error("scale: only meaningful with timing=scaled");
   }
-  if (const std::string e = resolve_params(spec); !e.empty()) return e;
+  if (const std::string e = resolve_params(spec); !e.empty()) return Error(e);
   return spec;
 }
 

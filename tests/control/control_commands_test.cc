@@ -97,12 +97,12 @@ TEST_F(ControlCommandsTest, TargetsAreAddedAndRemovedThroughTheAdmin) {
   ControlCommands::TargetAdmin admin;
   admin.add = [&](const toml::table& t) -> Expected<std::vector<ControlLun>> {
     seen = t;
-    if (t["name"].value_or(std::string()) == "bad") return "config.portals: taken";
+    if (t["name"].value_or(std::string()) == "bad") return Error("config.portals: taken");
     return std::vector<ControlLun>{{"iqn.2026-11.org.memstore:b", 0, "g2", "memory", &second}};
   };
   admin.remove = [&](const std::string& target, const std::vector<ControlLun>& luns) {
     removed.push_back(target + ":" + std::to_string(luns.size()));
-    return std::string();
+    return Status();
   };
   commands.set_target_admin(admin);
   EXPECT_EQ(ask({{"cmd", "target-add"}})["error"].get<std::string>().substr(0, 48),
@@ -247,13 +247,14 @@ TEST_F(ControlCommandsTest, LunAddAndRemoveChangeTheListTheOtherCommandsUse) {
   commands.set_lun_admin(
       {[&](const std::string& target, const toml::table& spec) -> Expected<ControlLun> {
          given_target = target;
-         if (spec["backing"].value_or(std::string()) == "nowhere") return "config.backing: refused";
+         if (spec["backing"].value_or(std::string()) == "nowhere")
+           return Error("config.backing: refused");
          return ControlLun{target, static_cast<std::uint16_t>(spec["id"].value_or(0)), "g2",
                            "memory", &added};
        },
        [&](const ControlLun& l) {
          removed.push_back(l.target + "/" + std::to_string(l.id));
-         return std::string();
+         return Status();
        }});
   const json no_config = ask({{"cmd", "lun-add"}});
   EXPECT_FALSE(no_config["ok"]);

@@ -6,6 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tests/error_text.h"
+
 namespace memstore::daemon {
 namespace {
 
@@ -22,19 +24,20 @@ TEST(PortalCheck, APortInUseIsNamedWithTheReason) {
   socklen_t len = sizeof a;
   ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
   const auto port = ntohs(a.sin_port);
-  EXPECT_EQ(portal_error({"127.0.0.1", port}),
+  EXPECT_EQ(testing::error_text(check_portal({"127.0.0.1", port})),
             "127.0.0.1:" + std::to_string(port) + ": Address already in use");
   ::close(fd);
-  EXPECT_EQ(portal_error({"127.0.0.1", port}), "");  // free again
+  EXPECT_EQ(testing::error_text(check_portal({"127.0.0.1", port})), "");  // free again
 }
 
 TEST(PortalCheck, AnAddressThatIsNotOnThisHostOrNotAnAddressIsRefused) {
-  EXPECT_EQ(portal_error({"127.0.0.1", 0}), "");
-  EXPECT_THAT(portal_error({"192.0.2.1", 3260}),
+  EXPECT_EQ(testing::error_text(check_portal({"127.0.0.1", 0})), "");
+  EXPECT_THAT(testing::error_text(check_portal({"192.0.2.1", 3260})),
               HasSubstr("192.0.2.1:3260: Cannot assign requested address"));
-  EXPECT_THAT(portal_error({"example.org", 3260}),
+  EXPECT_THAT(testing::error_text(check_portal({"example.org", 3260})),
               HasSubstr("example.org:3260: not a numeric IP address"));
-  EXPECT_THAT(portal_error({"::1", 0}), ::testing::AnyOf("", HasSubstr("[::1]:0")));
+  EXPECT_THAT(testing::error_text(check_portal({"::1", 0})),
+              ::testing::AnyOf("", HasSubstr("[::1]:0")));
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "tests/error_text.h"
+
 namespace memstore::iscsi {
 namespace {
 
@@ -195,41 +197,41 @@ TEST(ChapTest, MalformedResponseFails) {
 }
 
 TEST(ChapTest, ConfigValidation) {
-  EXPECT_FALSE(validate_chap_config(one_way()).has_value());
-  EXPECT_FALSE(validate_chap_config(mutual()).has_value());
+  EXPECT_TRUE(validate_chap_config(one_way()).ok());
+  EXPECT_TRUE(validate_chap_config(mutual()).ok());
   ChapConfig c = one_way();
   c.secret = "short";
-  EXPECT_TRUE(validate_chap_config(c).has_value());
+  EXPECT_FALSE(validate_chap_config(c).ok());
   c.allow_short_secrets = true;
-  EXPECT_FALSE(validate_chap_config(c).has_value());
+  EXPECT_TRUE(validate_chap_config(c).ok());
   ChapConfig same = mutual();
   same.mutual_secret = same.secret;  // RFC 7143 §9.2.1
-  EXPECT_TRUE(validate_chap_config(same).has_value());
+  EXPECT_FALSE(validate_chap_config(same).ok());
   ChapConfig half = one_way();
   half.mutual_user = "t";
-  EXPECT_TRUE(validate_chap_config(half).has_value());
-  EXPECT_TRUE(validate_chap_config(ChapConfig{}).has_value());
+  EXPECT_FALSE(validate_chap_config(half).ok());
+  EXPECT_FALSE(validate_chap_config(ChapConfig{}).ok());
 }
 
 // The mutual secret is held to the same lengths as the initiator's.
 TEST(ChapTest, SecretAndNameLengthLimits) {
   ChapConfig c = mutual();
   c.mutual_secret = "short";
-  EXPECT_EQ(validate_chap_config(c),
+  EXPECT_EQ(testing::error_text(validate_chap_config(c)),
             "CHAP secrets must be at least 12 bytes (RFC 7143 section 9.2.1)");
   c.mutual_secret = std::string(kMaxChapSecretBytes, 'm');
-  EXPECT_FALSE(validate_chap_config(c).has_value());
+  EXPECT_TRUE(validate_chap_config(c).ok());
   c.mutual_secret = std::string(kMaxChapSecretBytes + 1, 'm');
-  EXPECT_EQ(validate_chap_config(c), "CHAP secrets must be at most 255 bytes");
+  EXPECT_EQ(testing::error_text(validate_chap_config(c)), "CHAP secrets must be at most 255 bytes");
   c = mutual();
   c.secret = std::string(kMaxChapSecretBytes + 1, 's');
-  EXPECT_TRUE(validate_chap_config(c).has_value());
+  EXPECT_FALSE(validate_chap_config(c).ok());
   c = mutual();
   c.mutual_user = std::string(kMaxChapNameBytes + 1, 'u');
-  EXPECT_TRUE(validate_chap_config(c).has_value());
+  EXPECT_FALSE(validate_chap_config(c).ok());
   c = one_way();
   c.user = std::string(kMaxChapNameBytes + 1, 'u');
-  EXPECT_TRUE(validate_chap_config(c).has_value());
+  EXPECT_FALSE(validate_chap_config(c).ok());
 }
 
 TEST(ChapTest, SystemRandomChallengesDiffer) {

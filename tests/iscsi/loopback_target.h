@@ -35,7 +35,7 @@ class LoopbackTarget {
     t.portals = {{"127.0.0.1", 0}};
     t.luns[0] = std::make_unique<driver::TimedLun>(io_, std::move(lun));
     server_.add_target(std::move(t));
-    if (std::string err = server_.start(); !err.empty()) return err;
+    if (const Status err = server_.start(); !err.ok()) return err.error().message;
     port_ = server_.bound_ports().at(0);
     thread_ = std::thread([this, on_thread = std::move(on_thread)] {
       if (on_thread) on_thread();

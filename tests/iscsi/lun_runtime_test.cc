@@ -10,6 +10,7 @@
 #include <future>
 #include <optional>
 
+#include "tests/error_text.h"
 #include "tests/iscsi/loopback_target.h"
 #include "tests/scsi/cdb_builders.h"
 
@@ -106,9 +107,9 @@ TEST_F(LunRuntimeTest, AnAddedLunIsReportedAndServes) {
   start({scsi::TimingMode::kOff, 1.0});
   EXPECT_EQ(command(1, 0, read16(0, 8), 4096).status, kGood);
   const std::string added = on_target([this] {
-    return target_.server().add_lun(
+    return memstore::testing::error_text(target_.server().add_lun(
         testing::kRawTarget, 2,
-        std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun()));
+        std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun())));
   });
   ASSERT_EQ(added, "");
   // LUN 0 tells this I_T nexus that the inventory changed, once.
@@ -132,15 +133,15 @@ TEST_F(LunRuntimeTest, AnAddedLunIsReportedAndServes) {
   EXPECT_EQ(read.data.size(), 4096U);
   // A number already taken, or a target that does not exist, is refused.
   EXPECT_NE(on_target([this] {
-              return target_.server().add_lun(
+              return memstore::testing::error_text(target_.server().add_lun(
                   testing::kRawTarget, 2,
-                  std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun()));
+                  std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun())));
             }),
             "");
   EXPECT_NE(on_target([this] {
-              return target_.server().add_lun(
+              return memstore::testing::error_text(target_.server().add_lun(
                   "iqn.2026-11.org.memstore:none", 3,
-                  std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun()));
+                  std::make_unique<driver::TimedLun>(target_.io(), testing::memory_lun())));
             }),
             "");
 }
@@ -153,7 +154,7 @@ TEST_F(LunRuntimeTest, RemovingABusyLunEndsItsCommandsAtOnce) {
   const auto removed_at = Clock::now();
   std::promise<void> retired;
   const std::string removed = on_target([this, &retired] {
-    return target_.server().remove_lun(
+    return memstore::testing::error_text(target_.server().remove_lun(
         testing::kRawTarget, 0, [&retired](std::unique_ptr<driver::TimedLun> d) {
           // As memstored does: retire on the LUN's loop, destroy later.
           boost::asio::io_context& loop = d->context();
@@ -162,7 +163,7 @@ TEST_F(LunRuntimeTest, RemovingABusyLunEndsItsCommandsAtOnce) {
                               EXPECT_TRUE(d->retire().ok());
                               boost::asio::post(loop, [d, &retired] { retired.set_value(); });
                             });
-        });
+        }));
   });
   ASSERT_EQ(removed, "");
   for (std::uint32_t itt = 1; itt <= 3; ++itt) {
@@ -185,8 +186,8 @@ TEST_F(LunRuntimeTest, RemovingABusyLunEndsItsCommandsAtOnce) {
   EXPECT_EQ(read.asc, 0x25);
   // Removing it again is refused.
   EXPECT_NE(on_target([this] {
-              return target_.server().remove_lun(testing::kRawTarget, 0,
-                                                 [](std::unique_ptr<driver::TimedLun>) {});
+              return memstore::testing::error_text(target_.server().remove_lun(
+                  testing::kRawTarget, 0, [](std::unique_ptr<driver::TimedLun>) {}));
             }),
             "");
 }

@@ -349,7 +349,7 @@ class TwoLoopServer : public ::testing::Test {
           luns[id] == 0 ? server_loop_ : lun_loop_, testing::memory_lun());
     }
     server_.add_target(std::move(t));
-    ASSERT_EQ(server_.start(), "");
+    ASSERT_TRUE(server_.start().ok());
     port_ = server_.bound_ports().at(0);
     a_ = std::thread([this] { server_loop_.run(); });
     b_ = std::thread([this] { lun_loop_.run(); });

@@ -9,6 +9,7 @@
 #include <future>
 #include <optional>
 
+#include "tests/error_text.h"
 #include "tests/iscsi/loopback_target.h"
 
 namespace memstore::iscsi {
@@ -53,7 +54,7 @@ class TargetRuntimeTest : public ::testing::Test {
 TEST_F(TargetRuntimeTest, AnAddedTargetServesOnItsOwnPortal) {
   ASSERT_EQ(on_target([this] {
               TargetSetup t = second(0);
-              return target_.server().add_running_target(t);
+              return memstore::testing::error_text(target_.server().add_running_target(t));
             }),
             "");
   const auto ports = on_target([this] { return target_.server().bound_ports(); });
@@ -68,7 +69,7 @@ TEST_F(TargetRuntimeTest, TargetsShareAPortal) {
   const std::uint16_t first = target_.port();
   ASSERT_EQ(on_target([&] {
               TargetSetup t = second(first);
-              return target_.server().add_running_target(t);
+              return memstore::testing::error_text(target_.server().add_running_target(t));
             }),
             "");
   testing::RawInitiator to_second(first);
@@ -83,7 +84,7 @@ TEST_F(TargetRuntimeTest, ANameServedAlreadyIsRefused) {
   const std::string e = on_target([this] {
     TargetSetup t = second(0);
     t.name = testing::kRawTarget;
-    return target_.server().add_running_target(t);
+    return memstore::testing::error_text(target_.server().add_running_target(t));
   });
   EXPECT_EQ(e, std::string("name: target '") + testing::kRawTarget +
                    "' is served already; remove it first");
@@ -97,7 +98,7 @@ TEST_F(TargetRuntimeTest, APortalThatCannotBeBoundRefusesTheTargetAndLeavesItsLu
   const std::uint16_t taken = holder.local_endpoint().port();
   const auto [error, luns_left] = on_target([&] {
     TargetSetup t = second(taken);
-    std::string e = target_.server().add_running_target(t);
+    std::string e = memstore::testing::error_text(target_.server().add_running_target(t));
     return std::pair{e, t.luns.size()};
   });
   EXPECT_EQ(error, "portal 127.0.0.1:" + std::to_string(taken) + ": Address already in use");
@@ -108,7 +109,7 @@ TEST_F(TargetRuntimeTest, APortalThatCannotBeBoundRefusesTheTargetAndLeavesItsLu
 TEST_F(TargetRuntimeTest, ARemovedTargetEndsItsSessionsAndStopsListening) {
   ASSERT_EQ(on_target([this] {
               TargetSetup t = second(0);
-              return target_.server().add_running_target(t);
+              return memstore::testing::error_text(target_.server().add_running_target(t));
             }),
             "");
   const std::uint16_t port = on_target([this] { return target_.server().bound_ports().at(1); });
@@ -118,10 +119,10 @@ TEST_F(TargetRuntimeTest, ARemovedTargetEndsItsSessionsAndStopsListening) {
 
   std::promise<std::unique_ptr<driver::TimedLun>> handed_back;
   ASSERT_EQ(on_target([&] {
-              return target_.server().remove_running_target(
+              return memstore::testing::error_text(target_.server().remove_running_target(
                   kSecond, [&](std::unique_ptr<driver::TimedLun> d) {
                     handed_back.set_value(std::move(d));
-                  });
+                  }));
             }),
             "");
   // Its session ends, and its LUN comes back to be retired.

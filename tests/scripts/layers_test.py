@@ -9,7 +9,7 @@ import sys
 root = pathlib.Path(sys.argv[1])
 design = (root / "docs/design.md").read_text()
 section = design.split("## Layers", 1)[1].split("\n## ", 1)[0]
-NAMES = {"model": "model", "modepages": "modepages", "sim": "sim", "host": "host",
+NAMES = {"base": "base", "model": "model", "modepages": "modepages", "sim": "sim", "host": "host",
          "apps": "apps"}
 deps = {}
 for row in re.finditer(r"^\|[^|]*\| `([a-z/]+)/` \| ([^|]*)\|$", section, re.M):
