@@ -162,12 +162,7 @@ class ArrayRun {
   }
 
   void submit(std::uint64_t parent, Ns at, const Piece& piece, Op op) {
-    Request r;
-    r.id = next_id_++;
-    r.arrival_ns = at;
-    r.lbn = piece.lbn;
-    r.blocks = piece.blocks;
-    r.op = op;
+    const Request r = piece_request(next_id_++, at, piece, op);
     Parent& p = parts_.add_part(parent, r.id);
     const bool mems = is_mems(piece.device);
     p.any_disk = p.any_disk || !mems;

@@ -26,6 +26,18 @@ struct Piece {
   bool operator==(const Piece&) const = default;
 };
 
+// The device request that moves `piece`: both array simulations submit these.
+inline model::Request piece_request(std::uint64_t id, model::Ns at, const Piece& piece,
+                                    model::Op op) {
+  model::Request r;
+  r.id = id;
+  r.arrival_ns = at;
+  r.lbn = piece.lbn;
+  r.blocks = piece.blocks;
+  r.op = op;
+  return r;
+}
+
 class StripeMap {
  public:
   static constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max() / 4;

@@ -70,12 +70,7 @@ std::uint64_t PaperArrayRun::open(Kind kind, Ns at) {
 }
 
 void PaperArrayRun::submit(std::uint64_t parent, Ns at, const Piece& piece, Op op) {
-  Request r;
-  r.id = next_id_++;
-  r.arrival_ns = at;
-  r.lbn = piece.lbn;
-  r.blocks = piece.blocks;
-  r.op = op;
+  const Request r = piece_request(next_id_++, at, piece, op);
   const Parent& p = parts_.add_part(parent, r.id);
   if (p.kind == Kind::kRead) ++(piece.device < mems_count_ ? stats_.mems_reads : stats_.disk_reads);
   devices_[piece.device]->submit(r);
