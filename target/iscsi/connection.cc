@@ -22,9 +22,8 @@ using driver::with_memory;
 namespace {
 
 // Asio's transfer_all moves at most 64 KiB per system call, and every further
-// call waits for a round through the event loop: a 128 KB Data-In went out in
-// three sendmsg calls, each waking the initiator, and a 128 KB Data-Out came
-// in by as many reads (docs/benchmarks.md, "Throughput"). This asks for up to
+// call waits for a round through the event loop, so a 128 KB Data-In would go
+// out in three sendmsg calls, each waking the initiator. This asks for up to
 // 1 MiB per call; the kernel still takes only what the socket buffer holds.
 // Not more: the call's time grows with its bytes, and on loopback it also
 // runs the receiver's side of TCP. A 2 MiB sendmsg of a large READ's
@@ -114,9 +113,8 @@ class AsioConnection final : public Connection,
   //
   // Small PDUs are read several at a time: one read takes whatever the
   // socket holds, up to kStageBytes, into stage_, and the PDUs found there
-  // are handled one after the other without another system call (two per
-  // PDU before: the BHS, then the rest; docs/benchmarks.md, "Reading
-  // several PDUs at once"). A segment the session lends a buffer for takes
+  // are handled one after the other without another system call (rather
+  // than two per PDU: the BHS, then the rest). A segment the session lends a buffer for takes
   // what the stage holds of it and reads the rest in place. After a large
   // segment, the next BHS is read alone, so that a stream of large writes
   // is not copied out of the stage. Until the connection knows it stays on
