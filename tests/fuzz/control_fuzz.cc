@@ -26,9 +26,8 @@ driver::TimedLun& fuzzed_lun() {
     c.timing.mode = scsi::TimingMode::kOff;
     const model::Geometry g(c.device);
     auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
-    auto lun = scsi::Lun::create(std::move(c),
-                                 std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)));
-    return new driver::TimedLun(io, std::move(std::get<std::unique_ptr<scsi::Lun>>(lun)));
+    auto lun = scsi::Lun::create(std::move(c), std::move(store).value());
+    return new driver::TimedLun(io, std::move(lun).value());
   }();
   return *d;
 }

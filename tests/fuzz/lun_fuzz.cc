@@ -1,8 +1,8 @@
 // libFuzzer target for CDB and parameter-list parsing: any byte string,
 // taken as a CDB plus data-out, goes through a G2 LUN (in memory). Every
 // command must end in GOOD, RESERVATION CONFLICT, or CHECK CONDITION with
-// well-formed sense data, and never crash, assert or hang. The LUN persists across inputs, so sequences
-// (MODE SELECT then MODE SENSE, MEMS BATCH then RESULTS) are explored too.
+// well-formed sense data, and never crash, assert or hang. The LUN persists across inputs, so
+// sequences (MODE SELECT then MODE SENSE, MEMS BATCH then RESULTS) are explored too.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -36,11 +36,11 @@ Target make_target() {
   const memstore::model::Geometry g(config.device);
   auto created_store =
       memstore::scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
-  auto store = std::move(std::get<std::unique_ptr<memstore::scsi::MemoryStore>>(created_store));
+  auto store = std::move(created_store).value();
   Target t;
   t.store = store.get();
   auto created = memstore::scsi::Lun::create(config, std::move(store));
-  t.lun = std::move(std::get<std::unique_ptr<memstore::scsi::Lun>>(created));
+  t.lun = std::move(created).value();
   return t;
 }
 

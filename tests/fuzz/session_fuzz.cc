@@ -40,8 +40,7 @@ class Port final : public driver::CommandPort {
     scsi::LunConfig config;
     const model::Geometry g(config.device);
     auto store = scsi::MemoryStore::create(static_cast<std::uint64_t>(g.blocks()), 512);
-    lun_ = std::move(std::get<std::unique_ptr<scsi::Lun>>(scsi::Lun::create(
-        std::move(config), std::move(std::get<std::unique_ptr<scsi::MemoryStore>>(store)))));
+    lun_ = scsi::Lun::create(std::move(config), std::move(store).value()).value();
   }
   void submit(scsi::ScsiCommand c, Done done) override {
     c.arrival_ns = now_ += 1000;

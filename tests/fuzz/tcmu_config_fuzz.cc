@@ -15,11 +15,10 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const auto r = memstore::tcmu::parse_config_string(text);
-  if (const auto* spec = std::get_if<memstore::lunspec::LunSpec>(&r)) {
-    if (!memstore::model::validate(spec->config.device).empty() || spec->backing.empty())
-      std::abort();
+  if (r.ok()) {
+    if (!memstore::model::validate(r->config.device).empty() || r->backing.empty()) std::abort();
   } else {
-    const std::string& e = std::get<std::string>(r);
+    const std::string& e = r.error().message;
     // "key: problem" or "'item': problem".
     if (e.empty() || e.find(": ") == std::string::npos) std::abort();
   }
