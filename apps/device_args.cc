@@ -41,9 +41,8 @@ host::Result<std::unique_ptr<BlockDevice>> open_device(const DeviceArgs& a, bool
     if (!d.ok()) return d.error();
     return std::unique_ptr<BlockDevice>(std::move(*d));
   }
-  std::string error;
-  auto params = sim::resolve_params(a.sim_device, error);
-  if (!params) return host::invalid_argument(error);
+  auto params = sim::resolve_params(a.sim_device);
+  if (!params.ok()) return host::invalid_argument(params.error().message);
   auto d = SimBlockDevice::create(*params, keep_data);
   if (!d.ok()) return d.error();
   return std::unique_ptr<BlockDevice>(std::move(*d));

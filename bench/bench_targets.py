@@ -133,11 +133,13 @@ def target_name(index):
     return f"{MEMSTORED_IQN}-{index}"
 
 
-def write_config(path, backings, threads, timing="realtime", one_target_per_lun=False):
+def write_config(path, backings, threads, timing="realtime", one_target_per_lun=False,
+                 durability=None):
     """A memstored TOML configuration: one target (memstored's default name) with a G2 LUN
     per backing (an image path or "memory"), LUN ids 0, 1, ... in order, and `threads`
-    event-loop threads; or, with one_target_per_lun, one target per backing
-    (target_name(i)), each with its LUN 0. memstored's --listen gives the portal."""
+    event-loop threads (0: one per core); or, with one_target_per_lun, one target per backing
+    (target_name(i)), each with its LUN 0. `durability` ("volatile", ...) is every LUN's when
+    given. memstored's --listen gives the portal."""
     lines = ["[daemon]", f"threads = {int(threads)}"]
     for i, backing in enumerate(backings):
         if i == 0 or one_target_per_lun:
@@ -145,6 +147,8 @@ def write_config(path, backings, threads, timing="realtime", one_target_per_lun=
             lines += ["", "[[target]]", f"name = {json.dumps(name)}"]
         lines += ["", "[[target.lun]]", f"id = {0 if one_target_per_lun else i}", 'device = "g2"',
                   f"backing = {json.dumps(backing)}", f"timing = {json.dumps(timing)}"]
+        if durability:
+            lines.append(f"durability = {json.dumps(durability)}")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "base/expected.h"
 #include "host/memsctl_args.h"
 #include "host/memsctl_commands.h"
 
@@ -20,56 +21,54 @@ namespace {
 
 using nlohmann::json;
 
-// A connected AF_UNIX socket, or -1 with `error` set.
-int connect_to(const std::string& path, std::string& error) {
+// A connected AF_UNIX socket.
+memstore::Expected<int> connect_to(const std::string& path) {
   sockaddr_un addr{};
   if (path.size() >= sizeof(addr.sun_path)) {
-    error = "--socket: '" + path + "' is too long for a Unix socket path";
-    return -1;
+    return memstore::Error("--socket: '" + path + "' is too long for a Unix socket path");
   }
   addr.sun_family = AF_UNIX;
   std::memcpy(addr.sun_path, path.c_str(), path.size());
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0) {
-    error = "cannot connect to the control socket '" + path + "': " + std::strerror(errno) +
-            " (is memstored running with --control-socket, and may this user open it?)";
+    const int e = errno;
     if (fd >= 0) ::close(fd);
-    return -1;
+    return memstore::Error(e, "cannot connect to the control socket '" + path +
+                                  "': " + std::strerror(e) +
+                                  " (is memstored running with --control-socket, and may this "
+                                  "user open it?)");
   }
   return fd;
 }
 
-// Sends `line` and reads one reply line within `timeout_s`.
-bool exchange(int fd, const std::string& line, int timeout_s, std::string& reply,
-              std::string& error) {
+// Sends `line` and reads one reply line (without its newline) within `timeout_s`.
+memstore::Expected<std::string> exchange(int fd, const std::string& line, int timeout_s) {
   for (std::size_t sent = 0; sent < line.size();) {
     const ssize_t n = ::send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      error = std::string("control socket: send: ") + std::strerror(errno);
-      return false;
+      const int e = errno;
+      return memstore::Error(e, std::string("control socket: send: ") + std::strerror(e));
     }
     sent += static_cast<std::size_t>(n);
   }
+  std::string reply;
   char buf[4096];
   while (reply.find('\n') == std::string::npos) {
     pollfd p{fd, POLLIN, 0};
     const int r = ::poll(&p, 1, timeout_s * 1000);
     if (r < 0 && errno == EINTR) continue;
     if (r == 0) {
-      error = "control socket: no reply within " + std::to_string(timeout_s) + " s";
-      return false;
+      return memstore::Error(ETIMEDOUT,
+                             "control socket: no reply within " + std::to_string(timeout_s) + " s");
     }
     const ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = "control socket: the daemon closed the connection";
-      return false;
-    }
+    if (n <= 0) return memstore::Error("control socket: the daemon closed the connection");
     reply.append(buf, static_cast<std::size_t>(n));
   }
   reply.resize(reply.find('\n'));
-  return true;
+  return reply;
 }
 
 }  // namespace
@@ -88,6 +87,7 @@ int cmd_admin(const AdminArgs& a) {
   if (a.scale) request["scale"] = *a.scale;
   if (a.policy) request["policy"] = *a.policy;
   if (a.seed) request["seed"] = *a.seed;
+  if (a.off_ms) request["off_ms"] = *a.off_ms;
   // The option, its request key, and an example for the error.
   const struct {
     const std::optional<std::string>& text;
@@ -106,20 +106,18 @@ int cmd_admin(const AdminArgs& a) {
     }
     request[o.key] = object;
   }
-  std::string error;
-  const int fd = connect_to(a.socket, error);
-  if (fd < 0) {
-    std::cerr << "memsctl: " << error << "\n";
+  const memstore::Expected<int> fd = connect_to(a.socket);
+  if (!fd.ok()) {
+    std::cerr << "memsctl: " << fd.error().message << "\n";
     return kExitFailure;
   }
-  std::string line;
-  const bool ok = exchange(fd, request.dump() + "\n", a.timeout_s, line, error);
-  ::close(fd);
-  if (!ok) {
-    std::cerr << "memsctl: " << error << "\n";
+  const memstore::Expected<std::string> line = exchange(*fd, request.dump() + "\n", a.timeout_s);
+  ::close(*fd);
+  if (!line.ok()) {
+    std::cerr << "memsctl: " << line.error().message << "\n";
     return kExitFailure;
   }
-  json reply = json::parse(line, nullptr, false);
+  json reply = json::parse(*line, nullptr, false);
   if (reply.is_discarded() || !reply.is_object()) {
     std::cerr << "memsctl: control socket: the reply is not JSON\n";
     return kExitFailure;

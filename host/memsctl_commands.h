@@ -51,9 +51,10 @@ int cmd_set(const Common& c, const SetArgs& a);
 
 // memsctl admin: a request to memstored's control socket (memsctl_admin.cc).
 struct AdminArgs {
-  std::string socket;   // path of the daemon's control socket
-  std::string command;  // luns, lun-add, lun-remove, target-*, stats, faults, fault-*, timing, power-cut
-  std::string target;   // empty: the daemon's only target
+  std::string socket;  // path of the daemon's control socket
+  std::string
+      command;  // luns, lun-add, lun-remove, target-*, stats, faults, fault-*, timing, power-cut
+  std::string target;  // empty: the daemon's only target
   std::optional<std::uint32_t> lun;
   std::optional<std::uint32_t> id;    // fault-remove
   std::optional<std::string> rule;    // fault-add: a JSON object
@@ -62,6 +63,7 @@ struct AdminArgs {
   std::optional<double> scale;        // timing
   std::optional<std::string> policy;  // power-cut
   std::optional<std::uint64_t> seed;  // power-cut
+  std::optional<double> off_ms;       // power-cut
   int timeout_s = 10;
 };
 int cmd_admin(const AdminArgs& a);

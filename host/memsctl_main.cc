@@ -122,6 +122,10 @@ int run(int argc, char** argv) {
                 "power-cut: what the volatile cache's writes do, drop-all (default), "
                 "keep-random or torn");
   a->add_option("--seed", admin.seed, "power-cut: seeds the policy's draws (default 1)");
+  a->add_option("--off-ms", admin.off_ms,
+                "power-cut: how long the LUN stays without power, answering nothing and its "
+                "target refusing logins (default 0)")
+      ->check(CLI::Range(0.0, 3'600'000.0));
   a->add_option("--timeout", admin.timeout_s, "Seconds to wait for the reply")
       ->check(CLI::Range(1, 3600));
   a->callback([&] { status = memstore::memsctl::cmd_admin(admin); });

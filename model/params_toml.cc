@@ -9,6 +9,7 @@
 #include <utility>
 #include <variant>
 
+#include "base/expected.h"
 #include "model/toml_where.h"
 
 namespace memstore::model {
@@ -81,69 +82,69 @@ std::optional<T> as_integer(const toml::node& n) {
   return static_cast<T>(*v);
 }
 
-// Stores one value; returns an error message or "".
-std::string assign(DeviceParams& p, const Key& key, const toml::node& n) {
+// Stores one value, or says what is wrong with it.
+Status assign(DeviceParams& p, const Key& key, const toml::node& n) {
   struct Visitor {
     DeviceParams& p;
     const toml::node& n;
-    std::string operator()(IntField f) const {
+    Status operator()(IntField f) const {
       auto v = as_integer<std::int32_t>(n);
-      if (!v) return "must be an integer (32-bit)";
+      if (!v) return Error("must be an integer (32-bit)");
       p.*f = *v;
-      return "";
+      return {};
     }
-    std::string operator()(LongField f) const {
+    Status operator()(LongField f) const {
       auto v = as_integer<std::int64_t>(n);
-      if (!v) return "must be an integer";
+      if (!v) return Error("must be an integer");
       p.*f = *v;
-      return "";
+      return {};
     }
-    std::string operator()(RealField f) const {
+    Status operator()(RealField f) const {
       auto v = n.value<double>();  // integers are accepted for reals
-      if (!v) return "must be a number";
+      if (!v) return Error("must be a number");
       p.*f = *v;
-      return "";
+      return {};
     }
-    std::string operator()(BoolField f) const {
+    Status operator()(BoolField f) const {
       auto v = n.value_exact<bool>();
-      if (!v) return "must be true or false";
+      if (!v) return Error("must be true or false");
       p.*f = *v;
-      return "";
+      return {};
     }
-    std::string operator()(PIntField f) const {
+    Status operator()(PIntField f) const {
       auto v = as_integer<std::int32_t>(n);
-      if (!v) return "must be an integer (32-bit)";
+      if (!v) return Error("must be an integer (32-bit)");
       p.power.*f = *v;
-      return "";
+      return {};
     }
-    std::string operator()(PLongField f) const {
+    Status operator()(PLongField f) const {
       auto v = as_integer<std::int64_t>(n);
-      if (!v) return "must be an integer";
+      if (!v) return Error("must be an integer");
       p.power.*f = *v;
-      return "";
+      return {};
     }
-    std::string operator()(PRealField f) const {
+    Status operator()(PRealField f) const {
       auto v = n.value<double>();
-      if (!v) return "must be a number";
+      if (!v) return Error("must be a number");
       p.power.*f = *v;
-      return "";
+      return {};
     }
-    std::string operator()(PBoolField f) const {
+    Status operator()(PBoolField f) const {
       auto v = n.value_exact<bool>();
-      if (!v) return "must be true or false";
+      if (!v) return Error("must be true or false");
       p.power.*f = *v;
-      return "";
+      return {};
     }
-    std::string operator()(CylinderSwitchField) const {
+    Status operator()(CylinderSwitchField) const {
       auto v = n.value_exact<std::string>();
       if (v && *v == "seek") {
         p.cylinder_switch = CylinderSwitch::kSeek;
       } else if (v && *v == "min_turnaround") {
         p.cylinder_switch = CylinderSwitch::kMinTurnaround;
       } else {
-        return R"(must be "seek" or "min_turnaround")";
+        return Error(R"(must be "seek" or "min_turnaround")");
       }
-      return "";
+      return {};
     }
   };
   return std::visit(Visitor{p, n}, key.field);
@@ -262,10 +263,9 @@ ParamsResult params_from_toml(std::string_view text, const DeviceParams& base,
                                         "' (see docs/model.md for the accepted keys)"});
         continue;
       }
-      const std::string err = assign(p, *key, node);
-      if (!err.empty()) {
+      if (const Status set = assign(p, *key, node); !set.ok()) {
         std::string message = where(node, source);
-        message.append(": ").append(name).append(" ").append(err);
+        message.append(": ").append(name).append(" ").append(set.error().message);
         out.errors.push_back({name, std::move(message)});
       }
     }

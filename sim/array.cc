@@ -466,40 +466,39 @@ class ArrayRun {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
 };
 
-// What the configuration needs of the devices, or "" when they will do.
-std::string check(ArrayKind kind, const ArrayParams& p, const std::vector<Device*>& mems,
-                  const std::vector<Device*>& disks) {
+// What the configuration needs of the devices, if they will not do.
+Status check(ArrayKind kind, const ArrayParams& p, const std::vector<Device*>& mems,
+             const std::vector<Device*>& disks) {
   const bool needs_mems = kind != ArrayKind::kDiskOnly;
   const bool needs_disks = kind != ArrayKind::kMemsOnly;
   if (p.volume_blocks <= 0 || p.stripe_blocks <= 0 || p.line_blocks <= 0)
-    return "the volume, stripe unit and cache line must be positive";
-  if (needs_mems && mems.empty()) return array_kind_name(kind) + " needs at least one MEMStore";
-  if (needs_disks && disks.empty()) return array_kind_name(kind) + " needs at least one disk";
+    return Error("the volume, stripe unit and cache line must be positive");
+  if (needs_mems && mems.empty())
+    return Error(array_kind_name(kind) + " needs at least one MEMStore");
+  if (needs_disks && disks.empty())
+    return Error(array_kind_name(kind) + " needs at least one disk");
   // Striped capacity counts whole stripe rows on the smallest device.
   auto striped = [&](const std::vector<Device*>& ds) {
     return total_blocks(ds) / static_cast<std::int64_t>(ds.size()) / p.stripe_blocks *
            p.stripe_blocks * static_cast<std::int64_t>(ds.size());
   };
-  if (needs_disks && striped(disks) < p.volume_blocks) return "the disks hold less than the volume";
+  if (needs_disks && striped(disks) < p.volume_blocks)
+    return Error("the disks hold less than the volume");
   if ((kind == ArrayKind::kMemsOnly || kind == ArrayKind::kMirror) &&
       striped(mems) < p.volume_blocks)
-    return "the MEMStores hold less than the volume";
+    return Error("the MEMStores hold less than the volume");
   if (kind == ArrayKind::kMemsLog && p.log.segments * kSegmentBlocks > mems[0]->blocks())
-    return "the log does not fit on the first MEMStore";
-  return "";
+    return Error("the log does not fit on the first MEMStore");
+  return {};
 }
 
 }  // namespace
 
-ArrayStats run_array(ArrayKind kind, const ArrayParams& params,
-                     const std::vector<model::Device*>& mems,
-                     const std::vector<model::Device*>& disks, const RequestSource& next,
-                     std::string* error) {
-  if (std::string why = check(kind, params, mems, disks); !why.empty()) {
-    if (error) *error = why;
-    return {};
-  }
-  if (error) error->clear();
+Expected<ArrayStats> run_array(ArrayKind kind, const ArrayParams& params,
+                               const std::vector<model::Device*>& mems,
+                               const std::vector<model::Device*>& disks,
+                               const RequestSource& next) {
+  if (const Status s = check(kind, params, mems, disks); !s.ok()) return s.error();
   const std::vector<model::Device*> none;
   const bool uses_mems = kind != ArrayKind::kDiskOnly;
   const bool uses_disks = kind != ArrayKind::kMemsOnly;

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
 #include "model/device.h"
 #include "sim/response_totals.h"
 #include "sim/simulate.h"
@@ -79,11 +80,9 @@ struct ArrayStats : ResponseTotals {
 // REQUIRES, by kind: the disks' capacity holds the volume (every kind but kMemsOnly); the
 // MEMStores' capacity holds it (kMemsOnly, kMirror); at least one MEMStore (all but
 // kDiskOnly) and one disk (all but kMemsOnly); the log fits on the first MEMStore (kMemsLog).
-// Devices must be fresh (nothing submitted yet). `error` says what is missing otherwise, and
-// the stats are empty.
-ArrayStats run_array(ArrayKind kind, const ArrayParams& params,
-                     const std::vector<model::Device*>& mems,
-                     const std::vector<model::Device*>& disks, const RequestSource& next,
-                     std::string* error = nullptr);
+// Devices must be fresh (nothing submitted yet). Fails, saying what is missing, otherwise.
+Expected<ArrayStats> run_array(ArrayKind kind, const ArrayParams& params,
+                               const std::vector<model::Device*>& mems,
+                               const std::vector<model::Device*>& disks, const RequestSource& next);
 
 }  // namespace memstore::sim

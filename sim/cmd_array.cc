@@ -45,10 +45,12 @@ std::unique_ptr<model::Device> device_or_report(const std::string& name,
   DeviceOptions o;
   o.device = name;
   o.set = set;
-  std::string error;
-  auto d = build_device(o, error);
-  if (!d) std::cerr << "memsim: " << flag << ": " << error << "\n";
-  return d;
+  auto d = build_device(o);
+  if (!d.ok()) {
+    std::cerr << "memsim: " << flag << ": " << d.error().message << "\n";
+    return nullptr;
+  }
+  return std::move(d).value();
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
@@ -236,7 +238,7 @@ int cmd_array(const ArrayArgs& a) {
           owned.push_back(device_or_report(a.disk, a.disk_set, "--disk"));
           disks.push_back(owned.back().get());
         }
-        std::string error;
+        Expected<ArrayStats> run = ArrayStats{};
         if (workload == "trace") {
           std::ifstream in(a.trace);
           if (!in) {
@@ -247,10 +249,9 @@ int cmd_array(const ArrayArgs& a) {
           to.scale = speedup;
           to.capacity_blocks = params.volume_blocks;
           TraceReader reader(in, *trace_format, to);
-          std::string trace_error;
-          m.stats = run_array(kind, params, mems, disks, requests_of(reader, trace_error), &error);
-          if (!trace_error.empty()) {
-            std::cerr << "memsim: " << a.trace << ": " << trace_error << "\n";
+          run = run_array(kind, params, mems, disks, requests_of(reader));
+          if (const Status read = reader.status(); !read.ok()) {
+            std::cerr << "memsim: " << a.trace << ": " << read.error().message << "\n";
             return 1;
           }
         } else {
@@ -268,14 +269,14 @@ int cmd_array(const ArrayArgs& a) {
           ArrayWorkload warm(warm_spec);
           ArrayParams run_params = params;
           run_params.warmup = [&warm] { return warm.next(); };
-          m.stats = run_array(
-              kind, run_params, mems, disks, [&w] { return w.next(); }, &error);
+          run = run_array(kind, run_params, mems, disks, [&w] { return w.next(); });
         }
-        if (!error.empty()) {
-          std::cerr << "memsim: " << array_kind_name(kind) << ": " << error
+        if (!run.ok()) {
+          std::cerr << "memsim: " << array_kind_name(kind) << ": " << run.error().message
                     << " (check --disks, --log-segments, --stripe-kb)\n";
           return 2;
         }
+        m.stats = *run;
         row.configs.push_back(m);
       }
       rows.push_back(std::move(row));

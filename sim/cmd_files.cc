@@ -16,13 +16,12 @@ namespace {
 // The geometry of the MEMStore `o` describes, or nullopt after reporting
 // that it is no MEMStore (the comparison disks have no media to lay out).
 std::optional<model::DeviceParams> mems_params(const DeviceOptions& o, const char* what) {
-  std::string error;
-  auto params = resolve_params(o, error);
-  if (!params) {
-    std::cerr << "memsim: " << what << ": " << error << "\n";
+  auto params = resolve_params(o);
+  if (!params.ok()) {
+    std::cerr << "memsim: " << what << ": " << params.error().message << "\n";
     return std::nullopt;
   }
-  return params;
+  return *params;
 }
 
 }  // namespace

@@ -25,10 +25,12 @@ std::optional<model::DeviceParams> params_or_report(const DeviceOptions& o) {
     std::cerr << "\n";
     return std::nullopt;
   }
-  std::string error;
-  auto p = resolve_params(o, error);
-  if (!p) std::cerr << "memsim: " << error << "\n";
-  return p;
+  auto p = resolve_params(o);
+  if (!p.ok()) {
+    std::cerr << "memsim: " << p.error().message << "\n";
+    return std::nullopt;
+  }
+  return *p;
 }
 
 bool lbn_in_range(const char* option, std::int64_t lbn, const model::Geometry& g) {

@@ -49,13 +49,12 @@ int figure5(const PaperArrayArgs& a) {
   std::cout << "architecture,max_throughput_iops,normal_latency_ms,disks,chips,"
                "read_hits_at_max,writes_waited_at_max\n";
   for (const PaperConfig& c : figure5_configs(s)) {
-    std::string error;
-    const PaperPoint p =
-        measure_paper_point(s, c, workload(a), a.max_requests, a.half_requests, &error);
-    if (!error.empty()) return fail(error);
-    std::cout << c.name << "," << std::fixed << std::setprecision(1) << p.max_iops << ","
-              << std::setprecision(3) << p.normal_ms << "," << c.disks << "," << c.chips << ","
-              << p.at_max.read_hits << "," << p.at_max.writes_waited << "\n"
+    const Expected<PaperPoint> p =
+        measure_paper_point(s, c, workload(a), a.max_requests, a.half_requests);
+    if (!p.ok()) return fail(p.error().message);
+    std::cout << c.name << "," << std::fixed << std::setprecision(1) << p->max_iops << ","
+              << std::setprecision(3) << p->normal_ms << "," << c.disks << "," << c.chips << ","
+              << p->at_max.read_hits << "," << p->at_max.writes_waited << "\n"
               << std::flush;
   }
   return 0;
@@ -73,12 +72,11 @@ int figure6(const PaperArrayArgs& a) {
         w.size_kb = size_kb;
         w.fixed_size = true;
         w.read_fraction = reads;
-        std::string error;
-        const PaperPoint p = measure_paper_point(s, c, w, a.max_requests, 0, &error);
-        if (!error.empty()) return fail(error);
+        const Expected<PaperPoint> p = measure_paper_point(s, c, w, a.max_requests, 0);
+        if (!p.ok()) return fail(p.error().message);
         std::cout << std::setprecision(0) << std::fixed << size_kb << "," << std::setprecision(2)
                   << reads << "," << c.name << "," << c.disks << "," << std::setprecision(1)
-                  << p.max_iops << "\n"
+                  << p->max_iops << "\n"
                   << std::flush;
       }
     }
@@ -104,9 +102,9 @@ int figure10(const PaperArrayArgs& a) {
       if (found == from_fig5.end()) return fail(a.max_from + " has no row for " + c.name);
       max_iops = found->second;
     } else {
-      std::string error;
-      max_iops = measure_paper_point(s, c, workload(a), a.max_requests, 0, &error).max_iops;
-      if (!error.empty()) return fail(error);
+      const Expected<PaperPoint> p = measure_paper_point(s, c, workload(a), a.max_requests, 0);
+      if (!p.ok()) return fail(p.error().message);
+      max_iops = p->max_iops;
     }
     for (int x = 1; x <= 10; ++x) {
       CostModel m;
@@ -135,11 +133,12 @@ int replay(const PaperArrayArgs& a) {
       to.scale = scale;
       to.capacity_blocks = c.params.volume_blocks;  // a larger trace folds into the LU
       TraceReader reader(in, *format, to);
-      std::string trace_error, error;
-      const PaperArrayStats st =
-          run_paper_config_on(s, c, requests_of(reader, trace_error), &error);
-      if (!trace_error.empty()) return fail(a.trace + ": " + trace_error);
-      if (!error.empty()) return fail(error);
+      const Expected<PaperArrayStats> run = run_paper_config_on(s, c, requests_of(reader));
+      if (const Status read = reader.status(); !read.ok()) {
+        return fail(a.trace + ": " + read.error().message);
+      }
+      if (!run.ok()) return fail(run.error().message);
+      const PaperArrayStats& st = *run;
       std::cout << c.name << "," << scale << "," << st.requests << "," << std::fixed
                 << std::setprecision(3) << st.mean_response_ms() << "," << st.mean_read_ms() << ","
                 << st.mean_write_ms() << std::defaultfloat << "\n"

@@ -116,10 +116,9 @@ void print_json(const std::vector<Row>& rows) {
 }  // namespace
 
 int cmd_power(const PowerArgs& a) {
-  std::string error;
-  const std::optional<model::DeviceParams> base = resolve_params(a.device, error);
-  if (!base) {
-    std::cerr << "memsim: " << error << "\n";
+  const Expected<model::DeviceParams> base = resolve_params(a.device);
+  if (!base.ok()) {
+    std::cerr << "memsim: " << base.error().message << "\n";
     return 2;
   }
   for (double t : a.timeouts_ms) {

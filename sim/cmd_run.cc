@@ -23,15 +23,14 @@ namespace {
 int run_shaped(const RunArgs& a, const WorkloadShape& shape) {
   auto device = device_or_report(a.device);
   if (!device) return 2;
-  std::string error;
-  const std::optional<model::DeviceParams> params = resolve_params(a.device, error);
+  const Expected<model::DeviceParams> params = resolve_params(a.device);
   ShapedWorkloadSpec spec;
   spec.shape = shape;
   spec.requests = a.requests;
   spec.scale = a.scale;
   spec.seed = a.seed;
   spec.capacity_blocks = device->blocks();
-  spec.block_bytes = params ? params->block_bytes : 512;  // comparison disks: 512-byte sectors
+  spec.block_bytes = params.ok() ? params->block_bytes : 512;  // comparison disks: 512-byte sectors
   if (const auto errors = validate(spec); !errors.empty()) {
     for (const std::string& e : errors) std::cerr << "memsim: " << e << "\n";
     return 2;
@@ -107,17 +106,16 @@ int cmd_replay(const ReplayArgs& a) {
   for (const std::string& e : problems) std::cerr << "memsim: " << e << "\n";
   if (!problems.empty()) return 2;
   TraceReader reader(in, *format, options);
-  std::string error;
   RunStats stats;
   try {
-    stats = simulate_pipelined(*device, requests_of(reader, error), simulation_threads(a.threads));
+    stats = simulate_pipelined(*device, requests_of(reader), simulation_threads(a.threads));
   } catch (const std::ios_base::failure& e) {
     // libstdc++'s filebuf throws when read(2) fails (EIO, a special file).
     std::cerr << "memsim: " << a.trace << ": read error: " << e.what() << "\n";
     return 1;
   }
-  if (!error.empty()) {
-    std::cerr << "memsim: " << a.trace << ": " << error << "\n";
+  if (const Status read = reader.status(); !read.ok()) {
+    std::cerr << "memsim: " << a.trace << ": " << read.error().message << "\n";
     return 1;
   }
   return print_run(stats, {a.device.device, a.device.scheduler, a.trace}, a.format);

@@ -20,10 +20,9 @@ int cmd_seek_profile(const SeekProfileArgs& a) {
     std::cerr << "memsim: --x-step must be positive\n";
     return 2;
   }
-  std::string error;
-  auto p = resolve_params(a.device, error);
-  if (!p) {
-    std::cerr << "memsim: seek-profile: " << error << "\n";
+  auto p = resolve_params(a.device);
+  if (!p.ok()) {
+    std::cerr << "memsim: seek-profile: " << p.error().message << "\n";
     return 2;
   }
   p->sleds = 1;

@@ -71,12 +71,12 @@ int cmd_sweep(const SweepArgs& a) {
   }
   std::optional<Shard> shard;
   if (!a.shard.empty()) {
-    std::string error;
-    shard = parse_shard(a.shard, error);
-    if (!shard) {
-      std::cerr << "memsim: " << error << "\n";
+    const Expected<Shard> parsed = parse_shard(a.shard);
+    if (!parsed.ok()) {
+      std::cerr << "memsim: " << parsed.error().message << "\n";
       return 2;
     }
+    shard = *parsed;
   }
   // Check every scheduler and the workload before the first line of output,
   // so a bad argument leaves stdout empty.
@@ -159,10 +159,9 @@ int cmd_merge(const MergeArgs& a) {
     }
     inputs.push_back({name, content.str()});
   }
-  std::string error;
-  const std::optional<std::string> merged = merge_shards(inputs, kSweepHeader, error);
-  if (!merged) {
-    std::cerr << "memsim: " << error << "\n";
+  const Expected<std::string> merged = merge_shards(inputs, kSweepHeader);
+  if (!merged.ok()) {
+    std::cerr << "memsim: " << merged.error().message << "\n";
     return 1;
   }
   std::cout << *merged;

@@ -29,10 +29,12 @@ struct Row {
 std::unique_ptr<model::Device> device_or_report(const std::string& name) {
   DeviceOptions o;
   o.device = name;
-  std::string error;
-  auto d = build_device(o, error);
-  if (!d) std::cerr << "memsim: " << error << "\n";
-  return d;
+  auto d = build_device(o);
+  if (!d.ok()) {
+    std::cerr << "memsim: " << d.error().message << "\n";
+    return nullptr;
+  }
+  return std::move(d).value();
 }
 
 nlohmann::ordered_json row_json(const Row& r) {
@@ -64,11 +66,10 @@ std::optional<std::vector<model::Request>> load(const WbufferArgs& a, double spe
     to.scale = speedup;
     to.capacity_blocks = disk_blocks;  // blocks beyond the disk fold into it
     TraceReader reader(in, *parse_trace_format(a.trace_format), to);
-    std::string error;
-    const RequestSource next = requests_of(reader, error);
+    const RequestSource next = requests_of(reader);
     while (auto r = next()) out.push_back(*r);
-    if (!error.empty()) {
-      std::cerr << "memsim: " << a.trace << ": " << error << "\n";
+    if (const Status read = reader.status(); !read.ok()) {
+      std::cerr << "memsim: " << a.trace << ": " << read.error().message << "\n";
       return std::nullopt;
     }
     return out;

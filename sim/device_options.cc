@@ -17,88 +17,81 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
-bool apply(std::string_view text, const std::string& source, model::DeviceParams& p,
-           std::string& error) {
+Status apply(std::string_view text, const std::string& source, model::DeviceParams& p) {
   model::ParamsResult r = model::params_from_toml(text, p, source);
   if (!r.params) {
     // One problem per line, each prefixed like every other memsim message.
+    std::string all;
     for (const model::ParamError& e : r.errors) {
-      error += (error.empty() ? "" : "\nmemsim: ") + e.message;
+      all += (all.empty() ? "" : "\nmemsim: ") + e.message;
     }
-    return false;
+    return Error(all);
   }
   p = *r.params;
-  return true;
+  return {};
 }
 
 }  // namespace
 
-std::optional<model::DeviceParams> resolve_params(const DeviceOptions& o, std::string& error) {
+Expected<model::DeviceParams> resolve_params(const DeviceOptions& o) {
   std::optional<model::DeviceParams> p = model::preset(o.device);
   if (!p) {
-    error = "--device: unknown MEMStore preset '" + o.device + "'; use one of " +
-            join(model::preset_names());
-    return std::nullopt;
+    return Error("--device: unknown MEMStore preset '" + o.device + "'; use one of " +
+                 join(model::preset_names()));
   }
   if (!o.config.empty()) {
     errno = 0;
     std::ifstream in(o.config);
     if (!in) {
-      error = "--config: cannot read '" + o.config + "': " + std::strerror(errno);
-      return std::nullopt;
+      const int e = errno;
+      return Error(e, "--config: cannot read '" + o.config + "': " + std::strerror(e));
     }
     std::ostringstream text;
     text << in.rdbuf();
-    if (!apply(text.str(), o.config, *p, error)) return std::nullopt;
+    if (const Status s = apply(text.str(), o.config, *p); !s.ok()) return s.error();
   }
   for (const std::string& kv : o.set) {
     if (kv.find('=') == std::string::npos) {
-      error = "--set: expected key=value, got '" + kv + "'";
-      return std::nullopt;
+      return Error("--set: expected key=value, got '" + kv + "'");
     }
-    if (!apply(kv, "--set " + kv, *p, error)) return std::nullopt;
+    if (const Status s = apply(kv, "--set " + kv, *p); !s.ok()) return s.error();
   }
-  return p;
+  return *p;
 }
 
-std::unique_ptr<model::Device> build_device(const DeviceOptions& o, std::string& error) {
+Expected<std::unique_ptr<model::Device>> build_device(const DeviceOptions& o) {
   if (!model::make_scheduler(o.scheduler, o.scheduler_options)) {
-    error = "--scheduler: unknown scheduler '" + o.scheduler + "'; use one of " +
-            join(model::scheduler_names());
-    return nullptr;
+    return Error("--scheduler: unknown scheduler '" + o.scheduler + "'; use one of " +
+                 join(model::scheduler_names()));
   }
   if (model::is_comparison_disk(o.device)) {
     if (!o.config.empty() || !o.set.empty()) {
-      error = "--config/--set: the comparison disk '" + o.device + "' takes no parameters";
-      return nullptr;
+      return Error("--config/--set: the comparison disk '" + o.device + "' takes no parameters");
     }
     return model::make_disk_device(o.device, o.scheduler, o.scheduler_options);
   }
   if (std::optional<model::ZonedDiskParams> z = model::disk_preset(o.device)) {
     if (!o.config.empty()) {
-      error = "--config: the zoned disk '" + o.device + "' takes --set key=value only";
-      return nullptr;
+      return Error("--config: the zoned disk '" + o.device + "' takes --set key=value only");
     }
     for (const std::string& kv : o.set) {
       if (std::optional<model::ParamError> e = model::apply_disk_override(*z, kv)) {
-        error = "--set " + kv + ": " + e->message;
-        return nullptr;
+        return Error("--set " + kv + ": " + e->message);
       }
     }
     const std::vector<model::ParamError> errors = model::validate(*z);
     if (!errors.empty()) {
-      error = "--set: " + errors.front().key + " " + errors.front().message;
-      return nullptr;
+      return Error("--set: " + errors.front().key + " " + errors.front().message);
     }
     return model::make_zoned_disk_device(*z, o.scheduler, o.scheduler_options);
   }
-  std::optional<model::DeviceParams> p = resolve_params(o, error);
-  if (!p) {
+  Expected<model::DeviceParams> p = resolve_params(o);
+  if (!p.ok()) {
     if (!model::preset(o.device)) {
-      error =
-          "--device: unknown device '" + o.device + "'; use one of " + join(model::device_names());
+      return Error("--device: unknown device '" + o.device + "'; use one of " +
+                   join(model::device_names()));
     }
-    return nullptr;
+    return p.error();
   }
   return model::make_mems_device(*p, o.scheduler, o.scheduler_options);
 }

@@ -3,10 +3,10 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
 #include "model/device.h"
 #include "model/params.h"
 #include "model/scheduler.h"
@@ -21,11 +21,11 @@ struct DeviceOptions {
   model::SchedulerOptions scheduler_options;
 };
 
-// The MEMStore parameters the options describe. On error returns nullopt and
-// fills `error` with a message naming the option or key and the fix.
-std::optional<model::DeviceParams> resolve_params(const DeviceOptions& o, std::string& error);
+// The MEMStore parameters the options describe, or an error naming the
+// option or key and the fix.
+Expected<model::DeviceParams> resolve_params(const DeviceOptions& o);
 
 // The device (MEMStore or comparison disk) with its scheduler.
-std::unique_ptr<model::Device> build_device(const DeviceOptions& o, std::string& error);
+Expected<std::unique_ptr<model::Device>> build_device(const DeviceOptions& o);
 
 }  // namespace memstore::sim

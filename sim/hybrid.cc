@@ -35,7 +35,7 @@ HybridStats run_hybrid(HybridMode mode, model::Device* mems, model::Device* disk
     case HybridMode::kDiskAlone:
       p.stripe_blocks = whole(disk->blocks());
       p.volume_blocks = disk->blocks();
-      return from_array(run_array(ArrayKind::kDiskOnly, p, {}, {disk}, next));
+      return from_array(run_array(ArrayKind::kDiskOnly, p, {}, {disk}, next).value());
     case HybridMode::kMemsAlone: {
       // Folded into the MEMStore's capacity, as memsim replay folds traces.
       const std::int64_t cap = mems->blocks();
@@ -49,7 +49,7 @@ HybridStats run_hybrid(HybridMode mode, model::Device* mems, model::Device* disk
         }
         return r;
       };
-      return from_array(run_array(ArrayKind::kMemsOnly, p, {mems}, {}, folded));
+      return from_array(run_array(ArrayKind::kMemsOnly, p, {mems}, {}, folded).value());
     }
     case HybridMode::kWriteBuffered:
       return run_write_buffer(*mems, *disk, params, next);

@@ -44,75 +44,72 @@ std::int64_t striped(const std::vector<model::Device*>& ds, std::size_t n, std::
   return smallest(ds) / unit * unit * static_cast<std::int64_t>(n);
 }
 
-std::string check(const PaperArrayParams& p, const std::vector<model::Device*>& mems,
-                  const std::vector<model::Device*>& disks) {
+Status check(const PaperArrayParams& p, const std::vector<model::Device*>& mems,
+             const std::vector<model::Device*>& disks) {
   const std::string name = paper_arch_name(p.arch);
-  if (p.volume_blocks <= 0) return "the volume must be positive";
+  if (p.volume_blocks <= 0) return Error("the volume must be positive");
   const bool even_disks = !disks.empty() && disks.size() % 2 == 0;
   switch (p.arch) {
     case PaperArch::kDiskOnly:
-      if (!even_disks) return name + " needs an even number of disks (RAID 1/0)";
+      if (!even_disks) return Error(name + " needs an even number of disks (RAID 1/0)");
       if (striped(disks, disks.size() / 2, p.stripe_blocks) < p.volume_blocks)
-        return "the disks hold less than the volume";
-      return "";
+        return Error("the disks hold less than the volume");
+      return {};
     case PaperArch::kMemsDisk:
-      if (mems.empty() || mems.size() % 2 != 0) return name + " needs an even number of MEMS chips";
+      if (mems.empty() || mems.size() % 2 != 0)
+        return Error(name + " needs an even number of MEMS chips");
       if (striped(mems, mems.size() / 2, p.stripe_blocks) < p.volume_blocks)
-        return "the MEMS chips hold less than the volume";
-      return "";
+        return Error("the MEMS chips hold less than the volume");
+      return {};
     case PaperArch::kMemsMirror:
     case PaperArch::kLogDisk:
     case PaperArch::kDualStripe: {
-      if (mems.empty() || disks.empty()) return name + " needs MEMS chips and disks";
+      if (mems.empty() || disks.empty()) return Error(name + " needs MEMS chips and disks");
       const std::int32_t mems_unit =
           p.arch == PaperArch::kDualStripe ? p.small_stripe_blocks : p.stripe_blocks;
       if (striped(mems, mems.size(), mems_unit) < p.volume_blocks)
-        return "the MEMS chips hold less than the volume";
+        return Error("the MEMS chips hold less than the volume");
       if (p.arch == PaperArch::kLogDisk) {
         if (p.mems_banks < 1 || mems.size() % static_cast<std::size_t>(p.mems_banks) != 0)
-          return "the MEMS chips must form mems_banks equal banks";
+          return Error("the MEMS chips must form mems_banks equal banks");
         if (p.stripe_blocks % p.nvram.line_blocks != 0)
-          return "the stripe unit must be a whole number of log units";
+          return Error("the stripe unit must be a whole number of log units");
         // "mirror disks ... of greater capacity": the volume and a clean extent on each disk.
         const std::int64_t extent = std::int64_t{p.extent_units} * p.nvram.line_blocks;
         const std::int64_t extents = smallest(disks) / extent;
         const std::int64_t needed = (p.volume_blocks + extent - 1) / extent;
         if ((extents - 2) * static_cast<std::int64_t>(disks.size()) < needed)
-          return "the disks leave no room for the log beyond the volume";
-        return "";
+          return Error("the disks leave no room for the log beyond the volume");
+        return {};
       }
       const std::int32_t disk_unit =
           p.arch == PaperArch::kDualStripe ? p.large_stripe_blocks : p.stripe_blocks;
       if (striped(disks, disks.size(), disk_unit) < p.volume_blocks)
-        return "the disks hold less than the volume";
-      return "";
+        return Error("the disks hold less than the volume");
+      return {};
     }
     case PaperArch::kMemsCache: {
-      if (!even_disks) return name + " needs an even number of disks (RAID 1/0)";
-      if (mems.size() < 3) return name + " needs at least 3 MEMS chips (RAID 5)";
+      if (!even_disks) return Error(name + " needs an even number of disks (RAID 1/0)");
+      if (mems.size() < 3) return Error(name + " needs at least 3 MEMS chips (RAID 5)");
       if (striped(disks, disks.size() / 2, p.stripe_blocks) < p.volume_blocks)
-        return "the disks hold less than the volume";
+        return Error("the disks hold less than the volume");
       const std::int64_t rows = smallest(mems) / p.mems_cache.line_blocks;
       if (p.mems_cache.slots < 1 ||
           p.mems_cache.slots > rows * static_cast<std::int64_t>(mems.size() - 1))
-        return "the cache's slots do not fit the MEMS chips' RAID 5";
-      return "";
+        return Error("the cache's slots do not fit the MEMS chips' RAID 5");
+      return {};
     }
   }
-  return "unknown architecture";
+  return Error("unknown architecture");
 }
 
 }  // namespace
 
-PaperArrayStats run_paper_array(const PaperArrayParams& params,
-                                const std::vector<model::Device*>& mems,
-                                const std::vector<model::Device*>& disks, const RequestSource& next,
-                                std::string* error) {
-  if (std::string why = check(params, mems, disks); !why.empty()) {
-    if (error) *error = why;
-    return {};
-  }
-  if (error) error->clear();
+Expected<PaperArrayStats> run_paper_array(const PaperArrayParams& params,
+                                          const std::vector<model::Device*>& mems,
+                                          const std::vector<model::Device*>& disks,
+                                          const RequestSource& next) {
+  if (const Status s = check(params, mems, disks); !s.ok()) return s.error();
   const std::vector<model::Device*> none;
   const bool uses_mems = params.arch != PaperArch::kDiskOnly;
   const bool uses_disks = params.arch != PaperArch::kMemsDisk;

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
 #include "model/device.h"
 #include "sim/extent_log.h"
 #include "sim/mems_cache_log.h"
@@ -109,13 +110,13 @@ struct PaperArrayStats : ResponseTotals {
 };
 
 // Runs `next` (arrivals non-decreasing) on the architecture built of `mems` (the MEMS chips)
-// and `disks`. REQUIRES, by architecture (`error` says which is missing, stats empty):
+// and `disks`. REQUIRES, by architecture (it fails, saying which is missing, otherwise):
 //   kDiskOnly    disks: an even number >= 2; kMemsDisk: mems an even number >= 2;
 //   kMemsMirror, kDualStripe, kLogDisk: mems and disks; kMemsCache: >= 3 mems and an even
 //   number of disks; every copy large enough for the volume.
-PaperArrayStats run_paper_array(const PaperArrayParams& params,
-                                const std::vector<model::Device*>& mems,
-                                const std::vector<model::Device*>& disks, const RequestSource& next,
-                                std::string* error = nullptr);
+Expected<PaperArrayStats> run_paper_array(const PaperArrayParams& params,
+                                          const std::vector<model::Device*>& mems,
+                                          const std::vector<model::Device*>& disks,
+                                          const RequestSource& next);
 
 }  // namespace memstore::sim

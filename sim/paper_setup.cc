@@ -142,13 +142,13 @@ RequestSource paper_requests(const PaperWorkload& w, std::int64_t volume_blocks)
   };
 }
 
-PaperArrayStats run_paper_config(const PaperSetup& s, const PaperConfig& c, const PaperWorkload& w,
-                                 std::string* error) {
-  return run_paper_config_on(s, c, paper_requests(w, c.params.volume_blocks), error);
+Expected<PaperArrayStats> run_paper_config(const PaperSetup& s, const PaperConfig& c,
+                                           const PaperWorkload& w) {
+  return run_paper_config_on(s, c, paper_requests(w, c.params.volume_blocks));
 }
 
-PaperArrayStats run_paper_config_on(const PaperSetup& s, const PaperConfig& c,
-                                    const RequestSource& next, std::string* error) {
+Expected<PaperArrayStats> run_paper_config_on(const PaperSetup& s, const PaperConfig& c,
+                                              const RequestSource& next) {
   std::vector<std::unique_ptr<model::Device>> owned;
   std::vector<model::Device*> mems, disks;
   for (std::int32_t i = 0; i < c.chips; ++i) {
@@ -160,15 +160,13 @@ PaperArrayStats run_paper_config_on(const PaperSetup& s, const PaperConfig& c,
     owned.push_back(model::make_zoned_disk_device(disk, s.scheduler));
     disks.push_back(owned.back().get());
   }
-  std::string why;
-  PaperArrayStats stats = run_paper_array(c.params, mems, disks, next, &why);
-  if (error) *error = why.empty() ? "" : c.name + ": " + why;
+  Expected<PaperArrayStats> stats = run_paper_array(c.params, mems, disks, next);
+  if (!stats.ok()) return Error(c.name + ": " + stats.error().message);
   return stats;
 }
 
-PaperPoint measure_paper_point(const PaperSetup& s, const PaperConfig& c, PaperWorkload w,
-                               std::int64_t max_requests, std::int64_t half_requests,
-                               std::string* error) {
+Expected<PaperPoint> measure_paper_point(const PaperSetup& s, const PaperConfig& c, PaperWorkload w,
+                                         std::int64_t max_requests, std::int64_t half_requests) {
   PaperPoint out;
   PaperConfig saturated = c;
   // A saturated array's NVRAM is full of dirty data; MEMScache's flushing keeps its cache
@@ -177,14 +175,17 @@ PaperPoint measure_paper_point(const PaperSetup& s, const PaperConfig& c, PaperW
       c.params.arch == PaperArch::kMemsCache ? c.params.mems_cache.high_water : 1;
   w.iops = 1e6;  // §4.3.1: "an offered load of 1 million IO/s"
   w.requests = max_requests;
-  out.at_max = run_paper_config(s, saturated, w, error);
-  if (error && !error->empty()) return out;
+  Expected<PaperArrayStats> at_max = run_paper_config(s, saturated, w);
+  if (!at_max.ok()) return at_max.error();
+  out.at_max = *at_max;
   out.max_iops = out.at_max.throughput_iops();
   if (half_requests > 0 && out.max_iops > 0) {
     w.iops = out.max_iops / 2;  // §4.3.1: "an IO rate equal to half the maximum throughput"
     w.requests = half_requests;
     w.seed += 1000;
-    out.at_half = run_paper_config(s, c, w, error);
+    Expected<PaperArrayStats> at_half = run_paper_config(s, c, w);
+    if (!at_half.ok()) return at_half.error();
+    out.at_half = *at_half;
     out.normal_ms = out.at_half.mean_response_ms();
   }
   return out;

@@ -68,12 +68,12 @@ struct PaperWorkload {
 RequestSource paper_requests(const PaperWorkload& w, std::int64_t volume_blocks);
 
 // Runs the configuration on fresh devices with the given requests (a trace, §4.3.3: each
-// request at its own time, whether earlier ones completed or not); `error` says why not.
-PaperArrayStats run_paper_config_on(const PaperSetup& s, const PaperConfig& c,
-                                    const RequestSource& next, std::string* error = nullptr);
-// Runs the configuration on fresh devices; `error` says why it could not (stats empty).
-PaperArrayStats run_paper_config(const PaperSetup& s, const PaperConfig& c, const PaperWorkload& w,
-                                 std::string* error = nullptr);
+// request at its own time, whether earlier ones completed or not), or why it could not.
+Expected<PaperArrayStats> run_paper_config_on(const PaperSetup& s, const PaperConfig& c,
+                                              const RequestSource& next);
+// Runs the configuration on fresh devices, or says why it could not.
+Expected<PaperArrayStats> run_paper_config(const PaperSetup& s, const PaperConfig& c,
+                                           const PaperWorkload& w);
 
 struct PaperPoint {
   double max_iops = 0;   // §4.3.1: throughput at an offered load of 1,000,000 IO/s
@@ -84,8 +84,7 @@ struct PaperPoint {
 // cache at its high-water mark (memsim's choice: the steady state of a saturated array,
 // which a short run from an empty cache would not reach), then `half_requests` at half the measured
 // throughput from an empty cache.
-PaperPoint measure_paper_point(const PaperSetup& s, const PaperConfig& c, PaperWorkload w,
-                               std::int64_t max_requests, std::int64_t half_requests,
-                               std::string* error = nullptr);
+Expected<PaperPoint> measure_paper_point(const PaperSetup& s, const PaperConfig& c, PaperWorkload w,
+                                         std::int64_t max_requests, std::int64_t half_requests);
 
 }  // namespace memstore::sim

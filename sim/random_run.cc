@@ -8,10 +8,12 @@
 namespace memstore::sim {
 
 std::unique_ptr<model::Device> device_or_report(const DeviceOptions& o) {
-  std::string error;
-  auto d = build_device(o, error);
-  if (!d) std::cerr << "memsim: " << error << "\n";
-  return d;
+  auto d = build_device(o);
+  if (!d.ok()) {
+    std::cerr << "memsim: " << d.error().message << "\n";
+    return nullptr;
+  }
+  return std::move(d).value();
 }
 
 int print_run(const RunStats& s, const RunLabel& label, OutputFormat f) {

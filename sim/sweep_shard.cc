@@ -61,7 +61,7 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 
 }  // namespace
 
-std::optional<Shard> parse_shard(const std::string& text, std::string& error) {
+Expected<Shard> parse_shard(const std::string& text) {
   const std::size_t slash = text.find('/');
   std::optional<std::int64_t> i;
   std::optional<std::int64_t> n;
@@ -70,8 +70,7 @@ std::optional<Shard> parse_shard(const std::string& text, std::string& error) {
     n = parse_count(std::string_view(text).substr(slash + 1));
   }
   if (!i || !n || *n < 1 || *i >= *n) {
-    error = "--shard: expected I/N with 0 <= I < N (e.g. 0/4), got '" + text + "'";
-    return std::nullopt;
+    return Error("--shard: expected I/N with 0 <= I < N (e.g. 0/4), got '" + text + "'");
   }
   return Shard{*i, *n};
 }
@@ -83,11 +82,10 @@ std::string shard_comment(const Shard& s, std::int64_t points, const std::string
   return out.str();
 }
 
-std::optional<std::string> merge_shards(const std::vector<ShardInput>& inputs,
-                                        const std::string& csv_header, std::string& error) {
+Expected<std::string> merge_shards(const std::vector<ShardInput>& inputs,
+                                   const std::string& csv_header) {
   if (inputs.empty()) {
-    error = "merge: no shard files given";
-    return std::nullopt;
+    return Error("merge: no shard files given");
   }
   const std::string shard_header = "point," + csv_header;
   std::optional<ShardHeader> first;
@@ -97,25 +95,21 @@ std::optional<std::string> merge_shards(const std::vector<ShardInput>& inputs,
     const std::vector<std::string_view> lines = lines_of(in.content);
     const auto h = lines.empty() ? std::nullopt : parse_comment(lines[0]);
     if (!h) {
-      error = in.name + ":1: not a memsim sweep shard (expected a '" + std::string(kCommentPrefix) +
-              "index=I count=N points=P args=...' line)";
-      return std::nullopt;
+      return Error(in.name + ":1: not a memsim sweep shard (expected a '" +
+                   std::string(kCommentPrefix) + "index=I count=N points=P args=...' line)");
     }
     if (!first) {
       first = h;
     } else if (h->count != first->count || h->points != first->points || h->args != first->args) {
-      error = in.name + ":1: from a different sweep than " + inputs.front().name +
-              " (shard count, points or arguments differ)";
-      return std::nullopt;
+      return Error(in.name + ":1: from a different sweep than " + inputs.front().name +
+                   " (shard count, points or arguments differ)");
     }
     if (!shards_seen.insert(h->index).second) {
-      error = in.name + ": shard " + std::to_string(h->index) + "/" + std::to_string(h->count) +
-              " given twice";
-      return std::nullopt;
+      return Error(in.name + ": shard " + std::to_string(h->index) + "/" +
+                   std::to_string(h->count) + " given twice");
     }
     if (lines.size() < 2 || lines[1] != shard_header) {
-      error = in.name + ":2: expected the header '" + shard_header + "'";
-      return std::nullopt;
+      return Error(in.name + ":2: expected the header '" + shard_header + "'");
     }
     for (std::size_t l = 2; l < lines.size(); ++l) {
       const std::string where = in.name + ":" + std::to_string(l + 1) + ": ";
@@ -123,27 +117,23 @@ std::optional<std::string> merge_shards(const std::vector<ShardInput>& inputs,
       const auto k =
           comma == std::string_view::npos ? std::nullopt : parse_count(lines[l].substr(0, comma));
       if (!k || *k >= h->points || *k % h->count != h->index) {
-        error = where + "not a row of shard " + std::to_string(h->index) + "/" +
-                std::to_string(h->count) + " of " + std::to_string(h->points) + " points";
-        return std::nullopt;
+        return Error(where + "not a row of shard " + std::to_string(h->index) + "/" +
+                     std::to_string(h->count) + " of " + std::to_string(h->points) + " points");
       }
       if (!rows.emplace(*k, std::string(lines[l].substr(comma + 1))).second) {
-        error = where + "point " + std::to_string(*k) + " appears twice";
-        return std::nullopt;
+        return Error(where + "point " + std::to_string(*k) + " appears twice");
       }
     }
   }
   for (std::int64_t i = 0; i < first->count; ++i) {
     if (!shards_seen.contains(i)) {
-      error =
-          "merge: shard " + std::to_string(i) + "/" + std::to_string(first->count) + " is missing";
-      return std::nullopt;
+      return Error("merge: shard " + std::to_string(i) + "/" + std::to_string(first->count) +
+                   " is missing");
     }
   }
   if (static_cast<std::int64_t>(rows.size()) != first->points) {
-    error = "merge: " + std::to_string(rows.size()) + " of " + std::to_string(first->points) +
-            " points present (a shard file is truncated)";
-    return std::nullopt;
+    return Error("merge: " + std::to_string(rows.size()) + " of " + std::to_string(first->points) +
+                 " points present (a shard file is truncated)");
   }
   std::string out = csv_header + "\n";
   for (const auto& [k, row] : rows) out += row + "\n";

@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
+
 namespace memstore::sim {
 
 struct Shard {
@@ -32,9 +34,8 @@ struct Shard {
   std::int64_t count = 1;  // N
 };
 
-// Parses "I/N" (0 <= I < N, N >= 1). On error returns nullopt and sets
-// `error` to a message naming --shard.
-std::optional<Shard> parse_shard(const std::string& text, std::string& error);
+// Parses "I/N" (0 <= I < N, N >= 1), or says what is wrong, naming --shard.
+Expected<Shard> parse_shard(const std::string& text);
 
 inline bool in_shard(std::int64_t point, const Shard& s) {
   return point % s.count == s.index;
@@ -50,8 +51,8 @@ struct ShardInput {
 };
 
 // The unsharded CSV (header line `csv_header` and the rows in point order),
-// or nullopt with `error` naming the file and line at fault.
-std::optional<std::string> merge_shards(const std::vector<ShardInput>& inputs,
-                                        const std::string& csv_header, std::string& error);
+// or an error naming the file and line at fault.
+Expected<std::string> merge_shards(const std::vector<ShardInput>& inputs,
+                                   const std::string& csv_header);
 
 }  // namespace memstore::sim

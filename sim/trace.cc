@@ -477,6 +477,11 @@ TraceItem TraceReader::fail(const std::string& message) {
   return finish({TraceItem::Kind::kError, {}, "line " + std::to_string(line_no_) + ": " + message});
 }
 
+Status TraceReader::status() const {
+  if (final_ && final_->kind == TraceItem::Kind::kError) return Error(final_->error);
+  return {};
+}
+
 TraceItem TraceReader::next() {
   if (final_) return *final_;
   const FormatInfo fmt = info(format_);

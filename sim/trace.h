@@ -53,6 +53,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/expected.h"
 #include "model/request.h"
 
 namespace memstore::sim {
@@ -108,6 +109,10 @@ class TraceReader {
   // The next kept request, kEnd, or kError. After kEnd or kError every
   // further call returns the same item.
   TraceItem next();
+  // Why the reading stopped early, once next() has returned kError; success
+  // before that and after kEnd. Read it once the reading is over (a
+  // pipelined simulation reads on another thread until it returns).
+  Status status() const;
 
  private:
   enum class LineStatus { kLine, kEof, kTooLong };
@@ -142,12 +147,11 @@ class TraceReader {
 
 // The reader as the request source of a simulation (memsim replay, array,
 // wbuffer): each call gives the next kept request, or nullopt at the end of
-// the trace or at an error, whose message it leaves in `error`.
-inline auto requests_of(TraceReader& reader, std::string& error) {
-  return [&reader, &error]() -> std::optional<model::Request> {
+// the trace or at an error, which reader.status() then gives.
+inline auto requests_of(TraceReader& reader) {
+  return [&reader]() -> std::optional<model::Request> {
     TraceItem item = reader.next();
     if (item.kind == TraceItem::Kind::kRequest) return item.request;
-    if (item.kind == TraceItem::Kind::kError) error = item.error;
     return std::nullopt;
   };
 }

@@ -1,5 +1,7 @@
 #include "target/control/control_commands.h"
 
+#include <cmath>
+
 #include "target/control/fault_json.h"
 #include "target/control/power_cut_json.h"
 #include "target/lunspec/fault_toml.h"
@@ -8,6 +10,8 @@
 
 namespace memstore::control {
 namespace {
+
+constexpr double kMaxOffMs = 3'600'000;  // an hour: longer is no test anyone waits for
 
 json ok(json fields = json::object()) {
   fields["ok"] = true;
@@ -55,9 +59,8 @@ json fault_add(driver::TimedLun& d, const json& request) {
         "rule: is missing; give the rule as an object of the keys of "
         "[[target.lun.fault]] (docs/faults.md)");
   }
-  std::string error;
-  const std::optional<toml::table> t = json_to_toml(request["rule"], error);
-  if (!t) return failure("rule: " + error);
+  const Expected<toml::table> t = json_to_toml(request["rule"]);
+  if (!t.ok()) return failure("rule: " + t.error().message);
   scsi::Lun& lun = d.lun();
   if (lun.faults().rules().size() >= lunspec::LunSpec::kMaxFaults) {
     return failure("rule: the LUN has " + std::to_string(lunspec::LunSpec::kMaxFaults) +
@@ -153,55 +156,48 @@ json failure(const std::string& error) {
 ControlCommands::ControlCommands(std::vector<ControlLun> luns, Dispatch dispatch)
     : luns_(std::move(luns)), dispatch_(std::move(dispatch)) {}
 
-std::optional<std::string> ControlCommands::target_of(const json& request,
-                                                      std::string& error) const {
+Expected<std::string> ControlCommands::target_of(const json& request) const {
   if (request.contains("target")) {
-    if (!request["target"].is_string()) {
-      error = "target: must be a target name";
-      return std::nullopt;
-    }
+    if (!request["target"].is_string()) return Error("target: must be a target name");
     return request["target"].get<std::string>();
   }
   std::string target;
   for (const ControlLun& l : luns_) {
     if (!target.empty() && l.target != target) {
-      error = "target: the daemon serves several targets; name one (`luns` lists them)";
-      return std::nullopt;
+      return Error("target: the daemon serves several targets; name one (`luns` lists them)");
     }
     target = l.target;
   }
-  if (target.empty()) error = "target: is missing; name the target (no LUN is left to tell)";
-  return target.empty() ? std::nullopt : std::optional(target);
+  if (target.empty()) return Error("target: is missing; name the target (no LUN is left to tell)");
+  return target;
 }
 
-const ControlLun* ControlCommands::find(const json& request, std::string& error) const {
-  const std::optional<std::string> named = target_of(request, error);
-  if (!named) return nullptr;
+Expected<const ControlLun*> ControlCommands::find(const json& request) const {
+  const Expected<std::string> named = target_of(request);
+  if (!named.ok()) return named.error();
   const std::string& target = *named;
   if (!request.contains("lun") || !request["lun"].is_number_unsigned()) {
-    error = "lun: must be a LUN number (`luns` lists them)";
-    return nullptr;
+    return Error("lun: must be a LUN number (`luns` lists them)");
   }
   const auto id = request["lun"].get<std::uint64_t>();
   for (const ControlLun& l : luns_) {
     if (l.target == target && l.id == id) return &l;
   }
-  error = "lun: no LUN " + std::to_string(id) + " of target '" + target + "' (`luns` lists them)";
-  return nullptr;
+  return Error("lun: no LUN " + std::to_string(id) + " of target '" + target +
+               "' (`luns` lists them)");
 }
 
 json ControlCommands::lun_add(const json& request) {
   if (!admin_.add) return failure("cmd: this daemon does not add LUNs at run time");
-  std::string error;
-  const std::optional<std::string> target = target_of(request, error);
-  if (!target) return failure(error);
+  const Expected<std::string> target = target_of(request);
+  if (!target.ok()) return failure(target.error().message);
   if (!request.contains("config") || !request["config"].is_object()) {
     return failure(
         "config: is missing; give the LUN as an object of the keys of [[target.lun]], e.g. "
         "{\"id\": 1, \"backing\": \"memory\"} (docs/memstored.md)");
   }
-  const std::optional<toml::table> spec = json_to_toml(request["config"], error);
-  if (!spec) return failure("config: " + error);
+  const Expected<toml::table> spec = json_to_toml(request["config"]);
+  if (!spec.ok()) return failure("config: " + spec.error().message);
   auto added = admin_.add(*target, *spec);
   if (!added.ok()) return failure(added.error().message);
   const ControlLun& l = luns_.emplace_back(std::move(added).value());
@@ -210,11 +206,10 @@ json ControlCommands::lun_add(const json& request) {
 
 json ControlCommands::lun_remove(const json& request) {
   if (!admin_.remove) return failure("cmd: this daemon does not remove LUNs at run time");
-  std::string error;
-  const ControlLun* found = find(request, error);
-  if (found == nullptr) return failure(error);
-  const ControlLun lun = *found;
-  const auto index = found - luns_.data();
+  const Expected<const ControlLun*> found = find(request);
+  if (!found.ok()) return failure(found.error().message);
+  const ControlLun lun = **found;
+  const auto index = *found - luns_.data();
   luns_.erase(luns_.begin() + index);
   if (const Status e = admin_.remove(lun); !e.ok()) {
     luns_.insert(luns_.begin() + index, lun);
@@ -232,9 +227,8 @@ json ControlCommands::target_add(const json& request) {
         "[\"127.0.0.1:3261\"], \"lun\": [{\"id\": 0, \"backing\": \"memory\"}]} "
         "(docs/memstored.md)");
   }
-  std::string error;
-  const std::optional<toml::table> spec = json_to_toml(request["config"], error);
-  if (!spec) return failure("config: " + error);
+  const Expected<toml::table> spec = json_to_toml(request["config"]);
+  if (!spec.ok()) return failure("config: " + spec.error().message);
   auto added = target_admin_.add(*spec);
   if (!added.ok()) return failure(added.error().message);
   auto& luns = *added;
@@ -268,9 +262,9 @@ json ControlCommands::target_remove(const json& request) {
 // volatile write cache keeps, loses or tears what it held, by `policy`
 // drawn from `seed`; its target's sessions end first.
 void ControlCommands::power_cut(const json& request, const Reply& reply) {
-  std::string error;
-  const ControlLun* lun = find(request, error);
-  if (lun == nullptr) return reply(failure(error));
+  const Expected<const ControlLun*> found = find(request);
+  if (!found.ok()) return reply(failure(found.error().message));
+  const ControlLun* lun = *found;
   const json& p = request.contains("policy") ? request["policy"] : json("drop-all");
   const auto policy = p.is_string() ? scsi::cut_policy_named(p.get<std::string>()) : std::nullopt;
   if (!policy) return reply(failure("policy: must be \"drop-all\", \"keep-random\" or \"torn\""));
@@ -281,13 +275,26 @@ void ControlCommands::power_cut(const json& request, const Reply& reply) {
     }
     seed = request["seed"].get<std::uint64_t>();
   }
+  double off_ms = 0;
+  if (request.contains("off_ms")) {
+    const json& o = request["off_ms"];
+    if (!o.is_number() || o.get<double>() < 0 || o.get<double>() > kMaxOffMs) {
+      return reply(failure("off_ms: must be a time from 0 to 3600000 ms"));
+    }
+    off_ms = o.get<double>();
+  }
+  const auto off_ns = static_cast<scsi::Ns>(std::llround(off_ms * 1e6));
   dispatch_(
       *lun->driver,
-      [end = end_sessions_, target = lun->target, policy = *policy, seed](driver::TimedLun& d) {
-        if (end) end(target);
-        auto cut = d.lun().power_cycle(policy, seed);
+      [policy = *policy, seed, off_ns](driver::TimedLun& d) {
+        // The LUN tells the transport first (scsi::Lun::set_power_lost):
+        // memstored ends the target's sessions and refuses logins while
+        // the power is off.
+        auto cut = d.lun().power_cycle(policy, seed, d.model_time(), off_ns, "the control socket");
         if (!cut.ok()) return failure("power-cut: " + cut.error().message);
-        return ok(power_cut_json(*cut));
+        json j = power_cut_json(*cut);
+        j["off_ms"] = static_cast<double>(off_ns) / 1e6;
+        return ok(j);
       },
       reply);
 }
@@ -316,11 +323,10 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) {
   if (cmd == "power-cut") return power_cut(request, reply);
   for (const LunCommand& c : kLunCommands) {
     if (cmd != c.name) continue;
-    std::string error;
-    const ControlLun* lun = find(request, error);
-    if (lun == nullptr) return reply(failure(error));
+    const Expected<const ControlLun*> lun = find(request);
+    if (!lun.ok()) return reply(failure(lun.error().message));
     dispatch_(
-        *lun->driver, [run = c.run, request](driver::TimedLun& d) { return run(d, request); },
+        *(*lun)->driver, [run = c.run, request](driver::TimedLun& d) { return run(d, request); },
         reply);
     return;
   }

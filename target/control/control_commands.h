@@ -63,13 +63,6 @@ class ControlCommands {
     std::function<Status(const std::string& target, const std::vector<ControlLun>& luns)> remove;
   };
   void set_target_admin(TargetAdmin admin) { target_admin_ = std::move(admin); }
-  // What power-cut does to the transport, given by the daemon: ends every
-  // session logged in to `target` (their connections aborted), from the
-  // LUN's thread before the cut, so that no result of a command the cut
-  // interrupted reaches an initiator. Unset: sessions stay.
-  void set_end_sessions(std::function<void(const std::string& target)> end) {
-    end_sessions_ = std::move(end);
-  }
   // The daemon's LUNs now, in the order they were added.
   const std::vector<ControlLun>& luns() const { return luns_; }
 
@@ -79,8 +72,9 @@ class ControlCommands {
 
  private:
   // The request's target: named, or the only one there is.
-  std::optional<std::string> target_of(const json& request, std::string& error) const;
-  const ControlLun* find(const json& request, std::string& error) const;
+  Expected<std::string> target_of(const json& request) const;
+  // The LUN the request names by "target" and "lun".
+  Expected<const ControlLun*> find(const json& request) const;
   json lun_add(const json& request);
   json lun_remove(const json& request);
   json target_add(const json& request);
@@ -91,7 +85,6 @@ class ControlCommands {
   Dispatch dispatch_;
   LunAdmin admin_;
   TargetAdmin target_admin_;
-  std::function<void(const std::string&)> end_sessions_;
 };
 
 // Replies.

@@ -6,11 +6,11 @@ namespace {
 using nlohmann::json;
 using scsi::FaultAction;
 
-std::optional<toml::array> to_array(const json& a, std::string& error);
-std::optional<toml::table> to_table(const json& object, std::string& error);
+Expected<toml::array> to_array(const json& a);
+Expected<toml::table> to_table(const json& object);
 
 // One JSON scalar or array into `out` under `key`.
-bool insert(toml::table& out, const std::string& key, const json& v, std::string& error) {
+Status insert(toml::table& out, const std::string& key, const json& v) {
   if (v.is_string()) {
     out.insert(key, v.get<std::string>());
   } else if (v.is_boolean()) {
@@ -20,48 +20,43 @@ bool insert(toml::table& out, const std::string& key, const json& v, std::string
   } else if (v.is_number_float()) {
     out.insert(key, v.get<double>());
   } else if (v.is_array()) {
-    auto a = to_array(v, error);
-    if (!a) return false;
+    auto a = to_array(v);
+    if (!a.ok()) return a.error();
     out.insert(key, std::move(*a));
   } else if (v.is_object()) {  // a sub-table: a target's chap
-    auto t = to_table(v, error);
-    if (!t) {
-      error = key + "." + error;
-      return false;
-    }
+    auto t = to_table(v);
+    if (!t.ok()) return Error(key + "." + t.error().message);
     out.insert(key, std::move(*t));
   } else {
-    error = key + ": must be a string, number, boolean, array or object";
-    return false;
+    return Error(key + ": must be a string, number, boolean, array or object");
   }
-  return true;
+  return {};
 }
 
-std::optional<toml::array> to_array(const json& a, std::string& error) {
+Expected<toml::array> to_array(const json& a) {
   toml::array out;
   for (const json& e : a) {
-    if (e.is_number_integer())
+    if (e.is_number_integer()) {
       out.push_back(e.get<std::int64_t>());
-    else if (e.is_number_float())
+    } else if (e.is_number_float()) {
       out.push_back(e.get<double>());
-    else if (e.is_string())
+    } else if (e.is_string()) {
       out.push_back(e.get<std::string>());
-    else if (e.is_object()) {  // an array of tables: a target's [[target.lun]]
-      auto t = to_table(e, error);
-      if (!t) return std::nullopt;
+    } else if (e.is_object()) {  // an array of tables: a target's [[target.lun]]
+      auto t = to_table(e);
+      if (!t.ok()) return t.error();
       out.push_back(std::move(*t));
     } else {
-      error = "arrays hold numbers, strings or objects";
-      return std::nullopt;
+      return Error("arrays hold numbers, strings or objects");
     }
   }
   return out;
 }
 
-std::optional<toml::table> to_table(const json& object, std::string& error) {
+Expected<toml::table> to_table(const json& object) {
   toml::table t;
   for (const auto& [key, value] : object.items()) {
-    if (!insert(t, key, value, error)) return std::nullopt;
+    if (const Status s = insert(t, key, value); !s.ok()) return s.error();
   }
   return t;
 }
@@ -123,18 +118,22 @@ json fault_to_json(const scsi::FaultRule& r) {
       j["y"] = {r.y.first, r.y.second};
       j["sled"] = r.sled;
       break;
+    case FaultAction::kPowerCut:
+      j["policy"] = std::string(scsi::cut_policy_name(r.cut_policy));
+      j["seed"] = r.cut_seed;
+      if (r.off_ns > 0) j["off_ms"] = static_cast<double>(r.off_ns) / 1e6;
+      break;
     default:
       break;
   }
   return j;
 }
 
-std::optional<toml::table> json_to_toml(const json& object, std::string& error) {
+Expected<toml::table> json_to_toml(const json& object) {
   if (!object.is_object()) {
-    error = "must be an object of the keys of [[target.lun.fault]] (docs/faults.md)";
-    return std::nullopt;
+    return Error("must be an object of the keys of [[target.lun.fault]] (docs/faults.md)");
   }
-  return to_table(object, error);
+  return to_table(object);
 }
 
 }  // namespace memstore::control

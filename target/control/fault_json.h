@@ -5,9 +5,9 @@
 #include <toml++/toml.h>
 
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 
+#include "base/expected.h"
 #include "target/scsi/fault_rule.h"
 
 namespace memstore::control {
@@ -15,7 +15,7 @@ namespace memstore::control {
 nlohmann::json fault_to_json(const scsi::FaultRule& rule);
 // A JSON object as a TOML table (objects as sub-tables, arrays of objects
 // as arrays of tables), for lunspec::parse_fault and the configuration's
-// table parsers; nullopt (and `error`) for JSON null.
-std::optional<toml::table> json_to_toml(const nlohmann::json& object, std::string& error);
+// table parsers. Fails for anything but an object, naming the key at fault.
+Expected<toml::table> json_to_toml(const nlohmann::json& object);
 
 }  // namespace memstore::control

@@ -61,6 +61,13 @@ Expected<std::unique_ptr<driver::TimedLun>> open_driver(LunContext& context,
                     "{}", line);
       },
       lun_name(target_name, spec.id));
+  if (context.server != nullptr) {
+    // A cut ends the target's sessions and refuses logins while the power
+    // is off (docs/crash-consistency.md).
+    lun->set_power_lost([server = context.server, target_name](std::chrono::nanoseconds off) {
+      server->power_cut(target_name, off);
+    });
+  }
   // Each LUN's model and delivery stay on one loop (one thread).
   boost::asio::io_context& loop = *context.loops[context.next_loop++ % context.loops.size()];
   auto driver = std::make_unique<driver::TimedLun>(loop, std::move(lun));

@@ -31,6 +31,9 @@ struct LunContext {
   std::ofstream* completions = nullptr;  // --completion-log, when open
   std::mutex* completions_mutex = nullptr;
   std::vector<boost::asio::io_context*> loops;  // LUNs are spread over them
+  // Told when a LUN's power is cut (iscsi::Server::power_cut); none in tests
+  // that open LUNs without a server.
+  iscsi::Server* server = nullptr;
   std::size_t next_loop = 0;
   // Each target served, by name: its number in the completion log (the
   // configuration's order, then the order target-add gave them).

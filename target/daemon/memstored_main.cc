@@ -160,6 +160,7 @@ int main(int argc, char** argv) {
   lun_context.completions = &completions;
   lun_context.completions_mutex = &completions_mutex;
   lun_context.loops = loop_ptrs;
+  lun_context.server = &server;
   std::vector<control::ControlLun> control_luns;
   for (std::size_t ti = 0; ti < config.targets.size(); ++ti) {
     auto opened = memstored::open_target(lun_context, config.targets[ti],
@@ -193,7 +194,6 @@ int main(int argc, char** argv) {
   control::ControlCommands& commands = control_server.commands();
   commands.set_lun_admin(memstored::lun_admin(lun_context, server, commands));
   commands.set_target_admin(memstored::target_admin(lun_context, server));
-  commands.set_end_sessions([&server](const std::string& target) { server.end_sessions(target); });
   control::MetricsServer metrics_server(io, commands, [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
     const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()
@@ -317,7 +317,7 @@ int main(int argc, char** argv) {
   for (const control::ControlLun& lun : commands.luns()) {
     driver::TimedLun* d = lun.driver;
     const std::string name = memstored::lun_name(lun.target, lun.id);
-    const auto e = d->lun().flush();
+    const auto e = d->lun().switch_off("memstored stopping");
     if (!e.ok()) {
       spdlog::error("{}: flush failed: {}", name, e.error().message);
       status = 1;

@@ -24,6 +24,8 @@ struct Due {
   scsi::ScsiResult result;
   scsi::Ns arrival_ns = 0;  // on the model's clock
   bool timed = false;       // realtime or scaled: lateness is recorded
+  // scsi::Lun::power_cycles() when the command arrived: a cut since drops it.
+  std::uint64_t power_cycles = 0;
 };
 
 class DueHeap {

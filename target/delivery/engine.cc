@@ -17,7 +17,7 @@ void Engine::submit(scsi::ScsiCommand c, Done done) {
   c.arrival_ns = std::max(model_now() - (realtime ? compensation_ns_ : 0), model_now_);
   model_now_ = c.arrival_ns;
   pending_pool_.insert(pending_, {c.nexus, c.tag}).first->second =
-      Pending{std::move(done), c.arrival_ns};
+      Pending{std::move(done), c.arrival_ns, lun_->power_cycles()};
   lun_->submit(c, sink_);
   follow_timing();
   if (timing_off()) {
@@ -50,6 +50,7 @@ void Engine::on_result(scsi::ScsiResult r) {
   Due d;
   d.done = std::move(it->second.done);
   d.arrival_ns = it->second.arrival_ns;
+  d.power_cycles = it->second.power_cycles;
   pending_pool_.erase(pending_, it);
   const bool off = timing_off();
   d.due = off ? std::numeric_limits<WallNs>::min() : wall_at(r.complete_ns);
@@ -101,6 +102,10 @@ void Engine::deliver_due(bool all) {
 
 void Engine::deliver(Due& d) {
   lun_->complete_io(d.result);
+  // The command was in the device when its power was cut: no answer
+  // (docs/crash-consistency.md), since the write it would acknowledge may
+  // be one the cut took.
+  if (d.power_cycles != lun_->power_cycles()) return;
   ++counters_.commands;
   if (d.result.status == scsi::Status::kCheckCondition) ++counters_.check_conditions;
   counters_.bytes_in += d.result.data_in.size();

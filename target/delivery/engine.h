@@ -140,7 +140,8 @@ class Engine {
   // Commands submitted and not yet decided by the model, by (nexus, tag).
   struct Pending {
     Done done;
-    scsi::Ns arrival_ns = 0;  // on the model clock
+    scsi::Ns arrival_ns = 0;         // on the model clock
+    std::uint64_t power_cycles = 0;  // scsi::Lun::power_cycles() at arrival
   };
   using PendingMap = std::map<std::pair<std::uint64_t, std::uint64_t>, Pending>;
   PendingMap pending_;

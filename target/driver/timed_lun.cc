@@ -51,7 +51,7 @@ scsi::StoreStatus TimedLun::retire() {
     storage_events_->cancel(ignored);
   }
   engine_.end_all(scsi::Reason::kLunNotSupported);
-  return lun().flush();  // waits for the operations in flight first
+  return lun().switch_off("the LUN removed");  // waits for the operations in flight first
 }
 
 // Two kinds of instants matter in realtime and scaled timing: a result's
@@ -61,8 +61,8 @@ scsi::StoreStatus TimedLun::retire() {
 // polls: waking a sleeping thread costs tens of microseconds on a VM, far
 // more than the delivery accuracy the emulator promises (docs/benchmarks.md,
 // "Timing fidelity"). The decision shares the timer because it usually
-// falls on a delivery's instant: as a timer of its own, its expiry cost the
-// delivery 3 µs at QD 8.
+// falls on a delivery's instant, where a second timer's expiry would be
+// handled first and make that delivery late.
 void TimedLun::schedule() {
   if (spinning_ || stopped_ || engine_.timing_off()) return;
   const std::optional<delivery::WallNs> next = engine_.next_instant();

@@ -84,6 +84,8 @@ class TimedLun final : public CommandPort {
   // on the CPU instead (0: sleep until the timer fires). It trades CPU time
   // for accuracy; see schedule().
   void set_spin(std::chrono::nanoseconds spin) { spin_ns_ = spin.count(); }
+  // The model's time now (what a command arriving now would be stamped).
+  scsi::Ns model_time() const { return engine_.model_time(); }
   // The initiator's round trip, taken off each command's arrival in
   // realtime timing (delivery::Engine::set_compensation). 0: none.
   void set_compensation(std::chrono::nanoseconds c) { engine_.set_compensation(c); }
@@ -99,8 +101,10 @@ class TimedLun final : public CommandPort {
   // and no bridge submits to it any more. Every command not yet answered gets CHECK
   // CONDITION, LOGICAL UNIT NOT SUPPORTED (25h/00h) now, so that initiators
   // see an error at once rather than a timeout; it stops waking up;
-  // the store finishes its operations in flight and is flushed, so that
-  // every write acknowledged before is durable. Returns the flush's error.
+  // the store finishes its operations in flight, and the LUN is switched
+  // off (scsi::Lun::switch_off: a volatile write cache loses what the host
+  // did not flush; everything else acknowledged is durable). Returns the
+  // flush's error.
   // Call on context(), and destroy this from a handler posted after
   // this one: the handlers this cancels still run first.
   scsi::StoreStatus retire();

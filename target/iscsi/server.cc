@@ -42,6 +42,9 @@ struct Server::Impl {
     TargetSetup setup;
     std::uint16_t tpgt = 0;
     std::vector<TargetContext*> on_loop;
+    // Shared with every loop's context (TargetContext::off_until).
+    std::shared_ptr<std::atomic<std::int64_t>> off_until =
+        std::make_shared<std::atomic<std::int64_t>>(0);
   };
   std::vector<std::unique_ptr<Served>> targets;  // in the order they were added
   std::uint16_t next_tpgt = 1;                   // one portal group per target
@@ -329,6 +332,7 @@ void Server::Impl::install(Served& t) {
   }
   TargetContext c;
   c.name = t.setup.name;
+  c.off_until = t.off_until;
   c.login.limits.target_name = t.setup.name;
   if (!t.setup.alias.empty()) c.login.limits.target_alias = t.setup.alias;
   c.login.limits.target_portal_group_tag = t.tpgt;
@@ -529,8 +533,18 @@ void Server::Impl::take_lun(Served& t, std::uint16_t id,
   }
 }
 
-void Server::end_sessions(const std::string& target) {
-  impl_->sessions.abort_target(target);
+void Server::power_cut(const std::string& target, std::chrono::nanoseconds off) {
+  const auto until = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::steady_clock::now().time_since_epoch()) +
+                     off;
+  // On the server's loop, where the targets are kept: logins are refused
+  // first, then the sessions end, so that no initiator that lost its
+  // session can log in again before the refusal is in place.
+  asio::post(impl_->io, [s = impl_.get(), target, until] {
+    const auto found = s->served(target);
+    if (found.ok()) (*found)->off_until->store(until.count(), std::memory_order_relaxed);
+    s->sessions.abort_target(target);
+  });
 }
 
 std::vector<std::uint16_t> Server::bound_ports() const {

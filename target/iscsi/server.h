@@ -118,10 +118,13 @@ class Server {
   // other target uses stop listening. Returns an error when it cannot.
   Status remove_running_target(const std::string& target,
                                std::function<void(std::unique_ptr<driver::TimedLun>)> removed);
-  // Ends every session logged in to `target`: their connections are
-  // aborted, each on its own loop (at ErrorRecoveryLevel 0 their tasks end
-  // with them), as when one of its LUNs loses power. Any thread.
-  void end_sessions(const std::string& target);
+  // A LUN of `target` lost its power (scsi::Lun::set_power_lost): logins to
+  // the target are refused for `off` (RFC 7143 §11.13.5, Service
+  // Unavailable: the initiator tries again), and every session logged in
+  // to it ends, its connections aborted on their own loops (at
+  // ErrorRecoveryLevel 0 their tasks end with them). Any thread; done on
+  // the server's io_context.
+  void power_cut(const std::string& target, std::chrono::nanoseconds off);
   // Stops accepting and closes every connection (their sessions end). Call
   // it on the server's io_context.
   void stop();

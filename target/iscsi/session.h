@@ -8,6 +8,8 @@
 // Single-threaded.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -32,6 +34,16 @@ struct TargetContext {
   std::string name;
   LoginConfig login;                                   // limits, security, SendTargets answers
   std::map<std::uint16_t, driver::CommandPort*> luns;  // by LUN number
+  // Until when (steady clock, ns since its epoch) a LUN of the target is
+  // without power after a cut: logins are refused until then
+  // (Server::power_cut). Shared by the target's contexts on every loop.
+  std::shared_ptr<std::atomic<std::int64_t>> off_until =
+      std::make_shared<std::atomic<std::int64_t>>(0);
+  bool powered_off() const {
+    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now().time_since_epoch());
+    return now.count() < off_until->load(std::memory_order_relaxed);
+  }
 };
 
 // Where targets are looked up by name during login (the server's registry).

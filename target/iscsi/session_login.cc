@@ -11,6 +11,9 @@ namespace {
 
 // RFC 7143 §11.13.5: the target lacks the resources (a limit was reached).
 constexpr LoginStatus kOutOfResources{0x03, 0x02};
+// RFC 7143 §11.13.5: the target is unavailable for now; the initiator may
+// try again later (a LUN of it has no power, docs/crash-consistency.md).
+constexpr LoginStatus kServiceUnavailable{0x03, 0x01};
 
 // Login keys as a debug line shows them: key=value, comma-separated, each
 // value made loggable and CHAP_R's (a response computed from the secret)
@@ -135,6 +138,10 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       if (target_ == nullptr) {
         return login_target_.empty() ? refuse_login(req, kMissingParameter, "no TargetName")
                                      : refuse_login(req, kTargetNotFound, "no such target");
+      }
+      if (target_->powered_off()) {
+        return refuse_login(req, kServiceUnavailable,
+                            "a LUN of the target is without power (a power cut's off time)");
       }
       config = target_->login;
       // The initiator port this session is, for persistent reservations.

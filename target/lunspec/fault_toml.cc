@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,7 @@ const std::vector<ActionKeys>& action_keys() {
       {FaultAction::kCorruptDigest, {}, 0},
       {FaultAction::kSlowSeek, {"x", "y", "factor", "sled"}, 3, true},
       {FaultAction::kWithholdR2t, {}, 0},
+      {FaultAction::kPowerCut, {"policy", "seed", "off_ms"}, 0},
   };
   return table;
 }
@@ -269,6 +271,21 @@ bool parse_action_keys(Reader& r, FaultRule& rule, const FaultScope& lun, bool t
       rule.x = *x;
       rule.y = *y;
       rule.factor = *factor;
+      return true;
+    }
+    case FaultAction::kPowerCut: {
+      if (const toml::node* n = r.t.get("policy")) {
+        const auto s = n->value_exact<std::string>();
+        const auto policy = s ? scsi::cut_policy_named(*s) : std::nullopt;
+        if (!policy) return r.fail("policy", "must be \"drop-all\", \"keep-random\" or \"torn\"");
+        rule.cut_policy = *policy;
+      }
+      std::optional<double> off_ms;
+      if (!r.integer("seed", rule.cut_seed, 0, INT64_MAX) ||
+          !r.number("off_ms", off_ms, 0, 3'600'000)) {
+        return false;
+      }
+      rule.off_ns = static_cast<std::uint64_t>(std::llround(off_ms.value_or(0) * 1e6));
       return true;
     }
     default:

@@ -27,6 +27,7 @@ constexpr ActionName kActions[] = {
     {FaultAction::kCorruptDigest, "corrupt-digest"},
     {FaultAction::kSlowSeek, "slow-seek"},
     {FaultAction::kWithholdR2t, "withhold-r2t"},
+    {FaultAction::kPowerCut, "power-cut"},
 };
 
 constexpr auto kNames = [] {

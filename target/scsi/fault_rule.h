@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "target/scsi/power_cut.h"
 #include "target/scsi/sense.h"
 
 namespace memstore::scsi {
@@ -39,6 +40,7 @@ enum class FaultAction : std::uint8_t {
   kCorruptDigest,        // the transport sends the response with a wrong digest
   kSlowSeek,             // positioning into a region of the sled's travel is slower
   kWithholdR2t,          // the transport never asks for a write's data (no R2T)
+  kPowerCut,             // the LUN loses power before the command (docs/crash-consistency.md)
 };
 
 // Actions defined on a MEMStore's probe tips, media or sled, which a disk
@@ -106,6 +108,12 @@ struct FaultRule {
   // square of sled `sled` (sled coordinates, model::SlowRegion) takes
   // `factor` times as long.
   double factor = 1;
+  // kPowerCut: what the volatile write cache keeps, drawn from cut_seed;
+  // then the LUN answers nothing for off_ns of model time (its target's
+  // sessions end, and logins to it are refused meanwhile).
+  CutPolicy cut_policy = CutPolicy::kDropAll;
+  std::uint64_t cut_seed = 1;
+  std::uint64_t off_ns = 0;
   friend bool operator==(const FaultRule&, const FaultRule&) = default;
 };
 

@@ -289,6 +289,12 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
   result.nexus = cmd.nexus;
   result.tag = cmd.tag;
   result.complete_ns = arrival;
+  if (powered_off(arrival)) {
+    // No power (power_cycle's off time): the command is never answered.
+    result.withheld = true;
+    sink(std::move(result));
+    return;
+  }
 
   bool bad_sa = false;
   const CommandSpec* spec = find_command(cmd.cdb, bad_sa);

@@ -17,7 +17,9 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -309,14 +311,39 @@ class Lun {
   // DEVICE RESET FUNCTION OCCURRED unit attention. Persistent reservations
   // stay. Aborting the tasks is the transport's business.
   void lun_reset();
-  // The power is cut and comes back (docs/crash-consistency.md): the store's
-  // volatile write cache loses what `policy` says (the report lists every
-  // write it held), SPC-2 and persistent reservations are gone (PTPL_C = 0),
-  // and every known nexus gets POWER ON, RESET, OR BUS DEVICE RESET
-  // OCCURRED (29h/00h), the unit attention the LUN starts with. Mode pages
-  // keep their current values. An error: the store could not write what the
-  // policy kept.
-  Expected<PowerCutReport> power_cycle(CutPolicy policy, std::uint64_t seed);
+  // The power is cut at model time `now` and comes back `off_ns` later
+  // (docs/crash-consistency.md). First the transport hears of it
+  // (set_power_lost: memstored ends the target's sessions), so that no
+  // result of a command the cut interrupted reaches an initiator. The
+  // store's volatile write cache loses what `policy` says, and the report,
+  // which lists every write it held, goes to the log with `cause`. SPC-2
+  // and persistent reservations are gone (PTPL_C = 0), and every known
+  // nexus gets POWER ON, RESET, OR BUS DEVICE RESET OCCURRED (29h/00h), the
+  // unit attention the LUN starts with. Mode pages keep their current
+  // values. Until now + off_ns the LUN answers no command (a command that
+  // arrives meanwhile is never answered: the initiator times out). An
+  // error: the store could not write what the policy kept.
+  Expected<PowerCutReport> power_cycle(CutPolicy policy, std::uint64_t seed, Ns now, Ns off_ns,
+                                       std::string_view cause);
+  // The power goes for good (memstored stopping, the LUN removed, the TCMU
+  // device closed): a volatile write cache loses all it holds, as at a
+  // drop-all cut, and the loss is logged with `cause`; then the medium is
+  // flushed, so that everything durable is on the host's disk. A drive
+  // switched off does the same: what the host did not flush is gone.
+  StoreStatus switch_off(std::string_view cause);
+  // Whether the LUN is off (after a cut, before off_ns has passed) at model
+  // time `now`.
+  bool powered_off(Ns now) const { return now < off_until_ns_; }
+  // How many times power_cycle() ran. A command that arrived before the
+  // latest cut was cut off by it: its result, decided before or after the
+  // cut, must never reach the initiator (delivery::Engine::deliver drops
+  // it), since the write it acknowledges may be one the cut took.
+  std::uint64_t power_cycles() const { return power_cycles_; }
+  // What the transport does when this LUN's power is cut (power_cycle):
+  // given how long the LUN stays off, in wall time. Called on the LUN's
+  // thread, before the store's cache is cut.
+  using PowerLost = std::function<void(std::chrono::nanoseconds off)>;
+  void set_power_lost(PowerLost hook) { power_lost_ = std::move(hook); }
 
   // Handlers (one per command family; see command_table.cc).
   Outcome test_unit_ready(const CommandContext& c);
@@ -460,6 +487,9 @@ class Lun {
   std::vector<std::uint16_t> target_luns_{0};
   LogSink log_;
   std::string log_name_;
+  PowerLost power_lost_;
+  std::uint64_t power_cycles_ = 0;
+  Ns off_until_ns_ = 0;  // model time the power comes back
   // Refused control-page changes are logged at most this often (an
   // initiator can provoke them at will).
   RateLimiter refusal_log_limit_{5};

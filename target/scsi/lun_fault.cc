@@ -193,6 +193,20 @@ bool Lun::inject_fault(const FiredFault& f, const CommandContext& c, ScsiResult&
     case FaultAction::kSlowSeek:
     case FaultAction::kWithholdR2t:
       return false;  // never fire here (FaultSet::check)
+    case FaultAction::kPowerCut: {
+      // The power goes as the command arrives: the command is not carried
+      // out and never answered.
+      auto cut =
+          power_cycle(rule.cut_policy, rule.cut_seed, c.arrival_ns, static_cast<Ns>(rule.off_ns),
+                      "fault rule " + std::to_string(f.rule_id));
+      if (!cut.ok() && log_) {
+        log_(LogLevel::kError, log_name_ + ": power cut (fault rule " + std::to_string(f.rule_id) +
+                                   "): " + cut.error().message);
+      }
+      result.withheld = true;
+      sink(std::move(result));
+      return true;
+    }
     case FaultAction::kBusy:
       return answer(Status::kBusy, std::nullopt);
     case FaultAction::kTaskSetFull:

@@ -175,14 +175,4 @@ void Lun::lun_reset() {
   }
 }
 
-Expected<PowerCutReport> Lun::power_cycle(CutPolicy policy, std::uint64_t seed) {
-  auto cut = store_->power_cut(policy, seed);
-  if (!cut.ok()) return cut;
-  reservations_.power_on();
-  for (const std::uint64_t nexus : nexuses_) {
-    attentions_.establish(port_of(nexus), Reason::kPowerOnReset);
-  }
-  return cut;
-}
-
 }  // namespace memstore::scsi

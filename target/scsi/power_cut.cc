@@ -12,6 +12,15 @@ constexpr std::array<std::pair<std::string_view, CutPolicy>, 3> kPolicies{{
     {"torn", CutPolicy::kTorn},
 }};
 
+std::string runs_text(const std::vector<BlockRun>& runs) {
+  if (runs.empty()) return "none";
+  std::string s;
+  for (const BlockRun& r : runs) {
+    s += (s.empty() ? "" : " ") + std::to_string(r.lba) + "+" + std::to_string(r.blocks);
+  }
+  return s;
+}
+
 std::uint64_t sum(const std::vector<BlockRun>& runs) {
   std::uint64_t n = 0;
   for (const BlockRun& r : runs) n += r.blocks;
@@ -36,9 +45,12 @@ std::string_view cut_policy_name(CutPolicy policy) {
 
 std::string_view cut_outcome_name(CutWrite::Outcome outcome) {
   switch (outcome) {
-    case CutWrite::Outcome::kKept: return "kept";
-    case CutWrite::Outcome::kLost: return "lost";
-    case CutWrite::Outcome::kTorn: return "torn";
+    case CutWrite::Outcome::kKept:
+      return "kept";
+    case CutWrite::Outcome::kLost:
+      return "lost";
+    case CutWrite::Outcome::kTorn:
+      return "torn";
   }
   return "?";
 }
@@ -53,6 +65,23 @@ std::uint64_t PowerCutReport::blocks_kept() const {
   std::uint64_t n = 0;
   for (const CutWrite& w : writes) n += sum(w.kept);
   return n;
+}
+
+std::vector<std::string> cut_report_lines(const PowerCutReport& report) {
+  std::vector<std::string> lines;
+  lines.push_back("policy " + std::string(cut_policy_name(report.policy)) + ", seed " +
+                  std::to_string(report.seed) + ", after " + std::to_string(report.flushes) +
+                  " flushes: " + std::to_string(report.writes.size()) + " volatile writes, " +
+                  std::to_string(report.blocks_lost()) + " blocks lost, " +
+                  std::to_string(report.blocks_kept()) + " kept");
+  for (const CutWrite& w : report.writes) {
+    lines.push_back("write " + std::to_string(w.sequence) + " (LBA " + std::to_string(w.lba) +
+                    ", " + std::to_string(w.blocks) + " blocks, after flush " +
+                    std::to_string(w.after_flush) +
+                    "): " + std::string(cut_outcome_name(w.outcome)) + "; kept " +
+                    runs_text(w.kept) + "; lost " + runs_text(w.lost));
+  }
+  return lines;
 }
 
 }  // namespace memstore::scsi

@@ -51,10 +51,16 @@ std::string_view cut_outcome_name(CutWrite::Outcome outcome);
 struct PowerCutReport {
   CutPolicy policy = CutPolicy::kDropAll;
   std::uint64_t seed = 0;
-  std::uint64_t flushes = 0;  // durable points completed before the cut
+  std::uint64_t flushes = 0;     // durable points completed before the cut
   std::vector<CutWrite> writes;  // the volatile writes, oldest first
   std::uint64_t blocks_lost() const;
   std::uint64_t blocks_kept() const;
 };
+
+// The report as log lines: a summary naming the policy, the seed and what
+// was lost, then one line per volatile write (its number, LBA and length,
+// the flush it followed, the runs kept and lost), as the control socket's
+// reply lists them.
+std::vector<std::string> cut_report_lines(const PowerCutReport& report);
 
 }  // namespace memstore::scsi

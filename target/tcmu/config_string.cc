@@ -39,56 +39,57 @@ namespace {
 
 struct Option {
   const char* key;
-  // Applies the value; returns an error message (without the key) or "".
-  std::string (*apply)(std::string_view value, lunspec::LunSpec& spec);
+  // Applies the value, or says what is wrong with it (without the key).
+  Status (*apply)(std::string_view value, lunspec::LunSpec& spec);
 };
 
-std::string set_device(std::string_view v, lunspec::LunSpec& spec) {
+Status set_device(std::string_view v, lunspec::LunSpec& spec) {
   if (!lunspec::known_device(v)) {
-    return "unknown preset '" + std::string(v) + "'; use " + lunspec::device_choices();
+    return Error("unknown preset '" + std::string(v) + "'; use " + lunspec::device_choices());
   }
   spec.device = std::string(v);
-  return "";
+  return {};
 }
 
-std::string set_config(std::string_view v, lunspec::LunSpec& spec) {
-  if (v.empty() || v.front() != '/') return "'" + std::string(v) + "' is not an absolute path";
+Status set_config(std::string_view v, lunspec::LunSpec& spec) {
+  if (v.empty() || v.front() != '/')
+    return Error("'" + std::string(v) + "' is not an absolute path");
   spec.device_config = std::string(v);
-  return "";
+  return {};
 }
 
-std::string set_timing(std::string_view v, lunspec::LunSpec& spec) {
+Status set_timing(std::string_view v, lunspec::LunSpec& spec) {
   const auto mode = scsi::parse_timing_mode(v);
-  if (!mode) return "'" + std::string(v) + "' is not realtime, scaled or off";
+  if (!mode) return Error("'" + std::string(v) + "' is not realtime, scaled or off");
   spec.config.timing.mode = *mode;
-  return "";
+  return {};
 }
 
-std::string set_scale(std::string_view v, lunspec::LunSpec& spec) {
+Status set_scale(std::string_view v, lunspec::LunSpec& spec) {
   const std::string text(v);
   char* end = nullptr;
   const double k = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || !scsi::scale_in_range(k)) {
-    return "'" + text + "' is not a number from 0.001 to 1000 (1.0 = real time)";
+    return Error("'" + text + "' is not a number from 0.001 to 1000 (1.0 = real time)");
   }
   spec.config.timing.scale = k;
-  return "";
+  return {};
 }
 
-std::string set_scheduler(std::string_view v, lunspec::LunSpec& spec) {
+Status set_scheduler(std::string_view v, lunspec::LunSpec& spec) {
   if (!model::make_scheduler(std::string(v))) {
-    return "unknown scheduler '" + std::string(v) +
-           "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf";
+    return Error("unknown scheduler '" + std::string(v) +
+                 "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf");
   }
   spec.config.scheduler = std::string(v);
-  return "";
+  return {};
 }
 
-std::string set_durability(std::string_view v, lunspec::LunSpec& spec) {
+Status set_durability(std::string_view v, lunspec::LunSpec& spec) {
   const auto named = lunspec::durability_named(v);
-  if (!named) return "'" + std::string(v) + "' is not write-back, write-through or volatile";
+  if (!named) return Error("'" + std::string(v) + "' is not write-back, write-through or volatile");
   spec.durability = *named;
-  return "";
+  return {};
 }
 
 // A decimal from 0 to `hi`, whole.
@@ -99,51 +100,53 @@ std::optional<std::uint32_t> whole(std::string_view v, std::uint32_t hi) {
   return n;
 }
 
-std::string set_write_log(std::string_view v, lunspec::LunSpec& spec) {
-  if (v.empty() || v.front() != '/') return "'" + std::string(v) + "' is not an absolute path";
+Status set_write_log(std::string_view v, lunspec::LunSpec& spec) {
+  if (v.empty() || v.front() != '/')
+    return Error("'" + std::string(v) + "' is not an absolute path");
   spec.write_log = std::string(v);
-  return "";
+  return {};
 }
 
-std::string set_cache_mb(std::string_view v, lunspec::LunSpec& spec) {
+Status set_cache_mb(std::string_view v, lunspec::LunSpec& spec) {
   const auto n = whole(v, 65536);
-  if (!n || *n == 0) return "'" + std::string(v) + "' is not a size from 1 to 65536 MiB";
+  if (!n || *n == 0) return Error("'" + std::string(v) + "' is not a size from 1 to 65536 MiB");
   spec.cache_mb = *n;
-  return "";
+  return {};
 }
 
-std::string set_cache_writeback_ms(std::string_view v, lunspec::LunSpec& spec) {
+Status set_cache_writeback_ms(std::string_view v, lunspec::LunSpec& spec) {
   const auto n = whole(v, 3600000);
-  if (!n) return "'" + std::string(v) + "' is not a time from 0 to 3600000 ms";
+  if (!n) return Error("'" + std::string(v) + "' is not a time from 0 to 3600000 ms");
   spec.cache_writeback_ms = *n;
-  return "";
+  return {};
 }
 
-std::string set_rotation_rate(std::string_view v, lunspec::LunSpec& spec) {
+Status set_rotation_rate(std::string_view v, lunspec::LunSpec& spec) {
   unsigned n = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
   if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || n > 0xFFFF ||
       !modepages::valid_rotation_rate(static_cast<std::uint16_t>(n))) {
-    return "'" + std::string(v) +
-           "' is not 0 (not reported), 1 (non-rotating) or 1025 to 65534 rpm (SBC-3 VPD B1h)";
+    return Error(
+        "'" + std::string(v) +
+        "' is not 0 (not reported), 1 (non-rotating) or 1025 to 65534 rpm (SBC-3 VPD B1h)");
   }
   spec.config.rotation_rate = static_cast<std::uint16_t>(n);
-  return "";
+  return {};
 }
 
 // TCMU does not tell userspace which initiator sent a command, so the
 // handler cannot tell a control initiator (control_access.h) from another:
 // either every initiator LIO lets in may change pages 22h and 1Ah, or none may.
-std::string set_control(std::string_view v, lunspec::LunSpec& spec) {
-  if (v != "allow" && v != "deny") return "'" + std::string(v) + "' is not allow or deny";
+Status set_control(std::string_view v, lunspec::LunSpec& spec) {
+  if (v != "allow" && v != "deny") return Error("'" + std::string(v) + "' is not allow or deny");
   spec.config.control_access.unnamed = v == "allow";
-  return "";
+  return {};
 }
 
 // tcmu-runner strips its own key before the handler's open() sees the string,
 // but check_config gets it whole.
-std::string ignore(std::string_view, lunspec::LunSpec&) {
-  return "";
+Status ignore(std::string_view, lunspec::LunSpec&) {
+  return {};
 }
 
 constexpr Option kOptions[] = {
@@ -175,33 +178,33 @@ std::string known_keys() {
 // The preset, then the config file's overrides, then validation.
 constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
 
-std::string resolve_params(lunspec::LunSpec& spec) {
+Status resolve_params(lunspec::LunSpec& spec) {
   if (const auto e = lunspec::resolve_device(spec, {})) {
     static constexpr const char* kKeys[] = {"device", "set", "config", "rotation_rate"};
-    return std::string(kKeys[static_cast<int>(e->field)]) + ": " + e->message;
+    return Error(std::string(kKeys[static_cast<int>(e->field)]) + ": " + e->message);
   }
-  if (spec.config.disk) return "";
+  if (spec.config.disk) return {};
   if (!spec.device_config.empty()) {
     // A regular file of bounded size: check_config runs inside tcmu-runner,
     // and a FIFO or /dev/zero must not hang it.
     std::error_code ec;
     if (!std::filesystem::is_regular_file(spec.device_config, ec))
-      return "config: '" + spec.device_config + "' is not a readable regular file";
+      return Error("config: '" + spec.device_config + "' is not a readable regular file");
     if (std::filesystem::file_size(spec.device_config, ec) > kMaxConfigFileBytes || ec)
-      return "config: '" + spec.device_config + "' is larger than 1 MiB";
+      return Error("config: '" + spec.device_config + "' is larger than 1 MiB");
     std::ifstream in(spec.device_config);
-    if (!in) return "config: cannot read '" + spec.device_config + "'";
+    if (!in) return Error("config: cannot read '" + spec.device_config + "'");
     std::ostringstream text;
     text << in.rdbuf();
     const model::ParamsResult r =
         model::params_from_toml(text.str(), spec.config.device, spec.device_config);
-    if (!r.params) return "config: " + r.errors.front().message;
+    if (!r.params) return Error("config: " + r.errors.front().message);
     spec.config.device = *r.params;
   }
   for (const model::ParamError& e : model::validate(spec.config.device)) {
-    return (spec.device_config.empty() ? "device: " : "config: ") + e.key + ": " + e.message;
+    return Error((spec.device_config.empty() ? "device: " : "config: ") + e.key + ": " + e.message);
   }
-  return "";
+  return {};
 }
 
 }  // namespace
@@ -251,14 +254,14 @@ Expected<lunspec::LunSpec> parse_config_string(std::string_view cfg) {
       return Error(std::string(key) + ": unknown key; known keys are " + known_keys());
     }
     if (!seen.emplace(key).second) return Error(std::string(key) + ": given twice");
-    if (const std::string e = option->apply(item.substr(eq + 1), spec); !e.empty()) {
-      return Error(std::string(key) + ": " + e);
+    if (const Status e = option->apply(item.substr(eq + 1), spec); !e.ok()) {
+      return Error(std::string(key) + ": " + e.error().message);
     }
   }
   if (seen.count("scale") != 0 && spec.config.timing.mode != scsi::TimingMode::kScaled) {
     return Error("scale: only meaningful with timing=scaled");
   }
-  if (const std::string e = resolve_params(spec); !e.empty()) return Error(e);
+  if (const Status e = resolve_params(spec); !e.ok()) return e.error();
   return spec;
 }
 

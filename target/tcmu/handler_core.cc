@@ -151,7 +151,7 @@ uint64_t memstore_tcmu_size_bytes(const struct memstore_tcmu_lun* lun) {
 char* memstore_tcmu_close(struct memstore_tcmu_lun* lun) {
   const std::unique_ptr<memstore_tcmu_lun> owned(lun);  // freed on every path
   try {
-    const scsi::StoreStatus flushed = owned->driver->flush();
+    const scsi::StoreStatus flushed = owned->driver->switch_off();
     const memstore::tcmu::Lateness late = owned->driver->lateness();
     const memstore::tcmu::Lateness woke = owned->driver->handback();
     char line[320];

@@ -192,8 +192,9 @@ Lateness ThreadedLunDriver::lateness() const {
   return lun_thread_->ask([](driver::TimedLun& d) { return d.lateness(); });
 }
 
-scsi::StoreStatus ThreadedLunDriver::flush() {
-  return lun_thread_->ask([](driver::TimedLun& d) { return d.lun().flush(); });
+scsi::StoreStatus ThreadedLunDriver::switch_off() {
+  return lun_thread_->ask(
+      [](driver::TimedLun& d) { return d.lun().switch_off("the TCMU device closed"); });
 }
 
 void ThreadedLunDriver::set_spin(std::chrono::nanoseconds spin) {

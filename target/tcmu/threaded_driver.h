@@ -80,8 +80,10 @@ class ThreadedLunDriver {
   // handed them their result (the second hand-off), over every command
   // (timed or not). A timed command's caller returns lateness + this late.
   Lateness handback() const;
-  // Flushes the backing store (close). REQUIRES: no execute() in progress.
-  scsi::StoreStatus flush();
+  // The device closes (scsi::Lun::switch_off: a volatile write cache loses
+  // what the host did not flush; the medium is flushed). REQUIRES: no
+  // execute() in progress.
+  scsi::StoreStatus switch_off();
   // driver::TimedLun::set_spin: how long before an instant the LUN thread
   // stops sleeping and polls (0, the default: it sleeps until its timer).
   void set_spin(std::chrono::nanoseconds spin);

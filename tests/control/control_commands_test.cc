@@ -166,24 +166,52 @@ TEST_F(ControlCommandsTest, AtMostTwentyFourFailedTips) {
   EXPECT_EQ(listed["faults"][0]["rule"]["spare"], true);
 }
 
-// power-cut: the sessions of the LUN's target end first, then the cut; a
-// LUN without a volatile cache loses nothing and says so.
-TEST_F(ControlCommandsTest, APowerCutEndsTheTargetsSessionsThenCuts) {
-  std::vector<std::string> ended;
-  commands.set_end_sessions([&](const std::string& target) { ended.push_back(target); });
-  const json r = ask({{"cmd", "power-cut"}, {"lun", 0}, {"policy", "torn"}, {"seed", 5}});
+// power-cut: the LUN tells the transport first (here: records how long it
+// stays off), then cuts; a LUN without a volatile cache loses nothing and
+// says so. While it is off it answers nothing.
+TEST_F(ControlCommandsTest, APowerCutTellsTheTransportThenCuts) {
+  std::vector<std::chrono::nanoseconds> told;
+  driver.lun().set_power_lost([&](std::chrono::nanoseconds off) { told.push_back(off); });
+  const json r =
+      ask({{"cmd", "power-cut"}, {"lun", 0}, {"policy", "torn"}, {"seed", 5}, {"off_ms", 250}});
   ASSERT_TRUE(r.value("ok", false)) << r.dump();
-  EXPECT_EQ(ended, std::vector<std::string>{"iqn.2026-11.org.memstore:a"});
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_EQ(told[0], std::chrono::milliseconds(250));
   EXPECT_EQ(r["policy"], "torn");
   EXPECT_EQ(r["seed"], 5);
+  EXPECT_EQ(r["off_ms"], 250.0);
   EXPECT_EQ(r["writes_volatile"], 0);
   EXPECT_EQ(r["blocks_lost"], 0);
+  EXPECT_TRUE(driver.lun().powered_off(driver.model_time()));
   auto error = [&](const json& request) { return ask(request).value("error", std::string()); };
   EXPECT_EQ(error({{"cmd", "power-cut"}, {"lun", 0}, {"policy", "some"}}),
             "policy: must be \"drop-all\", \"keep-random\" or \"torn\"");
   EXPECT_EQ(error({{"cmd", "power-cut"}, {"lun", 0}, {"seed", -1}}),
             "seed: must be a number from 0 to 2^64-1");
-  EXPECT_EQ(ended.size(), 1u) << "a refused request ends no session";
+  EXPECT_EQ(error({{"cmd", "power-cut"}, {"lun", 0}, {"off_ms", -1}}),
+            "off_ms: must be a time from 0 to 3600000 ms");
+  EXPECT_EQ(error({{"cmd", "power-cut"}, {"lun", 0}, {"off_ms", "long"}}),
+            "off_ms: must be a time from 0 to 3600000 ms");
+  EXPECT_EQ(told.size(), 1u) << "a refused request cuts nothing";
+}
+
+// A command still in the device when its power is cut is never answered,
+// though the model decides its result after the cut: the write it would
+// acknowledge may be one the cut took. The next command is answered.
+TEST(PowerCutDelivery, ACommandInTheDeviceAtTheCutIsNeverAnswered) {
+  boost::asio::io_context io;
+  driver::TimedLun d{io, iscsi::testing::memory_lun({scsi::TimingMode::kRealtime, 1.0})};
+  const std::vector<std::uint8_t> cdb = scsi::testing::read16(100000, 8);
+  bool answered = false;
+  d.submit({.nexus = 1, .tag = 1, .cdb = cdb, .data_out = {}},
+           [&](scsi::ScsiResult) { answered = true; });
+  ASSERT_TRUE(d.lun().power_cycle(scsi::CutPolicy::kDropAll, 1, d.model_time(), 0, "a test").ok());
+  std::optional<scsi::Status> next;
+  d.submit({.nexus = 1, .tag = 2, .cdb = cdb, .data_out = {}},
+           [&](scsi::ScsiResult r) { next = r.status; });
+  io.run();
+  EXPECT_FALSE(answered);
+  EXPECT_EQ(next, scsi::Status::kCheckCondition) << "the power-on unit attention";
 }
 
 TEST_F(ControlCommandsTest, TimingChangesPage22h) {

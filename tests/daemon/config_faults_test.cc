@@ -84,6 +84,29 @@ TEST(ConfigFaults, ErrorsNameTheKeyAndTheFix) {
               HasSubstr("fault[0].spare: must be true or false"));
 }
 
+TEST(ConfigFaults, PowerCutTakesAPolicyASeedAndAnOffTime) {
+  const auto r = lun_with("",
+                          "op = \"write\"\nevery = 500\naction = \"power-cut\"\n"
+                          "policy = \"torn\"\nseed = 7\noff_ms = 2.5\n"
+                          "[[target.lun.fault]]\naction = \"power-cut\"\n");
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const scsi::FaultRule& f = r.value().targets[0].luns[0].config.faults[0];
+  EXPECT_EQ(f.action, scsi::FaultAction::kPowerCut);
+  EXPECT_EQ(f.cut_policy, scsi::CutPolicy::kTorn);
+  EXPECT_EQ(f.cut_seed, 7U);
+  EXPECT_EQ(f.off_ns, 2'500'000U);
+  const scsi::FaultRule& d = r.value().targets[0].luns[0].config.faults[1];
+  EXPECT_EQ(d.cut_policy, scsi::CutPolicy::kDropAll);
+  EXPECT_EQ(d.cut_seed, 1U);
+  EXPECT_EQ(d.off_ns, 0U);
+  EXPECT_THAT(error_of(lun_with("", "action = \"power-cut\"\npolicy = \"some\"\n")),
+              HasSubstr("fault[0].policy: must be \"drop-all\", \"keep-random\" or \"torn\""));
+  EXPECT_THAT(error_of(lun_with("", "action = \"power-cut\"\noff_ms = -1\n")),
+              HasSubstr("fault[0].off_ms: must be a number from 0 to 3600000"));
+  EXPECT_THAT(error_of(lun_with("", "action = \"busy\"\noff_ms = 1\n")),
+              HasSubstr("fault[0].off_ms: is not a key of action \"busy\""));
+}
+
 TEST(ConfigFaults, SlowSeekTakesARegionOfTheSledAndAFactor) {
   const auto r = lun_with("", "action = \"slow-seek\"\nx = [10, 20]\ny = [0, 5]\nfactor = 2.5\n");
   ASSERT_TRUE(r.ok()) << error_of(r);

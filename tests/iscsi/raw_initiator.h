@@ -98,6 +98,8 @@ struct RawInitiator {
   }
   // With `solicited`, writes must wait for R2Ts (ImmediateData=No,
   // InitialR2T=Yes); else their data rides in the command.
+  // The last login response's status class and detail (RFC 7143 §11.13.5).
+  std::pair<std::uint8_t, std::uint8_t> login_status{0xFF, 0xFF};
   bool login(bool with_digests, bool solicited = false, const std::string& target = kRawTarget) {
     LoginRequestPdu req;
     req.transit = true;
@@ -119,6 +121,7 @@ struct RawInitiator {
     if (!r) return false;
     const auto* resp = std::get_if<LoginResponsePdu>(&r->first);
     digests = with_digests;
+    if (resp != nullptr) login_status = {resp->status_class, resp->status_detail};
     return resp != nullptr && resp->status_class == 0 && resp->transit;
   }
   Bhs write10(std::uint32_t itt, std::uint32_t cmd_sn, std::uint32_t bytes, std::uint32_t lba = 0) {

@@ -46,6 +46,22 @@ class ServerTest : public ::testing::Test {
   std::uint16_t port_ = 0;
 };
 
+// A LUN's power cut (docs/crash-consistency.md): the target's sessions end,
+// logins are refused with 0301h, Service Unavailable (RFC 7143 §11.13.5),
+// while the power is off, and succeed again after.
+TEST_F(ServerTest, APowerCutEndsTheSessionsAndRefusesLoginsWhileOff) {
+  Client c(port_);
+  ASSERT_TRUE(c.login(false));
+  const auto cut = std::chrono::steady_clock::now();
+  target_.server().power_cut(testing::kRawTarget, std::chrono::seconds(3));
+  EXPECT_FALSE(c.receive().has_value()) << "the session's connection is aborted";
+  Client refused(port_, 3);
+  EXPECT_FALSE(refused.login(false));
+  EXPECT_EQ(refused.login_status, std::make_pair(std::uint8_t{3}, std::uint8_t{1}));
+  std::this_thread::sleep_until(cut + std::chrono::milliseconds(3100));
+  expect_still_serving();
+}
+
 TEST_F(ServerTest, DataDigestErrorGetsARejectAndTheConnectionLives) {
   Client c(port_);
   ASSERT_TRUE(c.login(true));

@@ -4,6 +4,8 @@
 // the LUN comes back (POWER ON unit attention, reservations gone).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <random>
 #include <set>
@@ -56,7 +58,7 @@ class PowerCutTest : public ::testing::Test {
   }
   std::uint8_t first_byte(std::uint64_t lba) { return good(read16(lba, 1)).data_in.at(0); }
   PowerCutReport cut(CutPolicy policy = CutPolicy::kDropAll, std::uint64_t seed = 1) {
-    auto r = lun->power_cycle(policy, seed);
+    auto r = lun->power_cycle(policy, seed, static_cast<model::Ns>(tag) * 1'000'000, 0, "a test");
     EXPECT_TRUE(r.ok());
     return std::move(r).value();
   }
@@ -91,6 +93,62 @@ TEST_F(PowerCutTest, AnUnsyncedWriteIsLostAndThePowerOnIsReported) {
   EXPECT_EQ(ua.sense[12], 0x29);
   EXPECT_EQ(ua.sense[13], 0x00);
   EXPECT_EQ(first_byte(100), 0x00);
+}
+
+// A fault rule cuts the power as its command arrives: that command is not
+// carried out and never answered, the LUN tells the transport how long it
+// stays off, answers nothing until then, and then reports the power-on. The
+// log says what was lost.
+TEST_F(PowerCutTest, AFaultRuleCutsThePowerAsItsCommandArrives) {
+  std::vector<std::string> log;
+  lun->set_log([&](LogLevel, std::string_view line) { log.emplace_back(line); }, "LUN 0");
+  std::vector<std::chrono::nanoseconds> told;
+  lun->set_power_lost([&](std::chrono::nanoseconds off) { told.push_back(off); });
+  FaultRule rule;
+  rule.op = FaultOp::kWrite;
+  rule.every = 3;
+  rule.once = true;
+  rule.action = FaultAction::kPowerCut;
+  rule.off_ns = 4'500'000;  // commands come 1 ms apart: the next four find it off
+  lun->add_fault(rule);
+  good(write16(10, 1), filled(0x10));
+  good({0x35});                           // SYNCHRONIZE CACHE: LBA 10 is durable
+  good(write16(20, 2), filled(0x20, 2));  // volatile
+  const ScsiResult fired = run(write16(30, 1), filled(0x30));
+  EXPECT_TRUE(fired.withheld) << "the command the power went under is never answered";
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_EQ(told[0], std::chrono::nanoseconds(4'500'000));
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(run({0x00}).withheld) << "off, command " << i;
+  const ScsiResult ua = run({0x00});
+  ASSERT_EQ(ua.status, Status::kCheckCondition);
+  EXPECT_EQ(ua.sense[12], 0x29);
+  EXPECT_EQ(first_byte(10), 0x10);
+  EXPECT_EQ(first_byte(20), 0x00) << "the volatile write is lost";
+  EXPECT_EQ(first_byte(30), 0x00) << "the write the power went under was never done";
+  const auto logged = [&](std::string_view text) {
+    return std::any_of(log.begin(), log.end(),
+                       [&](const std::string& l) { return l.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(logged("LUN 0: power cut (fault rule "));
+  EXPECT_TRUE(
+      logged("policy drop-all, seed 1, after 1 flushes: 1 volatile writes, 2 blocks lost, "
+             "0 kept"));
+  EXPECT_TRUE(logged("write 2 (LBA 20, 2 blocks, after flush 1): lost; kept none; lost 20+2"));
+}
+
+// Switched off for good (memstored stopping): the volatile cache is lost,
+// the loss logged, and what was durable stays.
+TEST_F(PowerCutTest, SwitchedOffTheCacheIsLostAndSaysSo) {
+  std::vector<std::string> log;
+  lun->set_log([&](LogLevel, std::string_view line) { log.emplace_back(line); }, "LUN 0");
+  good(write16(10, 1, /*fua=*/true), filled(0x10));
+  good(write16(11, 1), filled(0x11));
+  ASSERT_TRUE(lun->switch_off("memstored stopping").ok());
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_NE(log[0].find("switched off (memstored stopping): policy drop-all"), std::string::npos)
+      << log[0];
+  EXPECT_EQ(first_byte(10), 0x10);
+  EXPECT_EQ(first_byte(11), 0x00);
 }
 
 TEST_F(PowerCutTest, SynchronizeCacheFuaAndWceZeroMakeWritesDurable) {

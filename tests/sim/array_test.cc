@@ -106,11 +106,9 @@ ArrayStats run(ArrayKind kind, ArrayParams p, Devices& d, ArrayWorkloadSpec spec
   warm_spec.seed = spec.seed + 1;
   ArrayWorkload warm(warm_spec);
   p.warmup = [&warm] { return warm.next(); };
-  std::string error;
-  ArrayStats s = run_array(
-      kind, p, d.mems, d.disks, [&w] { return w.next(); }, &error);
-  EXPECT_EQ(error, "");
-  return s;
+  Expected<ArrayStats> s = run_array(kind, p, d.mems, d.disks, [&w] { return w.next(); });
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return s.ok() ? *s : ArrayStats{};
 }
 
 ArrayWorkloadSpec workload(const char* name, double interarrival_ms, std::int64_t requests) {
@@ -199,12 +197,11 @@ TEST(ArrayTest, TheMixedStripePutsPartOfTheLoadOnTheMemStores) {
 
 TEST(ArrayTest, ConfigurationsMissingDevicesAreRefused) {
   Devices d = devices(0, 1);
-  std::string error;
   ArrayWorkload w(workload("random", 10, 10));
-  const ArrayStats s = run_array(
-      ArrayKind::kMirror, small_volume(), d.mems, d.disks, [&w] { return w.next(); }, &error);
-  EXPECT_EQ(s.requests, 0);
-  EXPECT_NE(error.find("MEMStore"), std::string::npos);
+  const Expected<ArrayStats> s =
+      run_array(ArrayKind::kMirror, small_volume(), d.mems, d.disks, [&w] { return w.next(); });
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("MEMStore"), std::string::npos);
 }
 
 std::vector<double> all_kinds_ms(const char* load, double interarrival, bool write_back) {

@@ -87,10 +87,10 @@ TEST(PaperArray, WritesCompleteInTheNvram) {
   for (PaperArch a : {PaperArch::kDiskOnly, PaperArch::kMemsMirror, PaperArch::kLogDisk,
                       PaperArch::kDualStripe}) {
     Devices d = devices(2, 2);
-    std::string error;
-    const PaperArrayStats s = run_paper_array(params(a, kVolume), d.mems, d.disks,
-                                              from(sparse(200, 0.5, kVolume)), &error);
-    ASSERT_EQ(error, "") << paper_arch_name(a);
+    const Expected<PaperArrayStats> run =
+        run_paper_array(params(a, kVolume), d.mems, d.disks, from(sparse(200, 0.5, kVolume)));
+    ASSERT_TRUE(run.ok()) << paper_arch_name(a) << ": " << run.error().message;
+    const PaperArrayStats& s = *run;
     EXPECT_EQ(s.requests, 200);
     EXPECT_EQ(s.mean_write_ms(), 0) << paper_arch_name(a);  // write-behind
     EXPECT_GT(s.destages, 0) << paper_arch_name(a);         // flushed while idle
@@ -102,7 +102,8 @@ TEST(PaperArray, WritesCompleteInTheNvram) {
 TEST(PaperArray, MemsMirrorReadsUncachedDataFromTheMemsCopyOnly) {
   Devices d = devices(2, 2);
   const PaperArrayStats s = run_paper_array(params(PaperArch::kMemsMirror, kVolume), d.mems,
-                                            d.disks, from(sparse(300, 0.67, kVolume)));
+                                            d.disks, from(sparse(300, 0.67, kVolume)))
+                                .value();
   EXPECT_GT(s.mems_reads, 150);
   EXPECT_EQ(s.disk_reads, 0);
 }
@@ -110,12 +111,14 @@ TEST(PaperArray, MemsMirrorReadsUncachedDataFromTheMemsCopyOnly) {
 TEST(PaperArray, DiskOnlyAndMemsDiskReadFromTheirOwnDevices) {
   Devices d = devices(2, 2);
   const PaperArrayStats disk = run_paper_array(params(PaperArch::kDiskOnly, kVolume), d.mems,
-                                               d.disks, from(sparse(100, 1, kVolume)));
+                                               d.disks, from(sparse(100, 1, kVolume)))
+                                   .value();
   EXPECT_EQ(disk.mems_reads, 0);
   EXPECT_EQ(disk.disk_reads, 100);
   Devices e = devices(2, 2);
   const PaperArrayStats mems = run_paper_array(params(PaperArch::kMemsDisk, kVolume), e.mems,
-                                               e.disks, from(sparse(100, 1, kVolume)));
+                                               e.disks, from(sparse(100, 1, kVolume)))
+                                   .value();
   EXPECT_EQ(mems.disk_reads, 0);
   EXPECT_EQ(mems.mems_reads, 100);
   EXPECT_LT(mems.mean_read_ms(), disk.mean_read_ms());
@@ -126,7 +129,7 @@ TEST(PaperArray, ReadsOfWrittenDataHitTheNvram) {
   std::vector<Request> rs = {req(0, 800, 8, Op::kWrite), req(50, 800, 8, Op::kRead),
                              req(100, 808, 8, Op::kRead)};
   const PaperArrayStats s =
-      run_paper_array(params(PaperArch::kDiskOnly, kVolume), d.mems, d.disks, from(rs));
+      run_paper_array(params(PaperArch::kDiskOnly, kVolume), d.mems, d.disks, from(rs)).value();
   EXPECT_EQ(s.read_hits, 1);
   EXPECT_EQ(s.disk_reads, 1);
 }
@@ -142,13 +145,13 @@ TEST(PaperArray, DestagingIsForcedOnceTheNvramReachesItsHighWaterMark) {
   PaperArrayParams p = params(PaperArch::kDiskOnly, kVolume);
   p.nvram.capacity_blocks = 1000 * 8;  // 1000 lines, high water at 800
   Devices d = devices(0, 2);
-  const PaperArrayStats s = run_paper_array(p, d.mems, d.disks, from(rs));
+  const PaperArrayStats s = run_paper_array(p, d.mems, d.disks, from(rs)).value();
   EXPECT_GT(s.forced_destages, 0);
   EXPECT_GT(s.writes_waited, 0);  // past the capacity writes wait for destages
   EXPECT_EQ(s.requests, 2000);
   p.nvram.capacity_blocks = 4000 * 8;  // room for every write: nothing reaches high water
   Devices e = devices(0, 2);
-  const PaperArrayStats roomy = run_paper_array(p, e.mems, e.disks, from(rs));
+  const PaperArrayStats roomy = run_paper_array(p, e.mems, e.disks, from(rs)).value();
   EXPECT_EQ(roomy.forced_destages, 0);
   EXPECT_EQ(roomy.writes_waited, 0);
 }
@@ -158,7 +161,7 @@ TEST(PaperArray, DualStripeSendsASequentialRunToTheDisks) {
   for (int i = 0; i < 40; ++i) rs.push_back(req(i * 20, 100'000 + i * 16, 16, Op::kRead));
   Devices d = devices(2, 2);
   const PaperArrayStats s =
-      run_paper_array(params(PaperArch::kDualStripe, kVolume), d.mems, d.disks, from(rs));
+      run_paper_array(params(PaperArch::kDualStripe, kVolume), d.mems, d.disks, from(rs)).value();
   // The first 32 KB (4 reads of 8 KB) are not yet a run; the rest are, read from disk with
   // 256 KB prefetched: the 5th and the 37th go to disk, the 32 after each hit the cache.
   EXPECT_EQ(s.sequential_reads, 36);
@@ -168,7 +171,8 @@ TEST(PaperArray, DualStripeSendsASequentialRunToTheDisks) {
   // Random reads at light load stay on MEMS.
   Devices e = devices(2, 2);
   const PaperArrayStats r = run_paper_array(params(PaperArch::kDualStripe, kVolume), e.mems,
-                                            e.disks, from(sparse(100, 1, kVolume)));
+                                            e.disks, from(sparse(100, 1, kVolume)))
+                                .value();
   EXPECT_EQ(r.disk_reads, 0);
   EXPECT_EQ(r.sequential_reads, 0);
 }
@@ -180,7 +184,7 @@ TEST(PaperArray, DualStripeDivertsReadsWhenTheMemsQueueIsLong) {
   Devices d = devices(2, 2);
   PaperArrayParams p = params(PaperArch::kDualStripe, kVolume);
   p.sequentiality.window = 1;  // keep the detector out of it
-  const PaperArrayStats s = run_paper_array(p, d.mems, d.disks, from(rs));
+  const PaperArrayStats s = run_paper_array(p, d.mems, d.disks, from(rs)).value();
   EXPECT_GT(s.queue_diverted_reads, 0);
   EXPECT_GT(s.disk_reads, 0);
 }
@@ -196,7 +200,7 @@ TEST(PaperArray, LogDiskReadsFromMemsAndCleansDuringIdleTime) {
   PaperArrayParams p = params(PaperArch::kLogDisk, kVolume);
   p.mems_banks = 2;
   Devices d = devices(2, 2);
-  const PaperArrayStats s = run_paper_array(p, d.mems, d.disks, from(rs));
+  const PaperArrayStats s = run_paper_array(p, d.mems, d.disks, from(rs)).value();
   EXPECT_EQ(s.disk_reads, 0);
   EXPECT_GT(s.extents_cleaned, 0);
   EXPECT_GT(s.units_cleaned, 0);
@@ -212,25 +216,28 @@ TEST(PaperArray, MemsCacheServesCachedLinesAndFlushesFromTheHighWaterMark) {
   rs.push_back(req(110, 50'000, 8, Op::kRead));  // not: from disk, then cached
   rs.push_back(req(150, 50'000, 8, Op::kRead));
   Devices d = devices(3, 2);
-  const PaperArrayStats below = run_paper_array(p, d.mems, d.disks, from(rs));
+  const PaperArrayStats below = run_paper_array(p, d.mems, d.disks, from(rs)).value();
   EXPECT_EQ(below.flushes, 0);  // 79 dirty lines: below the high-water mark
   EXPECT_EQ(below.read_hits, 2);
   EXPECT_EQ(below.disk_reads, 1);
   rs.push_back(req(200, 80 * 64, 8, Op::kWrite));  // the 80th dirty line
   rs.push_back(req(300, 0, 8, Op::kRead));
   Devices e = devices(3, 2);
-  const PaperArrayStats at = run_paper_array(p, e.mems, e.disks, from(rs));
+  const PaperArrayStats at = run_paper_array(p, e.mems, e.disks, from(rs)).value();
   EXPECT_GE(at.flushes, 30);         // down below 50 dirty lines
   EXPECT_GT(at.mean_write_ms(), 0);  // writes complete on the MEMS cache, not at once
 }
 
 TEST(PaperArray, RefusesDevicesThatCannotHoldTheArchitecture) {
   Devices d = devices(1, 1);
-  std::string error;
-  run_paper_array(params(PaperArch::kDiskOnly, kVolume), d.mems, d.disks, from({}), &error);
-  EXPECT_NE(error.find("even number of disks"), std::string::npos);
-  run_paper_array(params(PaperArch::kMemsCache, kVolume), d.mems, d.disks, from({}), &error);
-  EXPECT_NE(error, "");
+  const auto disk_only =
+      run_paper_array(params(PaperArch::kDiskOnly, kVolume), d.mems, d.disks, from({}));
+  ASSERT_FALSE(disk_only.ok());
+  EXPECT_NE(disk_only.error().message.find("even number of disks"), std::string::npos);
+  const auto mems_cache =
+      run_paper_array(params(PaperArch::kMemsCache, kVolume), d.mems, d.disks, from({}));
+  ASSERT_FALSE(mems_cache.ok());
+  EXPECT_NE(mems_cache.error().message.find("even number of disks"), std::string::npos);
 }
 
 }  // namespace

@@ -47,8 +47,9 @@ Replay replay(const std::string& trace, int threads, const char* scheduler = "fc
   options.capacity_blocks = device->blocks();
   TraceReader reader(in, TraceFormat::kDiskSim, options);
   Replay r;
-  r.stats = simulate_pipelined(*device, requests_of(reader, r.error), threads,
+  r.stats = simulate_pipelined(*device, requests_of(reader), threads,
                                [&r](const model::Completion& c) { r.completions.push_back(c); });
+  if (const Status read = reader.status(); !read.ok()) r.error = read.error().message;
   return r;
 }
 

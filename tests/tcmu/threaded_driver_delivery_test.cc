@@ -131,7 +131,7 @@ TEST(ThreadedLunDriverDelivery, FileImageWritesThenReads) {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(matches[t], 4) << "caller " << t;
-  EXPECT_TRUE(d.flush().ok());
+  EXPECT_TRUE(d.switch_off().ok());
 }
 
 }  // namespace
