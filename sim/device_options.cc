@@ -80,8 +80,8 @@ std::unique_ptr<model::Device> build_device(const DeviceOptions& o, std::string&
       return nullptr;
     }
     for (const std::string& kv : o.set) {
-      if (std::optional<model::ParamError> e = model::apply_disk_override(*z, kv)) {
-        error = "--set " + kv + ": " + e->message;
+      if (const auto e = model::apply_disk_override(*z, kv); !e.ok()) {
+        error = "--set " + kv + ": " + e.error().message;
         return nullptr;
       }
     }
