@@ -310,10 +310,8 @@ Result<modepages::ControlPage> Device::control_page() {
   auto page = mode_page(modepages::kControlVendorPageCode);
   if (!page.ok()) return page.error();
   auto decoded = modepages::decode_control_page(*page);
-  if (const auto* e = std::get_if<modepages::FieldError>(&decoded)) {
-    return bad_response("mode page 22h does not decode: " + e->what);
-  }
-  return std::get<modepages::ControlPage>(decoded);
+  if (!decoded.ok()) return bad_response("mode page 22h does not decode: " + decoded.error().what);
+  return *decoded;
 }
 
 Status Device::set_control_page(const modepages::ControlPage& page) {

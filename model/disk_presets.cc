@@ -253,7 +253,7 @@ std::vector<ParamError> validate(const ZonedDiskParams& p) {
   return errors;
 }
 
-std::optional<ParamError> apply_disk_override(ZonedDiskParams& p, std::string_view kv) {
+BasicStatus<ParamError> apply_disk_override(ZonedDiskParams& p, std::string_view kv) {
   const std::size_t eq = kv.find('=');
   if (eq == std::string_view::npos) {
     return ParamError{std::string(kv), "expected key=value"};
@@ -277,7 +277,7 @@ std::optional<ParamError> apply_disk_override(ZonedDiskParams& p, std::string_vi
       return ParamError{key, "write_back: expected true or false"};
     }
     p.cache.write_back = value == "true";
-    return std::nullopt;
+    return {};
   }
   for (const Knob& k : knobs) {
     if (key != k.key) continue;
@@ -288,7 +288,7 @@ std::optional<ParamError> apply_disk_override(ZonedDiskParams& p, std::string_vi
     *k.field = v;
     p.cache.segments = static_cast<std::int32_t>(segments);
     p.cache.segment_blocks = static_cast<std::int32_t>(segment_blocks);
-    return std::nullopt;
+    return {};
   }
   return ParamError{key, "unknown key '" + key +
                              "' (a disk takes head_switch_ns, write_settle_ns, bus_ns_per_block, "

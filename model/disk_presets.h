@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/expected.h"
 #include "model/params.h"
 #include "model/request.h"
 
@@ -95,9 +96,9 @@ std::optional<ZonedDiskParams> disk_preset(std::string_view name);
 std::vector<ParamError> validate(const ZonedDiskParams& p);
 
 // Applies one "key=value" override (the keys are listed in the .cc): the
-// cache and overhead knobs a validation or an experiment varies. Returns the
-// error, or nothing.
-std::optional<ParamError> apply_disk_override(ZonedDiskParams& p, std::string_view key_value);
+// cache and overhead knobs a validation or an experiment varies. A failure
+// names the key and leaves `p` unchanged.
+BasicStatus<ParamError> apply_disk_override(ZonedDiskParams& p, std::string_view key_value);
 
 // Mean seek time over cylinder pairs drawn uniformly and independently
 // (distance d > 0 has probability 2 (C - d) / C^2): the "average seek" of a

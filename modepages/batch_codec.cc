@@ -25,12 +25,12 @@ int top_bit(std::uint8_t v) {
 }
 
 // First non-zero byte of b[from, to) as an invalid-field error, if any.
-std::optional<FieldError> check_reserved(std::span<const std::uint8_t> b, std::size_t from,
-                                         std::size_t to, Kind kind, const char* where) {
+FieldStatus check_reserved(std::span<const std::uint8_t> b, std::size_t from, std::size_t to,
+                           Kind kind, const char* where) {
   for (std::size_t i = from; i < to; ++i) {
     if (b[i] != 0) return error(kind, i, top_bit(b[i]), std::string("reserved ") + where);
   }
-  return std::nullopt;
+  return {};
 }
 
 FieldError length_error(std::string what) {
@@ -39,7 +39,7 @@ FieldError length_error(std::string what) {
 
 }  // namespace
 
-std::variant<BatchCdb, FieldError> parse_batch_cdb(std::span<const std::uint8_t> cdb) {
+Expected<BatchCdb, FieldError> parse_batch_cdb(std::span<const std::uint8_t> cdb) {
   if (cdb.size() < 10 || (cdb[0] != kWriteBuffer && cdb[0] != kReadBuffer)) {
     return error(Kind::kInvalidFieldInCdb, 0, -1, "not a 10-byte WRITE/READ BUFFER CDB");
   }
@@ -73,11 +73,11 @@ std::variant<BatchCdb, FieldError> parse_batch_cdb(std::span<const std::uint8_t>
   return out;
 }
 
-std::variant<BatchList, FieldError> parse_batch_list(std::span<const std::uint8_t> list,
-                                                     std::uint64_t capacity_blocks,
-                                                     std::uint32_t block_size,
-                                                     std::uint16_t max_descriptors,
-                                                     std::uint32_t max_blocks) {
+Expected<BatchList, FieldError> parse_batch_list(std::span<const std::uint8_t> list,
+                                                 std::uint64_t capacity_blocks,
+                                                 std::uint32_t block_size,
+                                                 std::uint16_t max_descriptors,
+                                                 std::uint32_t max_blocks) {
   if (list.size() < kBatchHeaderBytes) return length_error("list shorter than its header");
   const std::uint16_t count = get_be16(list, 0);
   if (count == 0 || count > std::min(max_descriptors, kMaxBatchDescriptors)) {
@@ -85,9 +85,10 @@ std::variant<BatchList, FieldError> parse_batch_list(std::span<const std::uint8_
                  "descriptor count " + std::to_string(count) + " outside 1.." +
                      std::to_string(std::min(max_descriptors, kMaxBatchDescriptors)));
   }
-  if (auto e =
-          check_reserved(list, 2, kBatchHeaderBytes, Kind::kInvalidFieldInParamList, "header")) {
-    return *e;
+  if (const auto s =
+          check_reserved(list, 2, kBatchHeaderBytes, Kind::kInvalidFieldInParamList, "header");
+      !s.ok()) {
+    return s.error();
   }
   const std::size_t data_start = kBatchHeaderBytes + kBatchDescriptorBytes * count;
   if (list.size() < data_start) return length_error("list shorter than its descriptors");
@@ -105,8 +106,10 @@ std::variant<BatchList, FieldError> parse_batch_list(std::span<const std::uint8_
       return error(Kind::kInvalidFieldInParamList, d, -1, who + "operation not 01h/02h");
     }
     desc.op = static_cast<BatchOp>(list[d]);
-    if (auto e = check_reserved(list, d + 1, d + 4, Kind::kInvalidFieldInParamList, "descriptor")) {
-      return *e;
+    if (const auto s =
+            check_reserved(list, d + 1, d + 4, Kind::kInvalidFieldInParamList, "descriptor");
+        !s.ok()) {
+      return s.error();
     }
     desc.lba = get_be64(list, d + 4);
     desc.blocks = get_be32(list, d + 12);

@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <variant>
 #include <vector>
 
 #include "model/batch.h"
@@ -54,7 +53,7 @@ struct BatchCdb {
 // at byte 1 bit 4 (the MODE field), so a target without the echo-buffer modes
 // can return that as is. Reserved bits set: invalid field at that bit. The
 // CONTROL byte is the target's.
-std::variant<BatchCdb, FieldError> parse_batch_cdb(std::span<const std::uint8_t> cdb);
+Expected<BatchCdb, FieldError> parse_batch_cdb(std::span<const std::uint8_t> cdb);
 
 enum class BatchOp : std::uint8_t { kRead = 0x01, kWrite = 0x02 };
 
@@ -87,11 +86,11 @@ struct BatchList {
 //   list != 8 + 16 * count + write data     -> kParamListLengthError
 // For kParamListLengthError `byte` is 6, the CDB's PARAMETER LIST LENGTH.
 // REQUIRES: block_size > 0.
-std::variant<BatchList, FieldError> parse_batch_list(std::span<const std::uint8_t> list,
-                                                     std::uint64_t capacity_blocks,
-                                                     std::uint32_t block_size,
-                                                     std::uint16_t max_descriptors,
-                                                     std::uint32_t max_blocks);
+Expected<BatchList, FieldError> parse_batch_list(std::span<const std::uint8_t> list,
+                                                 std::uint64_t capacity_blocks,
+                                                 std::uint32_t block_size,
+                                                 std::uint16_t max_descriptors,
+                                                 std::uint32_t max_blocks);
 
 // The LBA of a kLbaOutOfRange error from parse_batch_list, for the sense
 // INFORMATION field; nullopt for any other error.

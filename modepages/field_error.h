@@ -1,10 +1,14 @@
 // What a decoder found wrong, as a value the target turns into sense data
 // (SPC-4 §4.5.2.4.2: the sense-key specific field pointer names the byte and
 // bit of the offending field). Codecs never build sense bytes themselves.
+// A decoder returns Expected<T, FieldError>, a check FieldStatus: the
+// project's one convention (base/expected.h) with this error.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "base/expected.h"
 
 namespace memstore::modepages {
 
@@ -25,5 +29,7 @@ struct FieldError {
   std::int8_t bit = -1;    // most significant bit of the field, -1 = whole byte(s)
   std::string what;        // for logs and test messages, never sent to the host
 };
+
+using FieldStatus = BasicStatus<FieldError>;
 
 }  // namespace memstore::modepages

@@ -23,10 +23,10 @@ std::size_t header_size(std::span<const std::uint8_t> page) {
   return (page[0] & 0x40) != 0 ? 4 : 2;
 }
 
-std::optional<FieldError> check_control_page(std::span<const std::uint8_t> page, std::uint16_t at) {
+FieldStatus check_control_page(std::span<const std::uint8_t> page, std::uint16_t at) {
   auto decoded = decode_control_page(page, at);
-  if (auto* e = std::get_if<FieldError>(&decoded)) return std::move(*e);
-  return std::nullopt;
+  if (!decoded.ok()) return std::move(decoded.error());
+  return {};
 }
 
 ModePage row(std::uint8_t code, Bytes defaults, Bytes changeable, PageCheck check = nullptr,
@@ -97,7 +97,7 @@ ModeState::ModeState(const model::ZonedDiskParams& disk, std::uint64_t blocks,
 
 void ModeState::set_pages(const ModeOptions& options, bool read_cache, std::vector<ModePage> own) {
   const ControlPage control =
-      check_control_page(encode(options.control), 0) ? ControlPage{} : options.control;
+      check_control_page(encode(options.control), 0).ok() ? options.control : ControlPage{};
   // The pages every LUN has (SBC-3 and SPC-4 mode page code tables).
   pages_ = {
       row(kCachingPageCode, encode(CachingPage{.wce = options.write_cache, .rcd = !read_cache}),
@@ -157,12 +157,11 @@ std::int64_t ModeState::idle_timeout_ns() const {
 
 ControlPage ModeState::control() const {
   const auto decoded = decode_control_page(current(kControlVendorPageCode));
-  const ControlPage* page = std::get_if<ControlPage>(&decoded);
-  return page != nullptr ? *page : ControlPage{};
+  return decoded.ok() ? *decoded : ControlPage{};
 }
 
 // SPC-4 MODE SENSE(6), MODE SENSE(10); mode parameter header formats.
-std::variant<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSenseRequest& req) {
+Expected<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSenseRequest& req) {
   const bool known_code = std::any_of(state.pages().begin(), state.pages().end(),
                                       [&](const ModePage& p) { return p.code == req.page; });
   if (req.page != kAllPages && !known_code) {
@@ -214,11 +213,11 @@ std::variant<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSen
 }
 
 // SPC-4 MODE SELECT(6), MODE SELECT(10); mode parameters.
-std::optional<FieldError> mode_select(ModeState& state, bool ten, bool pf, bool sp,
-                                      std::span<const std::uint8_t> list, bool may_change_control) {
+FieldStatus mode_select(ModeState& state, bool ten, bool pf, bool sp,
+                        std::span<const std::uint8_t> list, bool may_change_control) {
   if (sp) return error(Kind::kInvalidFieldInCdb, 1, 0, "saving pages not supported");
   if (!pf) return error(Kind::kInvalidFieldInCdb, 1, 4, "vendor-specific page format");
-  if (list.empty()) return std::nullopt;
+  if (list.empty()) return {};
 
   // Mode parameter header (SPC-4, mode parameter header formats). MODE DATA LENGTH is reserved here
   // and the device-specific parameter (WP, DPOFUA) is ignored (SBC-3, device-specific parameter).
@@ -297,13 +296,13 @@ std::optional<FieldError> mode_select(ModeState& state, bool ten, bool pf, bool 
       }
     }
     if (it->check != nullptr) {
-      if (auto e = it->check(page, static_cast<std::uint16_t>(at))) return e;
+      if (auto s = it->check(page, static_cast<std::uint16_t>(at)); !s.ok()) return s;
     }
     target.assign(page.begin(), page.end());
     at += length;
   }
   for (std::size_t i = 0; i < staged.size(); ++i) state.pages_[i].current = std::move(staged[i]);
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace memstore::modepages

@@ -11,10 +11,8 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "model/disk_presets.h"
@@ -27,8 +25,7 @@ namespace memstore::modepages {
 
 // A proposed current value of a page, checked beyond its changeable mask;
 // errors name byte `at` + the field's offset in the page.
-using PageCheck = std::optional<FieldError> (*)(std::span<const std::uint8_t> page,
-                                                std::uint16_t at);
+using PageCheck = FieldStatus (*)(std::span<const std::uint8_t> page, std::uint16_t at);
 
 // One row of the page table. All images are whole pages, header included;
 // `changeable` is what MODE SENSE returns for PC = 01b.
@@ -94,8 +91,7 @@ class ModeState {
   const std::vector<FailedTip>& failed_tips() const { return geometry_.failed_tips; }
 
  private:
-  friend std::optional<FieldError> mode_select(ModeState&, bool, bool, bool,
-                                               std::span<const std::uint8_t>, bool);
+  friend FieldStatus mode_select(ModeState&, bool, bool, bool, std::span<const std::uint8_t>, bool);
   const Bytes& current(std::uint8_t code) const;
   // Pages 08h, 0Ah, 1Ch and 22h, which every LUN has, followed by `own`;
   // the table sorted.
@@ -135,7 +131,7 @@ struct ModeSenseRequest {
 // page that would not fit. Errors: unsupported page -> INVALID FIELD IN CDB
 // byte 2 bit 5; unsupported subpage -> byte 3; PC = 11b -> SAVING
 // PARAMETERS NOT SUPPORTED (byte 2 bit 7).
-std::variant<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSenseRequest& req);
+Expected<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSenseRequest& req);
 
 // Applies a MODE SELECT(6) (ten = false) or (10) parameter list: header,
 // optional block descriptor (must match the capacity and block size), pages.
@@ -148,8 +144,7 @@ std::variant<Bytes, FieldError> mode_sense(const ModeState& state, const ModeSen
 // differs from its current value in any byte is refused with kAccessDenied
 // at the page's code (byte 0 bit 5 of the page), before its fields are
 // checked; sending it back unchanged is accepted.
-std::optional<FieldError> mode_select(ModeState& state, bool ten, bool pf, bool sp,
-                                      std::span<const std::uint8_t> param_list,
-                                      bool may_change_control = true);
+FieldStatus mode_select(ModeState& state, bool ten, bool pf, bool sp,
+                        std::span<const std::uint8_t> param_list, bool may_change_control = true);
 
 }  // namespace memstore::modepages

@@ -252,8 +252,8 @@ Bytes encode(const ControlPage& page) {
   return out;
 }
 
-std::variant<ControlPage, FieldError> decode_control_page(std::span<const std::uint8_t> b,
-                                                          std::uint16_t at) {
+Expected<ControlPage, FieldError> decode_control_page(std::span<const std::uint8_t> b,
+                                                      std::uint16_t at) {
   const auto off = [at](int i) { return static_cast<std::uint16_t>(at + i); };
   if (b.size() < kControlVendorPageSize) {
     return FieldError{FieldError::Kind::kParamListLengthError, at, -1, "control page truncated"};

@@ -14,7 +14,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "model/params.h"
@@ -138,8 +137,8 @@ Bytes encode(const ControlPage& page);
 // Decodes and validates; a FieldError (kInvalidFieldInParamList) names the
 // offending field as `at` + its byte offset in the page. A page too short
 // for this version is a kParamListLengthError at `at`.
-std::variant<ControlPage, FieldError> decode_control_page(std::span<const std::uint8_t> page,
-                                                          std::uint16_t at = 0);
+Expected<ControlPage, FieldError> decode_control_page(std::span<const std::uint8_t> page,
+                                                      std::uint16_t at = 0);
 // Scheduler, timing mode, the power strategy bits and scale factor.
 Bytes control_page_changeable();
 

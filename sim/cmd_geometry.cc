@@ -84,8 +84,8 @@ nlohmann::ordered_json disk_params_json(const model::ZonedDiskParams& p) {
 int disk_params(const ParamsArgs& a) {
   std::optional<model::ZonedDiskParams> p = model::disk_preset(a.device.device);
   for (const std::string& kv : a.device.set) {
-    if (std::optional<model::ParamError> e = model::apply_disk_override(*p, kv)) {
-      std::cerr << "memsim: --set " << kv << ": " << e->message << "\n";
+    if (const auto e = model::apply_disk_override(*p, kv); !e.ok()) {
+      std::cerr << "memsim: --set " << kv << ": " << e.error().message << "\n";
       return 2;
     }
   }

@@ -75,8 +75,8 @@ Expected<std::unique_ptr<model::Device>> build_device(const DeviceOptions& o) {
       return Error("--config: the zoned disk '" + o.device + "' takes --set key=value only");
     }
     for (const std::string& kv : o.set) {
-      if (std::optional<model::ParamError> e = model::apply_disk_override(*z, kv)) {
-        return Error("--set " + kv + ": " + e->message);
+      if (const auto e = model::apply_disk_override(*z, kv); !e.ok()) {
+        return Error("--set " + kv + ": " + e.error().message);
       }
     }
     const std::vector<model::ParamError> errors = model::validate(*z);

@@ -171,10 +171,10 @@ bool parse_chap(Ctx& ctx, const toml::node* c, const std::string& where, std::op
 }
 
 bool resolve_device(Ctx& ctx, const toml::table& t, const std::string& where, LunSpec& lun) {
-  if (const auto e = lunspec::resolve_device(lun, lun.set)) {
+  if (const auto s = lunspec::resolve_device(lun, lun.set); !s.ok()) {
     static constexpr const char* kKeys[] = {"device", "set", "device_config", "rotation_rate"};
-    const char* key = kKeys[static_cast<int>(e->field)];
-    return ctx.fail(t.contains(key) ? t.get(key) : t.get("device"), where + key, e->message);
+    const char* key = kKeys[static_cast<int>(s.error().field)];
+    return ctx.fail(t.contains(key) ? t.get(key) : t.get("device"), where + key, s.error().message);
   }
   if (lun.config.disk) return true;  // a disk's `set` is applied
   auto apply = [&](std::string_view text, const std::string& src) {

@@ -6,11 +6,11 @@ namespace memstore::iscsi {
 
 namespace {
 
-// Widens decode_xxx's variant<T, PduError> to variant<Pdus, PduError>.
+// Widens decode_xxx's Expected<T, PduError> to Expected<Pdus, PduError>.
 template <typename Pdus, typename T>
-std::variant<Pdus, PduError> widen(std::variant<T, PduError> r) {
-  if (auto* e = std::get_if<PduError>(&r)) return std::move(*e);
-  return Pdus{std::get<T>(std::move(r))};
+Expected<Pdus, PduError> widen(Expected<T, PduError> r) {
+  if (!r.ok()) return std::move(r.error());
+  return Pdus{std::move(r).value()};
 }
 
 PduError wrong_direction() {
@@ -19,7 +19,7 @@ PduError wrong_direction() {
 
 }  // namespace
 
-std::variant<InitiatorPdu, PduError> decode_initiator_pdu(const Bhs& b) {
+Expected<InitiatorPdu, PduError> decode_initiator_pdu(const Bhs& b) {
   const auto op = opcode_of(b);
   if (!op) return PduError{RejectReason::kCommandNotSupported, 0, "undefined opcode"};
   using P = InitiatorPdu;
@@ -45,7 +45,7 @@ std::variant<InitiatorPdu, PduError> decode_initiator_pdu(const Bhs& b) {
   }
 }
 
-std::variant<TargetPdu, PduError> decode_target_pdu(const Bhs& b) {
+Expected<TargetPdu, PduError> decode_target_pdu(const Bhs& b) {
   const auto op = opcode_of(b);
   if (!op) return PduError{RejectReason::kCommandNotSupported, 0, "undefined opcode"};
   using P = TargetPdu;

@@ -10,6 +10,7 @@
 
 #include <variant>
 
+#include "base/expected.h"
 #include "target/iscsi/pdu_ahs.h"
 #include "target/iscsi/pdu_bhs.h"
 #include "target/iscsi/pdu_initiator.h"
@@ -25,9 +26,9 @@ using TargetPdu =
 
 // What the target reads off the wire. An undefined opcode is "command not
 // supported" (RFC 7143 §11.17.1, reason 05h); a target opcode is a protocol error.
-std::variant<InitiatorPdu, PduError> decode_initiator_pdu(const Bhs& bhs);
+Expected<InitiatorPdu, PduError> decode_initiator_pdu(const Bhs& bhs);
 // The reverse direction, for tests and test initiators.
-std::variant<TargetPdu, PduError> decode_target_pdu(const Bhs& bhs);
+Expected<TargetPdu, PduError> decode_target_pdu(const Bhs& bhs);
 
 Bhs encode(const InitiatorPdu& pdu);
 Bhs encode(const TargetPdu& pdu);

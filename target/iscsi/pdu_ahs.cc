@@ -16,7 +16,7 @@ PduError ahs_error(RejectReason reason, std::size_t at, std::string what) {
 
 }  // namespace
 
-std::variant<ScsiCommandAhs, PduError> decode_ahs(std::span<const std::uint8_t> ahs) {
+Expected<ScsiCommandAhs, PduError> decode_ahs(std::span<const std::uint8_t> ahs) {
   ScsiCommandAhs out;
   bool have_cdb = false;
   std::size_t at = 0;

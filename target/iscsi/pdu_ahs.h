@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <variant>
 #include <vector>
 
+#include "base/expected.h"
 #include "target/iscsi/pdu_bhs.h"
 #include "target/iscsi/pdu_initiator.h"
 
@@ -31,7 +31,7 @@ struct ScsiCommandAhs {
 // Non-iSCSI extension AHS (codes 60-63) are skipped; reserved codes, repeats
 // and lengths that overrun the segment are errors. PduError::byte is the
 // offset in `ahs`.
-std::variant<ScsiCommandAhs, PduError> decode_ahs(std::span<const std::uint8_t> ahs);
+Expected<ScsiCommandAhs, PduError> decode_ahs(std::span<const std::uint8_t> ahs);
 
 // The AHS bytes (padded) for `ahs`; their size / 4 is the TotalAHSLength.
 // REQUIRES: extended_cdb.size() <= 244 (a CDB of at most 260 bytes).

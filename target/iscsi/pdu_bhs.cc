@@ -1,8 +1,7 @@
 #include "target/iscsi/pdu_bhs.h"
 
-#include "target/scsi/lun_address.h"
-
 #include "target/iscsi/pdu_bytes.h"
+#include "target/scsi/lun_address.h"
 
 namespace memstore::iscsi {
 
@@ -53,8 +52,8 @@ std::optional<std::uint16_t> decode_lun(const LunBytes& bytes) {
 
 namespace detail {
 
-std::optional<PduError> check_common(const Bhs& b, Opcode expected, bool ahs_allowed,
-                                     bool data_allowed) {
+BasicStatus<PduError> check_common(const Bhs& b, Opcode expected, bool ahs_allowed,
+                                   bool data_allowed) {
   if (opcode_of(b) != expected) {
     return error(RejectReason::kProtocolError, 0, "opcode does not match the PDU type");
   }
@@ -64,7 +63,7 @@ std::optional<PduError> check_common(const Bhs& b, Opcode expected, bool ahs_all
   if (!data_allowed && data_segment_length(b) != 0) {
     return error(RejectReason::kInvalidPduField, 5, "DataSegmentLength must be 0 for this PDU");
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace detail

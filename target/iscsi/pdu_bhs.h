@@ -59,7 +59,8 @@ enum class RejectReason : std::uint8_t {
   kWaitingForLogout = 0x0C,
 };
 
-// What a decoder found wrong. The session answers with a Reject PDU carrying
+// What a decoder found wrong: the error of its Expected<T, PduError>
+// (base/expected.h). The session answers with a Reject PDU carrying
 // `reason` (or, during login, a Login Response with status 02h/00h
 // "initiator error", RFC 7143 §11.13.5).
 struct PduError {

@@ -6,10 +6,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <utility>
 
+#include "base/expected.h"
 #include "target/iscsi/pdu_bhs.h"
 
 namespace memstore::iscsi::detail {
@@ -66,8 +66,8 @@ inline PduError error(RejectReason reason, std::uint16_t byte, std::string what)
 
 // The checks shared by every decoder: the opcode, and zero TotalAHSLength or
 // DataSegmentLength where the PDU may carry none (RFC 7143 §11.2.1.4/5).
-std::optional<PduError> check_common(const Bhs& b, Opcode expected, bool ahs_allowed,
-                                     bool data_allowed);
+BasicStatus<PduError> check_common(const Bhs& b, Opcode expected, bool ahs_allowed,
+                                   bool data_allowed);
 
 // A flag bit when `set`, else 0.
 constexpr std::uint8_t flag(bool set, std::uint8_t bit) {

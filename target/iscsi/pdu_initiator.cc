@@ -25,8 +25,8 @@ Bhs encode(const NopOutPdu& p) {
   return b;
 }
 
-std::variant<NopOutPdu, PduError> decode_nop_out(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kNopOut, false, true)) return *e;
+Expected<NopOutPdu, PduError> decode_nop_out(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kNopOut, false, true); !s.ok()) return s.error();
   NopOutPdu p{immediate_bit(b), data_segment_length(b), lun_of(b),   get32(b, 16),
               get32(b, 20),     get32(b, 24),           get32(b, 28)};
   // §11.18.2: a NOP-Out that answers a NOP-In (ITT reserved) must be immediate.
@@ -53,8 +53,8 @@ Bhs encode(const ScsiCommandPdu& p) {
   return b;
 }
 
-std::variant<ScsiCommandPdu, PduError> decode_scsi_command(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kScsiCommand, true, true)) return *e;
+Expected<ScsiCommandPdu, PduError> decode_scsi_command(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kScsiCommand, true, true); !s.ok()) return s.error();
   const std::uint8_t attr = b[1] & 0x07;
   if (attr > static_cast<std::uint8_t>(TaskAttribute::kAca)) {
     return error(RejectReason::kProtocolError, 1, "reserved task attribute");
@@ -100,8 +100,9 @@ Bhs encode(const TaskMgmtRequestPdu& p) {
   return b;
 }
 
-std::variant<TaskMgmtRequestPdu, PduError> decode_task_mgmt_request(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kTaskMgmtRequest, false, false)) return *e;
+Expected<TaskMgmtRequestPdu, PduError> decode_task_mgmt_request(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kTaskMgmtRequest, false, false); !s.ok())
+    return s.error();
   return TaskMgmtRequestPdu{immediate_bit(b), static_cast<TmfFunction>(b[1] & 0x7F),
                             lun_of(b),        get32(b, 16),
                             get32(b, 20),     get32(b, 24),
@@ -127,8 +128,8 @@ Bhs encode(const LoginRequestPdu& p) {
   return b;
 }
 
-std::variant<LoginRequestPdu, PduError> decode_login_request(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kLoginRequest, false, true)) return *e;
+Expected<LoginRequestPdu, PduError> decode_login_request(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kLoginRequest, false, true); !s.ok()) return s.error();
   LoginRequestPdu p;
   p.transit = (b[1] & 0x80) != 0;
   p.cont = (b[1] & 0x40) != 0;
@@ -167,8 +168,8 @@ Bhs encode(const TextRequestPdu& p) {
   return b;
 }
 
-std::variant<TextRequestPdu, PduError> decode_text_request(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kTextRequest, false, true)) return *e;
+Expected<TextRequestPdu, PduError> decode_text_request(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kTextRequest, false, true); !s.ok()) return s.error();
   TextRequestPdu p{immediate_bit(b),       (b[1] & 0x80) != 0, (b[1] & 0x40) != 0,
                    data_segment_length(b), lun_of(b),          get32(b, 16),
                    get32(b, 20),           get32(b, 24),       get32(b, 28)};
@@ -193,8 +194,8 @@ Bhs encode(const DataOutPdu& p) {
   return b;
 }
 
-std::variant<DataOutPdu, PduError> decode_data_out(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kDataOut, false, true)) return *e;
+Expected<DataOutPdu, PduError> decode_data_out(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kDataOut, false, true); !s.ok()) return s.error();
   return DataOutPdu{final_bit(b), data_segment_length(b), lun_of(b),    get32(b, 16),
                     get32(b, 20), get32(b, 28),           get32(b, 36), get32(b, 40)};
 }
@@ -211,8 +212,9 @@ Bhs encode(const LogoutRequestPdu& p) {
   return b;
 }
 
-std::variant<LogoutRequestPdu, PduError> decode_logout_request(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kLogoutRequest, false, false)) return *e;
+Expected<LogoutRequestPdu, PduError> decode_logout_request(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kLogoutRequest, false, false); !s.ok())
+    return s.error();
   const auto reason = static_cast<std::uint8_t>(b[1] & 0x7F);
   if (reason > static_cast<std::uint8_t>(LogoutReason::kRemoveConnectionForRecovery)) {
     return error(RejectReason::kProtocolError, 1, "reserved logout reason code");
@@ -240,8 +242,9 @@ Bhs encode(const SnackPdu& p) {
   return b;
 }
 
-std::variant<SnackPdu, PduError> decode_snack(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kSnackRequest, false, false)) return *e;
+Expected<SnackPdu, PduError> decode_snack(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kSnackRequest, false, false); !s.ok())
+    return s.error();
   const auto type = static_cast<std::uint8_t>(b[1] & 0x0F);
   if (type > static_cast<std::uint8_t>(SnackType::kRData)) {
     return error(RejectReason::kProtocolError, 1, "reserved SNACK type");

@@ -8,8 +8,8 @@
 
 #include <array>
 #include <cstdint>
-#include <variant>
 
+#include "base/expected.h"
 #include "target/iscsi/pdu_bhs.h"
 
 namespace memstore::iscsi {
@@ -179,13 +179,13 @@ Bhs encode(const DataOutPdu& pdu);
 Bhs encode(const LogoutRequestPdu& pdu);
 Bhs encode(const SnackPdu& pdu);
 
-std::variant<NopOutPdu, PduError> decode_nop_out(const Bhs& bhs);
-std::variant<ScsiCommandPdu, PduError> decode_scsi_command(const Bhs& bhs);
-std::variant<TaskMgmtRequestPdu, PduError> decode_task_mgmt_request(const Bhs& bhs);
-std::variant<LoginRequestPdu, PduError> decode_login_request(const Bhs& bhs);
-std::variant<TextRequestPdu, PduError> decode_text_request(const Bhs& bhs);
-std::variant<DataOutPdu, PduError> decode_data_out(const Bhs& bhs);
-std::variant<LogoutRequestPdu, PduError> decode_logout_request(const Bhs& bhs);
-std::variant<SnackPdu, PduError> decode_snack(const Bhs& bhs);
+Expected<NopOutPdu, PduError> decode_nop_out(const Bhs& bhs);
+Expected<ScsiCommandPdu, PduError> decode_scsi_command(const Bhs& bhs);
+Expected<TaskMgmtRequestPdu, PduError> decode_task_mgmt_request(const Bhs& bhs);
+Expected<LoginRequestPdu, PduError> decode_login_request(const Bhs& bhs);
+Expected<TextRequestPdu, PduError> decode_text_request(const Bhs& bhs);
+Expected<DataOutPdu, PduError> decode_data_out(const Bhs& bhs);
+Expected<LogoutRequestPdu, PduError> decode_logout_request(const Bhs& bhs);
+Expected<SnackPdu, PduError> decode_snack(const Bhs& bhs);
 
 }  // namespace memstore::iscsi

@@ -38,8 +38,8 @@ Bhs encode(const NopInPdu& p) {
   return b;
 }
 
-std::variant<NopInPdu, PduError> decode_nop_in(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kNopIn, false, true)) return *e;
+Expected<NopInPdu, PduError> decode_nop_in(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kNopIn, false, true); !s.ok()) return s.error();
   return NopInPdu{data_segment_length(b), lun_of(b), get32(b, 16), get32(b, 20), sns_of(b)};
 }
 
@@ -61,8 +61,8 @@ Bhs encode(const ScsiResponsePdu& p) {
   return b;
 }
 
-std::variant<ScsiResponsePdu, PduError> decode_scsi_response(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kScsiResponse, false, true)) return *e;
+Expected<ScsiResponsePdu, PduError> decode_scsi_response(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kScsiResponse, false, true); !s.ok()) return s.error();
   return ScsiResponsePdu{(b[1] & 0x10) != 0,
                          (b[1] & 0x08) != 0,
                          (b[1] & 0x04) != 0,
@@ -88,8 +88,9 @@ Bhs encode(const TaskMgmtResponsePdu& p) {
   return b;
 }
 
-std::variant<TaskMgmtResponsePdu, PduError> decode_task_mgmt_response(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kTaskMgmtResponse, false, false)) return *e;
+Expected<TaskMgmtResponsePdu, PduError> decode_task_mgmt_response(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kTaskMgmtResponse, false, false); !s.ok())
+    return s.error();
   return TaskMgmtResponsePdu{static_cast<TmfResponse>(b[2]), get32(b, 16), sns_of(b)};
 }
 
@@ -110,8 +111,9 @@ Bhs encode(const LoginResponsePdu& p) {
   return b;
 }
 
-std::variant<LoginResponsePdu, PduError> decode_login_response(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kLoginResponse, false, true)) return *e;
+Expected<LoginResponsePdu, PduError> decode_login_response(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kLoginResponse, false, true); !s.ok())
+    return s.error();
   LoginResponsePdu p;
   p.transit = (b[1] & 0x80) != 0;
   p.cont = (b[1] & 0x40) != 0;
@@ -141,8 +143,8 @@ Bhs encode(const TextResponsePdu& p) {
   return b;
 }
 
-std::variant<TextResponsePdu, PduError> decode_text_response(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kTextResponse, false, true)) return *e;
+Expected<TextResponsePdu, PduError> decode_text_response(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kTextResponse, false, true); !s.ok()) return s.error();
   return TextResponsePdu{(b[1] & 0x80) != 0, (b[1] & 0x40) != 0, data_segment_length(b),
                          lun_of(b),          get32(b, 16),       get32(b, 20),
                          sns_of(b)};
@@ -166,8 +168,8 @@ Bhs encode(const DataInPdu& p) {
   return b;
 }
 
-std::variant<DataInPdu, PduError> decode_data_in(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kDataIn, false, true)) return *e;
+Expected<DataInPdu, PduError> decode_data_in(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kDataIn, false, true); !s.ok()) return s.error();
   DataInPdu p{(b[1] & 0x80) != 0,     (b[1] & 0x40) != 0, (b[1] & 0x04) != 0,
               (b[1] & 0x02) != 0,     (b[1] & 0x01) != 0, b[3],
               data_segment_length(b), lun_of(b),          get32(b, 16),
@@ -191,8 +193,9 @@ Bhs encode(const LogoutResponsePdu& p) {
   return b;
 }
 
-std::variant<LogoutResponsePdu, PduError> decode_logout_response(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kLogoutResponse, false, false)) return *e;
+Expected<LogoutResponsePdu, PduError> decode_logout_response(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kLogoutResponse, false, false); !s.ok())
+    return s.error();
   return LogoutResponsePdu{static_cast<LogoutResponse>(b[2]), get32(b, 16), sns_of(b), get16(b, 40),
                            get16(b, 42)};
 }
@@ -211,8 +214,8 @@ Bhs encode(const R2tPdu& p) {
   return b;
 }
 
-std::variant<R2tPdu, PduError> decode_r2t(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kR2t, false, false)) return *e;
+Expected<R2tPdu, PduError> decode_r2t(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kR2t, false, false); !s.ok()) return s.error();
   return R2tPdu{lun_of(b),    get32(b, 16), get32(b, 20), sns_of(b),
                 get32(b, 36), get32(b, 40), get32(b, 44)};
 }
@@ -232,8 +235,8 @@ Bhs encode(const AsyncMessagePdu& p) {
   return b;
 }
 
-std::variant<AsyncMessagePdu, PduError> decode_async_message(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kAsyncMessage, false, true)) return *e;
+Expected<AsyncMessagePdu, PduError> decode_async_message(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kAsyncMessage, false, true); !s.ok()) return s.error();
   return AsyncMessagePdu{
       data_segment_length(b), lun_of(b),    sns_of(b),   static_cast<AsyncEvent>(b[36]), b[37],
       get16(b, 38),           get16(b, 40), get16(b, 42)};
@@ -250,8 +253,8 @@ Bhs encode(const RejectPdu& p) {
   return b;
 }
 
-std::variant<RejectPdu, PduError> decode_reject(const Bhs& b) {
-  if (auto e = check_common(b, Opcode::kReject, false, true)) return *e;
+Expected<RejectPdu, PduError> decode_reject(const Bhs& b) {
+  if (const auto s = check_common(b, Opcode::kReject, false, true); !s.ok()) return s.error();
   return RejectPdu{static_cast<RejectReason>(b[2]), data_segment_length(b), sns_of(b),
                    get32(b, 36)};
 }

@@ -5,8 +5,8 @@
 #pragma once
 
 #include <cstdint>
-#include <variant>
 
+#include "base/expected.h"
 #include "target/iscsi/pdu_bhs.h"
 
 namespace memstore::iscsi {
@@ -192,15 +192,15 @@ Bhs encode(const R2tPdu& pdu);
 Bhs encode(const AsyncMessagePdu& pdu);
 Bhs encode(const RejectPdu& pdu);
 
-std::variant<NopInPdu, PduError> decode_nop_in(const Bhs& bhs);
-std::variant<ScsiResponsePdu, PduError> decode_scsi_response(const Bhs& bhs);
-std::variant<TaskMgmtResponsePdu, PduError> decode_task_mgmt_response(const Bhs& bhs);
-std::variant<LoginResponsePdu, PduError> decode_login_response(const Bhs& bhs);
-std::variant<TextResponsePdu, PduError> decode_text_response(const Bhs& bhs);
-std::variant<DataInPdu, PduError> decode_data_in(const Bhs& bhs);
-std::variant<LogoutResponsePdu, PduError> decode_logout_response(const Bhs& bhs);
-std::variant<R2tPdu, PduError> decode_r2t(const Bhs& bhs);
-std::variant<AsyncMessagePdu, PduError> decode_async_message(const Bhs& bhs);
-std::variant<RejectPdu, PduError> decode_reject(const Bhs& bhs);
+Expected<NopInPdu, PduError> decode_nop_in(const Bhs& bhs);
+Expected<ScsiResponsePdu, PduError> decode_scsi_response(const Bhs& bhs);
+Expected<TaskMgmtResponsePdu, PduError> decode_task_mgmt_response(const Bhs& bhs);
+Expected<LoginResponsePdu, PduError> decode_login_response(const Bhs& bhs);
+Expected<TextResponsePdu, PduError> decode_text_response(const Bhs& bhs);
+Expected<DataInPdu, PduError> decode_data_in(const Bhs& bhs);
+Expected<LogoutResponsePdu, PduError> decode_logout_response(const Bhs& bhs);
+Expected<R2tPdu, PduError> decode_r2t(const Bhs& bhs);
+Expected<AsyncMessagePdu, PduError> decode_async_message(const Bhs& bhs);
+Expected<RejectPdu, PduError> decode_reject(const Bhs& bhs);
 
 }  // namespace memstore::iscsi

@@ -90,13 +90,13 @@ void Session::on_pdu(const Bhs& bhs, std::span<const std::uint8_t> ahs,
                      std::span<const std::uint8_t> data) {
   if (logged_out_) return;
   const auto decoded = decode_initiator_pdu(bhs);
-  if (const auto* e = std::get_if<PduError>(&decoded)) {
+  if (!decoded.ok()) {
     // Before the full feature phase only Login Requests are valid: anything
     // else ends the login (RFC 7143 §6.3).
     if (!full_feature_) return sink_.close();
-    return reject(bhs, e->reason);
+    return reject(bhs, decoded.error().reason);
   }
-  const InitiatorPdu& pdu = std::get<InitiatorPdu>(decoded);
+  const InitiatorPdu& pdu = *decoded;
   if (!full_feature_) {
     // Only Login Requests until the full feature phase (RFC 7143 §6.3).
     if (const auto* login = std::get_if<LoginRequestPdu>(&pdu)) return on_login(*login, data);

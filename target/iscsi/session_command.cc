@@ -33,11 +33,11 @@ void Session::on_command(const ScsiCommandPdu& cmd, std::span<const std::uint8_t
   task->tag = (std::uint64_t{generation_} << 32) | cmd.itt;
   if (!ahs.empty()) {
     const auto extra = decode_ahs(ahs);
-    if (const auto* e = std::get_if<PduError>(&extra)) {
+    if (!extra.ok()) {
       drop();
-      return reject(encode(InitiatorPdu{cmd}), e->reason);
+      return reject(encode(InitiatorPdu{cmd}), extra.error().reason);
     }
-    task->cdb = full_cdb(cmd, std::get<ScsiCommandAhs>(extra));
+    task->cdb = full_cdb(cmd, *extra);
   } else {
     task->cdb.assign(cmd.cdb.begin(), cmd.cdb.end());
   }

@@ -21,9 +21,8 @@ std::optional<Session::Landing> Session::landing(const Bhs& bhs) {
   // header digest: those few PDUs take the copying path.
   if (!full_feature_ || logged_out_ || length == 0 || total_ahs_length(bhs) != 0) return {};
   const auto decoded = decode_initiator_pdu(bhs);
-  const auto* pdu = std::get_if<InitiatorPdu>(&decoded);
-  if (pdu == nullptr) return {};
-  if (const auto* cmd = std::get_if<ScsiCommandPdu>(pdu)) {
+  if (!decoded.ok()) return {};
+  if (const auto* cmd = std::get_if<ScsiCommandPdu>(&*decoded)) {
     // Immediate data: no task yet, so a spare buffer that on_command hands
     // to the new task, whatever else it decides.
     if (discovery_session_ || !cmd->write) return {};
@@ -35,7 +34,7 @@ std::optional<Session::Landing> Session::landing(const Bhs& bhs) {
     if (l.buffer.size() < length) l.buffer.resize(length);
     return l;
   }
-  const auto* out = std::get_if<DataOutPdu>(pdu);
+  const auto* out = std::get_if<DataOutPdu>(&*decoded);
   if (out == nullptr) return {};
   auto [task, expected] = data_out_place(*out, length);
   // Only a segment kept whole, right after what is kept; data past the
@@ -50,7 +49,7 @@ std::optional<Session::Landing> Session::landing(const Bhs& bhs) {
 
 void Session::land(const Bhs& bhs, Landing landing, bool arrived) {
   const auto decoded = decode_initiator_pdu(bhs);  // as landing() decoded it
-  const auto& pdu = std::get<InitiatorPdu>(decoded);
+  const InitiatorPdu& pdu = *decoded;
   const auto data = std::span<const std::uint8_t>(landing.buffer)
                         .subspan(landing.offset, data_segment_length(bhs));
   if (const auto* cmd = std::get_if<ScsiCommandPdu>(&pdu)) {

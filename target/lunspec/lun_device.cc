@@ -41,21 +41,21 @@ bool known_device(std::string_view name) {
   return model::preset(name).has_value() || model::disk_preset(name).has_value();
 }
 
-std::optional<DeviceError> resolve_device(LunSpec& spec,
-                                          std::span<const std::string> disk_overrides) {
+BasicStatus<DeviceError> resolve_device(LunSpec& spec,
+                                        std::span<const std::string> disk_overrides) {
   using F = DeviceError::Field;
   if (const auto mems = model::preset(spec.device)) {
     spec.config.device = *mems;
     spec.config.disk.reset();
-    return std::nullopt;
+    return {};
   }
   std::optional<model::ZonedDiskParams> disk = model::disk_preset(spec.device);
   if (!disk) {
     return DeviceError{F::kDevice, "unknown preset '" + spec.device + "'; use " + device_choices()};
   }
   for (const std::string& kv : disk_overrides) {
-    if (const auto e = model::apply_disk_override(*disk, without_blanks(kv))) {
-      return DeviceError{F::kSet, e->message};
+    if (const auto s = model::apply_disk_override(*disk, without_blanks(kv)); !s.ok()) {
+      return DeviceError{F::kSet, s.error().message};
     }
   }
   for (const model::ParamError& e : model::validate(*disk)) {
@@ -73,7 +73,7 @@ std::optional<DeviceError> resolve_device(LunSpec& spec,
                            " rpm) in VPD B1h and mode page 04h; remove the key"};
   }
   spec.config.disk = std::move(disk);
-  return std::nullopt;
+  return {};
 }
 
 std::uint64_t device_blocks(const LunSpec& spec) {

@@ -5,11 +5,11 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "base/expected.h"
 #include "target/lunspec/lun_spec.h"
 
 namespace memstore::lunspec {
@@ -30,8 +30,7 @@ struct DeviceError {
   enum class Field : std::uint8_t { kDevice, kSet, kDeviceConfig, kRotationRate } field;
   std::string message;
 };
-std::optional<DeviceError> resolve_device(LunSpec& spec,
-                                          std::span<const std::string> disk_overrides);
+BasicStatus<DeviceError> resolve_device(LunSpec& spec, std::span<const std::string> disk_overrides);
 
 // The capacity and block size of the resolved device.
 std::uint64_t device_blocks(const LunSpec& spec);

@@ -48,21 +48,20 @@ Outcome Lun::write_buffer(const CommandContext& c) {
   if (mode != kModeVendor) return invalid_mode();  // microcode and data modes are not offered
 
   const auto parsed_cdb = modepages::parse_batch_cdb(c.cdb);
-  if (const auto* e = std::get_if<modepages::FieldError>(&parsed_cdb))
-    return Outcome::fail(sense_from(*e));
-  const auto& cdb = std::get<modepages::BatchCdb>(parsed_cdb);
+  if (!parsed_cdb.ok()) return Outcome::fail(sense_from(parsed_cdb.error()));
+  const modepages::BatchCdb& cdb = *parsed_cdb;
   if (c.data_out.size() < cdb.length) return Outcome::fail({Reason::kParamListLengthError, {}, {}});
   const auto list_bytes = c.data_out.first(cdb.length);
   const auto parsed =
       modepages::parse_batch_list(list_bytes, blocks(), block_size(),
                                   static_cast<std::uint16_t>(config_.device.max_batch_descriptors),
                                   static_cast<std::uint32_t>(config_.device.max_batch_blocks));
-  if (const auto* e = std::get_if<modepages::FieldError>(&parsed)) {
-    Sense s = sense_from(*e);
-    s.information = modepages::out_of_range_lba(list_bytes, *e);
+  if (!parsed.ok()) {
+    Sense s = sense_from(parsed.error());
+    s.information = modepages::out_of_range_lba(list_bytes, parsed.error());
     return Outcome::fail(s);
   }
-  const auto& list = std::get<modepages::BatchList>(parsed);
+  const modepages::BatchList& list = *parsed;
   auto extents = std::make_unique<std::vector<model::BatchExtent>>(modepages::to_extents(list));
 
   // Parallel access happens within one sled: a batch must not span sleds.
@@ -209,9 +208,8 @@ Outcome Lun::read_buffer(const CommandContext& c) {
   // MEMStore only: a disk has no buffer but the echo buffer.
   if ((mode != kModeVendor && mode != kModeDescriptor) || is_disk()) return invalid_mode();
   const auto parsed_cdb = modepages::parse_batch_cdb(c.cdb);
-  if (const auto* e = std::get_if<modepages::FieldError>(&parsed_cdb))
-    return Outcome::fail(sense_from(*e));
-  const auto& cdb = std::get<modepages::BatchCdb>(parsed_cdb);
+  if (!parsed_cdb.ok()) return Outcome::fail(sense_from(parsed_cdb.error()));
+  const modepages::BatchCdb& cdb = *parsed_cdb;
   auto nexus = batch_results_.find(c.nexus);
   if (nexus == batch_results_.end() || !nexus->second.contains(cdb.batch_id)) {
     return Outcome::fail(Sense::cdb(Reason::kInvalidFieldInCdb, 2));  // unknown batch id

@@ -60,9 +60,9 @@ Outcome Lun::mode_sense(const CommandContext& c) {
   req.blocks = blocks();
   req.block_size = block_size();
   auto r = modepages::mode_sense(mode_, req);
-  if (const auto* e = std::get_if<modepages::FieldError>(&r)) return Outcome::fail(sense_from(*e));
+  if (!r.ok()) return Outcome::fail(sense_from(r.error()));
   Outcome o;
-  o.data_in = std::move(std::get<Bytes>(r));
+  o.data_in = std::move(r).value();
   return o;
 }
 
@@ -77,9 +77,11 @@ Outcome Lun::mode_select(const CommandContext& c) {
   const bool may_control = config_.control_access.allows(port);
   const modepages::ControlPage before = mode_.control();
   const std::int64_t idle_before = mode_.idle_timeout_ns();
-  if (const auto e =
-          modepages::mode_select(mode_, ten, pf, sp, c.data_out.first(len), may_control)) {
-    if (e->kind == modepages::FieldError::Kind::kAccessDenied && log_) {
+  if (const modepages::FieldStatus s =
+          modepages::mode_select(mode_, ten, pf, sp, c.data_out.first(len), may_control);
+      !s.ok()) {
+    const modepages::FieldError& e = s.error();
+    if (e.kind == modepages::FieldError::Kind::kAccessDenied && log_) {
       const RateLimiter::Verdict v = refusal_log_limit_.admit(steady_ns());
       if (v.suppressed > 0) {
         log_(LogLevel::kWarning, log_name_ + ": suppressed " + std::to_string(v.suppressed) +
@@ -87,14 +89,14 @@ Outcome Lun::mode_select(const CommandContext& c) {
       }
       if (v.log) {
         // The error points at the refused page's code byte.
-        const std::uint8_t code = c.data_out[e->byte] & 0x3F;
+        const std::uint8_t code = c.data_out[e.byte] & 0x3F;
         log_(LogLevel::kWarning, log_name_ + ": MODE SELECT of control page " + hex2(code) +
                                      "h refused to " + who(port, c.nexus) +
                                      ": not in control_initiators (docs/memstored.md, "
                                      "\"Limits and security\")");
       }
     }
-    return Outcome::fail(sense_from(*e));
+    return Outcome::fail(sense_from(e));
   }
   apply_control_page();
   if (!log_) return {};
@@ -119,8 +121,8 @@ memstore::Status Lun::set_control(const modepages::ControlPage& page) {
   Bytes list(4, 0);
   const Bytes encoded = modepages::encode(page);
   list.insert(list.end(), encoded.begin(), encoded.end());
-  if (const auto e = modepages::mode_select(mode_, false, true, false, list, true)) {
-    return Error{EINVAL, e->what};
+  if (const auto s = modepages::mode_select(mode_, false, true, false, list, true); !s.ok()) {
+    return Error{EINVAL, s.error().what};
   }
   apply_control_page();
   if (log_) {

@@ -35,8 +35,8 @@ TEST(Batch, EncodesWhatTheTargetParses) {
   EXPECT_EQ(list.size(), 8u + 3 * 16 + 3 * 8);
   const auto parsed = modepages::parse_batch_list(list, kLimits.capacity_blocks, kLimits.block_size,
                                                   kLimits.max_descriptors, kLimits.max_blocks);
-  ASSERT_TRUE(std::holds_alternative<modepages::BatchList>(parsed));
-  const auto& pl = std::get<modepages::BatchList>(parsed);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().what;
+  const modepages::BatchList& pl = *parsed;
   ASSERT_EQ(pl.descriptors.size(), 3u);
   EXPECT_EQ(pl.descriptors[0].op, modepages::BatchOp::kRead);
   EXPECT_EQ(pl.descriptors[0].lba, 10u);

@@ -13,18 +13,18 @@ namespace memstore::iscsi {
 namespace {
 
 template <typename T>
-T must(const std::variant<T, PduError>& r) {
-  if (const auto* e = std::get_if<PduError>(&r)) {
-    ADD_FAILURE() << "decode failed: " << e->what;
+T must(const Expected<T, PduError>& r) {
+  if (!r.ok()) {
+    ADD_FAILURE() << "decode failed: " << r.error().what;
     return T{};
   }
-  return std::get<T>(r);
+  return *r;
 }
 
 template <typename T>
-void expect_error(const std::variant<T, PduError>& r, RejectReason reason, int byte) {
-  ASSERT_TRUE(std::holds_alternative<PduError>(r)) << "decoded without error";
-  const PduError& e = std::get<PduError>(r);
+void expect_error(const Expected<T, PduError>& r, RejectReason reason, int byte) {
+  ASSERT_FALSE(r.ok()) << "decoded without error";
+  const PduError& e = r.error();
   EXPECT_EQ(e.reason, reason) << e.what;
   EXPECT_EQ(e.byte, byte) << e.what;
   EXPECT_FALSE(e.what.empty());
@@ -374,8 +374,8 @@ TEST(RoundTrip, ReservedBytesAreIgnored) {
     }
     const auto a = decode_initiator_pdu(c.bhs);
     const auto b = decode_initiator_pdu(noisy);
-    ASSERT_TRUE(std::holds_alternative<InitiatorPdu>(b)) << std::get<PduError>(b).what;
-    EXPECT_EQ(std::get<InitiatorPdu>(a), std::get<InitiatorPdu>(b)) << int{c.bhs[0]};
+    ASSERT_TRUE(b.ok()) << b.error().what;
+    EXPECT_EQ(*a, *b) << int{c.bhs[0]};
   }
 }
 

@@ -93,8 +93,8 @@ struct RawInitiator {
     if (ec) return std::nullopt;
     data.resize(len);
     auto decoded = decode_target_pdu(bhs);
-    if (!std::holds_alternative<TargetPdu>(decoded)) return std::nullopt;
-    return std::make_pair(std::get<TargetPdu>(decoded), std::move(data));
+    if (!decoded.ok()) return std::nullopt;
+    return std::make_pair(std::move(decoded).value(), std::move(data));
   }
   // With `solicited`, writes must wait for R2Ts (ImmediateData=No,
   // InitialR2T=Yes); else their data rides in the command.

@@ -254,12 +254,11 @@ class SessionTest : public ::testing::Test {
     Bhs bhs;
     std::copy_n(pdu.begin(), kBhsSize, bhs.begin());
     auto decoded = decode_target_pdu(bhs);
-    ASSERT_TRUE(std::holds_alternative<TargetPdu>(decoded));
+    ASSERT_TRUE(decoded.ok());
     const std::uint32_t len = (std::uint32_t{bhs[5]} << 16) | (bhs[6] << 8) | bhs[7];
     ASSERT_GE(pdu.size(), kBhsSize + len);
-    sent.push_back(
-        {std::get<TargetPdu>(decoded),
-         std::vector<std::uint8_t>(pdu.begin() + kBhsSize, pdu.begin() + kBhsSize + len)});
+    sent.push_back({*decoded, std::vector<std::uint8_t>(pdu.begin() + kBhsSize,
+                                                        pdu.begin() + kBhsSize + len)});
   }
 
   TargetContext context_;

@@ -64,14 +64,14 @@ TEST(ZonedDiskPresets, Disk20kHasThePapersThreeFigures) {
 
 TEST(ZonedDiskPresets, OverridesNameTheirKey) {
   ZonedDiskParams p = atlas();
-  EXPECT_FALSE(apply_disk_override(p, "cache_segments=0"));
+  EXPECT_TRUE(apply_disk_override(p, "cache_segments=0").ok());
   EXPECT_EQ(p.cache.segments, 0);
-  EXPECT_FALSE(apply_disk_override(p, "write_back=false"));
+  EXPECT_TRUE(apply_disk_override(p, "write_back=false").ok());
   EXPECT_FALSE(p.cache.write_back);
   const auto bad = apply_disk_override(p, "cache_segment=3");
-  ASSERT_TRUE(bad);
-  EXPECT_NE(bad->message.find("unknown key 'cache_segment'"), std::string::npos);
-  EXPECT_TRUE(apply_disk_override(p, "bus_ns_per_block=-1"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("unknown key 'cache_segment'"), std::string::npos);
+  EXPECT_FALSE(apply_disk_override(p, "bus_ns_per_block=-1").ok());
 }
 
 // --- Layout ------------------------------------------------------------------

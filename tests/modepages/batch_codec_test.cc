@@ -16,16 +16,16 @@ constexpr std::uint16_t kMaxDescriptors = 4;
 constexpr std::uint32_t kMaxBlocks = 16;
 
 template <typename T>
-void expect_error(const std::variant<T, FieldError>& r, Kind kind, int byte, int bit) {
-  ASSERT_TRUE(std::holds_alternative<FieldError>(r)) << "parsed without error";
-  const FieldError& e = std::get<FieldError>(r);
+void expect_error(const Expected<T, FieldError>& r, Kind kind, int byte, int bit) {
+  ASSERT_FALSE(r.ok()) << "parsed without error";
+  const FieldError& e = r.error();
   EXPECT_EQ(e.kind, kind) << e.what;
   EXPECT_EQ(e.byte, byte) << e.what;
   EXPECT_EQ(e.bit, bit) << e.what;
   EXPECT_FALSE(e.what.empty());
 }
 
-std::variant<BatchList, FieldError> parse(const Bytes& list) {
+Expected<BatchList, FieldError> parse(const Bytes& list) {
   return parse_batch_list(list, kCapacity, kBlock, kMaxDescriptors, kMaxBlocks);
 }
 
@@ -60,8 +60,8 @@ TEST(BatchCdb, MakeResultsCdbsExactBytes) {
 
 TEST(BatchCdb, ParsesBatch) {
   const auto r = parse_batch_cdb(make_batch_cdb(7, 0x123456, true, false));
-  ASSERT_TRUE(std::holds_alternative<BatchCdb>(r));
-  const BatchCdb& c = std::get<BatchCdb>(r);
+  ASSERT_TRUE(r.ok());
+  const BatchCdb& c = *r;
   EXPECT_EQ(c.kind, BatchCdb::Kind::kBatch);
   EXPECT_EQ(c.batch_id, 7);
   EXPECT_TRUE(c.strict);
@@ -72,8 +72,8 @@ TEST(BatchCdb, ParsesBatch) {
 
 TEST(BatchCdb, ParsesResultsWithOffset) {
   const auto r = parse_batch_cdb(make_results_cdb(200, 0xABCDEF, 0xFFFFFF));
-  ASSERT_TRUE(std::holds_alternative<BatchCdb>(r));
-  const BatchCdb& c = std::get<BatchCdb>(r);
+  ASSERT_TRUE(r.ok());
+  const BatchCdb& c = *r;
   EXPECT_EQ(c.kind, BatchCdb::Kind::kResults);
   EXPECT_EQ(c.batch_id, 200);
   EXPECT_EQ(c.buffer_offset, 0xABCDEFu);
@@ -82,10 +82,10 @@ TEST(BatchCdb, ParsesResultsWithOffset) {
 
 TEST(BatchCdb, ParsesResultsDescriptor) {
   const auto r = parse_batch_cdb(make_results_descriptor_cdb(3));
-  ASSERT_TRUE(std::holds_alternative<BatchCdb>(r));
-  EXPECT_EQ(std::get<BatchCdb>(r).kind, BatchCdb::Kind::kResultsDescriptor);
-  EXPECT_EQ(std::get<BatchCdb>(r).batch_id, 3);
-  EXPECT_EQ(std::get<BatchCdb>(r).length, 4u);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->kind, BatchCdb::Kind::kResultsDescriptor);
+  EXPECT_EQ(r->batch_id, 3);
+  EXPECT_EQ(r->length, 4u);
 }
 
 TEST(BatchCdb, OtherOpcode) {
@@ -164,8 +164,8 @@ TEST(BatchList, EncodeExactBytes) {
 TEST(BatchList, ParsesDescriptorsAndDataOffsets) {
   const Bytes list = list_of({rd(10, 2), wr(20, 1), wr(30, 2), rd(20, 1)});
   const auto r = parse(list);
-  ASSERT_TRUE(std::holds_alternative<BatchList>(r)) << std::get<FieldError>(r).what;
-  const BatchList& b = std::get<BatchList>(r);
+  ASSERT_TRUE(r.ok()) << r.error().what;
+  const BatchList& b = *r;
   const std::vector<BatchDescriptor> expected = {
       rd(10, 2), {BatchOp::kWrite, 20, 1, 72}, {BatchOp::kWrite, 30, 2, 76}, rd(20, 1)};
   EXPECT_EQ(b.descriptors, expected);
@@ -181,12 +181,11 @@ TEST(BatchList, ParsesDescriptorsAndDataOffsets) {
 }
 
 TEST(BatchList, LastBlockOfDeviceIsInRange) {
-  EXPECT_TRUE(std::holds_alternative<BatchList>(parse(list_of({rd(kCapacity - 2, 2)}))));
+  EXPECT_TRUE(parse(list_of({rd(kCapacity - 2, 2)})).ok());
 }
 
 TEST(BatchList, AdjacentWritesAndOverlappingReadsAreAccepted) {
-  EXPECT_TRUE(std::holds_alternative<BatchList>(
-      parse(list_of({wr(20, 2), wr(22, 2), rd(20, 4), rd(21, 1)}))));
+  EXPECT_TRUE(parse(list_of({wr(20, 2), wr(22, 2), rd(20, 4), rd(21, 1)})).ok());
 }
 
 TEST(BatchList, EmptyList) {
@@ -214,8 +213,8 @@ TEST(BatchList, MoreDescriptorsThanTheFieldPointerReaches) {
   expect_error(parse_batch_list(list, kCapacity, kBlock, 0xFFFF, 0xFFFFFFFF),
                Kind::kInvalidFieldInParamList, 0, -1);
   ds.pop_back();
-  EXPECT_TRUE(std::holds_alternative<BatchList>(
-      parse_batch_list(encode_batch_list(ds, {}), kCapacity, kBlock, 0xFFFF, 0xFFFFFFFF)));
+  EXPECT_TRUE(
+      parse_batch_list(encode_batch_list(ds, {}), kCapacity, kBlock, 0xFFFF, 0xFFFFFFFF).ok());
 }
 
 TEST(BatchList, HeaderReservedByte) {
@@ -257,19 +256,19 @@ TEST(BatchList, LbaBeyondCapacity) {
   const Bytes list = list_of({rd(1, 1), rd(kCapacity - 1, 2)});
   const auto r = parse(list);
   expect_error(r, Kind::kLbaOutOfRange, 28, -1);
-  EXPECT_EQ(out_of_range_lba(list, std::get<FieldError>(r)), kCapacity - 1);
+  EXPECT_EQ(out_of_range_lba(list, r.error()), kCapacity - 1);
 }
 
 TEST(BatchList, LbaBeyondCapacityWithoutOverflow) {
   const Bytes list = list_of({wr(0xFFFFFFFFFFFFFFFF, 2)});
   const auto r = parse(list);
   expect_error(r, Kind::kLbaOutOfRange, 12, -1);
-  EXPECT_EQ(out_of_range_lba(list, std::get<FieldError>(r)), 0xFFFFFFFFFFFFFFFFu);
+  EXPECT_EQ(out_of_range_lba(list, r.error()), 0xFFFFFFFFFFFFFFFFu);
 }
 
 TEST(BatchList, OutOfRangeLbaOnlyForLbaErrors) {
   const Bytes list = list_of({rd(1, 0)});
-  EXPECT_FALSE(out_of_range_lba(list, std::get<FieldError>(parse(list))));
+  EXPECT_FALSE(out_of_range_lba(list, parse(list).error()));
 }
 
 TEST(BatchList, WriteOverlapsLaterStart) {
@@ -343,11 +342,11 @@ TEST(BatchRoundTrip, HostEncodersThroughTargetParsers) {
     const Bytes list = encode_batch_list(ds, data);
     const auto cdb = parse_batch_cdb(
         make_batch_cdb(static_cast<std::uint8_t>(n), static_cast<std::uint32_t>(list.size())));
-    ASSERT_TRUE(std::holds_alternative<BatchCdb>(cdb));
-    EXPECT_EQ(std::get<BatchCdb>(cdb).length, list.size());
+    ASSERT_TRUE(cdb.ok());
+    EXPECT_EQ(cdb->length, list.size());
     const auto parsed = parse(list);
-    ASSERT_TRUE(std::holds_alternative<BatchList>(parsed)) << std::get<FieldError>(parsed).what;
-    const BatchList& b = std::get<BatchList>(parsed);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().what;
+    const BatchList& b = *parsed;
     ASSERT_EQ(b.descriptors.size(), n);
     for (std::uint32_t i = 0; i < n; ++i) {
       const BatchDescriptor& d = b.descriptors[i];

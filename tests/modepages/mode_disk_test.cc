@@ -77,12 +77,12 @@ TEST(ModeDisk, ADisksModeStateHasItsPagesAndNoMemstorePage) {
   Bytes list(4, 0);
   const Bytes page = encode(rigid_disk_page_from(d));
   list.insert(list.end(), page.begin(), page.end());
-  EXPECT_FALSE(mode_select(state, false, true, false, list));
+  EXPECT_TRUE(mode_select(state, false, true, false, list).ok());
   list[4 + 4] ^= 1;
-  const auto e = mode_select(state, false, true, false, list);
-  ASSERT_TRUE(e);
-  EXPECT_EQ(e->kind, FieldError::Kind::kInvalidFieldInParamList);
-  EXPECT_EQ(e->byte, 8);
+  const FieldStatus s = mode_select(state, false, true, false, list);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().kind, FieldError::Kind::kInvalidFieldInParamList);
+  EXPECT_EQ(s.error().byte, 8);
 }
 
 }  // namespace

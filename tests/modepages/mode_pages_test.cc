@@ -225,7 +225,7 @@ TEST(ControlPage, BytesAndRoundTrip) {
   const Bytes b = encode(c);
   EXPECT_THAT(b, ElementsAreArray<std::uint8_t>(
                      {0x22, 14, 0x00, 0x01, 3, 1, 0, 0, 0x00, 0x00, 0x09, 0xC4, 0, 0, 0, 0}));
-  EXPECT_EQ(std::get<ControlPage>(decode_control_page(b)), c);
+  EXPECT_EQ(*decode_control_page(b), c);
   EXPECT_THAT(control_page_changeable(),
               ElementsAreArray<std::uint8_t>(
                   {0x22, 14, 0, 0, 0xFF, 0xFF, 0x03, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0}));
@@ -239,12 +239,12 @@ TEST(ControlPage, PowerStrategiesInByteSix) {
     const ControlPage c{.merge_requests = merge, .subsector = subsector};
     const Bytes b = encode(c);
     EXPECT_EQ(b[6], byte6);
-    EXPECT_EQ(std::get<ControlPage>(decode_control_page(b)), c);
+    EXPECT_EQ(*decode_control_page(b), c);
   }
   for (const int reserved : {0x04, 0x80, 0xFF}) {
     Bytes b = encode(ControlPage{});
     b[6] = static_cast<std::uint8_t>(reserved);
-    const FieldError e = std::get<FieldError>(decode_control_page(b, 100));
+    const FieldError e = decode_control_page(b, 100).error();
     EXPECT_EQ(e.kind, FieldError::Kind::kInvalidFieldInParamList);
     EXPECT_EQ(e.byte, 106);
   }
@@ -263,7 +263,7 @@ TEST(ControlPage, SchedulerIndexFollowsTheModelsTable) {
 FieldError control_error(std::size_t byte, std::uint8_t value, std::uint16_t at = 100) {
   Bytes b = encode(ControlPage{});
   b[byte] = value;
-  return std::get<FieldError>(decode_control_page(b, at));
+  return decode_control_page(b, at).error();
 }
 
 TEST(ControlPage, DecodeNamesTheInvalidField) {
@@ -278,10 +278,10 @@ TEST(ControlPage, DecodeNamesTheInvalidField) {
   e = control_error(3, 2);
   EXPECT_EQ(e.byte, 102);
   Bytes zero_scale = encode(ControlPage{.scale_milli = 0});
-  e = std::get<FieldError>(decode_control_page(zero_scale, 4));
+  e = decode_control_page(zero_scale, 4).error();
   EXPECT_EQ(e.kind, kind);
   EXPECT_EQ(e.byte, 12);
-  e = std::get<FieldError>(decode_control_page(std::span(zero_scale).first(15), 4));
+  e = decode_control_page(std::span(zero_scale).first(15), 4).error();
   EXPECT_EQ(e.kind, FieldError::Kind::kParamListLengthError);
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/scheduler.h"
@@ -25,20 +26,22 @@ Bytes concat(std::initializer_list<std::vector<std::uint8_t>> parts) {
   return out;
 }
 
+// "" for success, else what the error says.
+std::string error_text(const FieldStatus& s) {
+  return s.ok() ? "" : s.error().what;
+}
+
 class ModeSelectTest : public ::testing::Test {
  protected:
-  std::optional<FieldError> select6(const Bytes& list) {
-    return mode_select(state_, false, true, false, list);
-  }
-  std::optional<FieldError> select10(const Bytes& list) {
-    return mode_select(state_, true, true, false, list);
-  }
-  // Expects `e` to be exactly (kind, byte, bit) and the state untouched.
-  void expect_error(const std::optional<FieldError>& e, Kind kind, int byte, int bit) {
-    ASSERT_TRUE(e.has_value());
-    EXPECT_EQ(e->kind, kind) << e->what;
-    EXPECT_EQ(e->byte, byte) << e->what;
-    EXPECT_EQ(e->bit, bit) << e->what;
+  FieldStatus select6(const Bytes& list) { return mode_select(state_, false, true, false, list); }
+  FieldStatus select10(const Bytes& list) { return mode_select(state_, true, true, false, list); }
+  // Expects `s` to fail with exactly (kind, byte, bit) and the state untouched.
+  void expect_error(const FieldStatus& s, Kind kind, int byte, int bit) {
+    ASSERT_FALSE(s.ok());
+    const FieldError& e = s.error();
+    EXPECT_EQ(e.kind, kind) << e.what;
+    EXPECT_EQ(e.byte, byte) << e.what;
+    EXPECT_EQ(e.bit, bit) << e.what;
     for (const ModePage& p : state_.pages()) EXPECT_EQ(p.current, p.defaults);
   }
   Bytes current(std::uint8_t code) const { return state_.find(code, 0)->current; }
@@ -50,7 +53,7 @@ class ModeSelectTest : public ::testing::Test {
 TEST_F(ModeSelectTest, ClearsWceWithABlockDescriptor) {
   Bytes caching = current(0x08);
   caching[2] &= static_cast<std::uint8_t>(~0x04);
-  EXPECT_EQ(select6(concat({kHeader6Bd, kDescriptorG2, caching})), std::nullopt);
+  EXPECT_EQ(error_text(select6(concat({kHeader6Bd, kDescriptorG2, caching}))), "");
   EXPECT_FALSE(state_.wce());
   EXPECT_EQ(current(0x08), caching);
   EXPECT_EQ(state_.find(0x08, 0)->defaults[2], 0x05);  // defaults stay
@@ -59,37 +62,37 @@ TEST_F(ModeSelectTest, ClearsWceWithABlockDescriptor) {
 TEST_F(ModeSelectTest, SetsDSenseWithSelect10) {
   Bytes control = current(0x0A);
   control[2] |= 0x04;
-  EXPECT_EQ(select10(concat({kHeader10, control})), std::nullopt);
+  EXPECT_EQ(error_text(select10(concat({kHeader10, control}))), "");
   EXPECT_TRUE(state_.d_sense());
 }
 
 TEST_F(ModeSelectTest, ChangesTheVendorControlPage) {
   const ControlPage want{
       .scheduler = *scheduler_index("zsptf"), .timing = TimingMode::kScaled, .scale_milli = 250};
-  EXPECT_EQ(select6(concat({kHeader6, encode(want)})), std::nullopt);
+  EXPECT_EQ(error_text(select6(concat({kHeader6, encode(want)}))), "");
   EXPECT_EQ(state_.control(), want);
 }
 
 TEST_F(ModeSelectTest, ChangesTheStandbyTimer) {
-  EXPECT_EQ(select6(concat({kHeader6, encode(PowerConditionPage{true, 5})})), std::nullopt);
+  EXPECT_EQ(error_text(select6(concat({kHeader6, encode(PowerConditionPage{true, 5})}))), "");
   EXPECT_EQ(state_.idle_timeout_ns(), 500'000'000);
-  EXPECT_EQ(select6(concat({kHeader6, encode(PowerConditionPage{false, 0})})), std::nullopt);
+  EXPECT_EQ(error_text(select6(concat({kHeader6, encode(PowerConditionPage{false, 0})}))), "");
   EXPECT_EQ(state_.idle_timeout_ns(), -1);
 }
 
 TEST_F(ModeSelectTest, EchoingEveryPageBackChangesNothing) {
   ModeSenseRequest r{.ten = true, .page = kAllPages, .blocks = state_.blocks(), .block_size = 512};
-  Bytes all = std::get<Bytes>(mode_sense(state_, r));
-  EXPECT_EQ(select10(all), std::nullopt);
+  Bytes all = *mode_sense(state_, r);
+  EXPECT_EQ(error_text(select10(all)), "");
   for (const ModePage& p : state_.pages()) EXPECT_EQ(p.current, p.defaults);
   r.llbaa = true;  // long descriptor, zero blocks = "no change"
-  all = std::get<Bytes>(mode_sense(state_, r));
+  all = *mode_sense(state_, r);
   for (int i = 8; i < 16; ++i) all[static_cast<std::size_t>(i)] = 0;
-  EXPECT_EQ(select10(all), std::nullopt);
+  EXPECT_EQ(error_text(select10(all)), "");
 }
 
 TEST_F(ModeSelectTest, EmptyListIsNotAnError) {
-  EXPECT_EQ(select6({}), std::nullopt);
+  EXPECT_EQ(error_text(select6({})), "");
 }
 
 TEST_F(ModeSelectTest, SpIsInvalidFieldInCdbByte1Bit0) {
@@ -205,7 +208,7 @@ TEST_F(ModeSelectTest, ScaleFactorAboveItsBoundIsInvalid) {
   expect_error(select6(concat({kHeader6, encode(ControlPage{.scale_milli = 0xFFFF'FFFF})})),
                Kind::kInvalidFieldInParamList, 12, -1);
   const ControlPage slowest{.timing = TimingMode::kScaled, .scale_milli = kMaxScaleMilli};
-  EXPECT_EQ(select6(concat({kHeader6, encode(slowest)})), std::nullopt);
+  EXPECT_EQ(error_text(select6(concat({kHeader6, encode(slowest)}))), "");
   EXPECT_EQ(state_.control(), slowest);
 }
 
@@ -224,12 +227,12 @@ TEST_F(ModeSelectTest, ControlPageChangeNeedsTheRight) {
   Bytes caching = current(0x08);
   caching[2] &= static_cast<std::uint8_t>(~0x04);
   expect_error(denied(concat({kHeader6, caching, encode(scaled)})), Kind::kAccessDenied, 4 + 20, 5);
-  EXPECT_EQ(denied(concat({kHeader6, current(0x22), current(0x1A)})), std::nullopt);
-  EXPECT_EQ(denied(concat({kHeader6, caching})), std::nullopt);
+  EXPECT_EQ(error_text(denied(concat({kHeader6, current(0x22), current(0x1A)}))), "");
+  EXPECT_EQ(error_text(denied(concat({kHeader6, caching}))), "");
   EXPECT_FALSE(state_.wce());
   Bytes caching_back = caching;
   caching_back[2] |= 0x04;  // restore the default for expect_error below
-  ASSERT_EQ(denied(concat({kHeader6, caching_back})), std::nullopt);
+  ASSERT_EQ(error_text(denied(concat({kHeader6, caching_back}))), "");
   // Power Condition 1Ah decides when the sled spins down: a control page too.
   expect_error(denied(concat({kHeader6, encode(PowerConditionPage{true, 0})})), Kind::kAccessDenied,
                4, 5);

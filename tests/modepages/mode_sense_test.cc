@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "modepages/mode_pages.h"
@@ -27,13 +28,13 @@ class ModeSenseTest : public ::testing::Test {
   }
   Bytes sense(const ModeSenseRequest& r) const {
     auto result = mode_sense(state_, r);
-    EXPECT_TRUE(std::holds_alternative<Bytes>(result)) << std::get<FieldError>(result).what;
-    return std::holds_alternative<Bytes>(result) ? std::get<Bytes>(result) : Bytes{};
+    EXPECT_TRUE(result.ok()) << result.error().what;
+    return result.ok() ? std::move(result).value() : Bytes{};
   }
   FieldError sense_error(const ModeSenseRequest& r) const {
     auto result = mode_sense(state_, r);
-    EXPECT_TRUE(std::holds_alternative<FieldError>(result));
-    return std::holds_alternative<FieldError>(result) ? std::get<FieldError>(result) : FieldError{};
+    EXPECT_FALSE(result.ok());
+    return result.ok() ? FieldError{} : std::move(result.error());
   }
   // The page codes of a response, walking page headers from `from`.
   static std::vector<int> codes(const Bytes& b, std::size_t from) {
@@ -140,9 +141,9 @@ TEST_F(ModeSenseTest, WceNotChangeableWhenTheLunSaysSo) {
   ModeSenseRequest r = request(false, 0x08);
   r.dbd = true;
   r.pc = PageControl::kChangeable;
-  EXPECT_EQ(std::get<Bytes>(mode_sense(fixed, r))[4 + 2], 0x00);
+  EXPECT_EQ((*mode_sense(fixed, r))[4 + 2], 0x00);
   r.pc = PageControl::kCurrent;
-  EXPECT_EQ(std::get<Bytes>(mode_sense(fixed, r))[4 + 2], 0x01);  // RCD only
+  EXPECT_EQ((*mode_sense(fixed, r))[4 + 2], 0x01);  // RCD only
   EXPECT_FALSE(fixed.wce());
 }
 
