@@ -14,10 +14,9 @@ const void* target_loop(const Bhs& bhs, std::span<const std::uint8_t> rest,
   const std::size_t length = data_segment_length(bhs);
   if (rest.size() < ahs + length) return nullptr;
   const auto keys = parse_text(rest.subspan(ahs, length));
-  const auto* pairs = std::get_if<std::vector<TextPair>>(&keys);
-  if (pairs == nullptr) return nullptr;
+  if (!keys.ok()) return nullptr;
   const TargetContext* target = nullptr;
-  for (const TextPair& p : *pairs) {
+  for (const TextPair& p : *keys) {
     // A discovery session has no LUNs; its TargetName, if any, is ignored.
     if (p.key == "SessionType" && p.value == "Discovery") return nullptr;
     if (p.key == "TargetName") target = find(p.value);

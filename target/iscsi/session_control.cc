@@ -107,8 +107,8 @@ void Session::on_text(const TextRequestPdu& pdu, std::span<const std::uint8_t> d
   const auto parsed = parse_text(text_);
   text_.clear();
   KeyList keys;
-  if (const auto* pairs = std::get_if<std::vector<TextPair>>(&parsed)) {
-    const Negotiation::Result answer = negotiation_->respond(to_keys(*pairs), Phase::kFullFeature);
+  if (parsed.ok()) {
+    const Negotiation::Result answer = negotiation_->respond(to_keys(*parsed), Phase::kFullFeature);
     keys = answer.keys;
     // MaxRecvDataSegmentLength is the one key an initiator may declare again
     // in full-feature phase (RFC 7143 §13.12); the Data-In PDUs that follow

@@ -115,9 +115,8 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
   if (req.cont) return login_reply(req, kLoginSuccess, {}, false, 0);  // more text follows
   const auto parsed = parse_text(login_text_);
   login_text_.clear();
-  if (std::holds_alternative<TextError>(parsed))
-    return refuse_login(req, kInitiatorError, "malformed login text");
-  const KeyList keys = to_keys(std::get<std::vector<TextPair>>(parsed));
+  if (!parsed.ok()) return refuse_login(req, kInitiatorError, "malformed login text");
+  const KeyList keys = to_keys(*parsed);
   if (debugging()) {
     // Named as the request names itself: the session records who logs in
     // below, as the login goes on, and a debug line changes nothing.

@@ -120,8 +120,8 @@ std::optional<std::vector<std::uint8_t>> decode_base64(std::string_view s) {
 
 }  // namespace
 
-std::variant<std::vector<TextPair>, TextError> parse_text(std::span<const std::uint8_t> segment,
-                                                          const TextLimits& limits) {
+Expected<std::vector<TextPair>, TextError> parse_text(std::span<const std::uint8_t> segment,
+                                                      const TextLimits& limits) {
   if (segment.size() > limits.max_segment_bytes) {
     return text_error(Kind::kSegmentTooLong, 0, {}, "text segment longer than the limit");
   }

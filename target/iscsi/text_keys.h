@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "base/expected.h"
+
 namespace memstore::iscsi {
 
 struct TextPair {
@@ -50,8 +52,8 @@ struct TextError {
 
 // Parses a complete text segment (for C = 1 sequences, the concatenation of
 // all parts). Empty entries (two NULs in a row) are skipped.
-std::variant<std::vector<TextPair>, TextError> parse_text(std::span<const std::uint8_t> segment,
-                                                          const TextLimits& limits = {});
+Expected<std::vector<TextPair>, TextError> parse_text(std::span<const std::uint8_t> segment,
+                                                      const TextLimits& limits = {});
 
 // key=value NUL for each pair, in order. REQUIRES: keys and values as
 // parse_text accepts them.

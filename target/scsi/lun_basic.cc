@@ -87,9 +87,9 @@ Outcome Lun::get_lba_status(const CommandContext& c) {
 Outcome Lun::report_luns(const CommandContext& c) {
   // The target's logical units, as the transport told them (set_target_luns).
   auto r = scsi::report_luns(target_luns_, c.cdb);
-  if (auto* s = std::get_if<Sense>(&r)) return Outcome::fail(*s);
+  if (!r.ok()) return Outcome::fail(r.error());
   Outcome o;
-  o.data_in = std::move(std::get<Bytes>(r));
+  o.data_in = std::move(r).value();
   return o;
 }
 

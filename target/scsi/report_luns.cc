@@ -16,8 +16,8 @@ const CommandSpec* whole(std::span<const std::uint8_t> cdb) {
 }
 }  // namespace
 
-std::variant<Bytes, Sense> report_luns(std::span<const std::uint16_t> ids,
-                                       std::span<const std::uint8_t> cdb) {
+Expected<Bytes, Sense> report_luns(std::span<const std::uint16_t> ids,
+                                   std::span<const std::uint8_t> cdb) {
   // SELECT REPORT (byte 2): the administrative and subsidiary selections
   // (10h-12h) are for targets with administrative logical units.
   const std::uint8_t select = cdb.size() > 2 ? cdb[2] : 0;
@@ -56,12 +56,12 @@ AbsentLunAnswer absent_lun(std::span<const std::uint16_t> ids, std::span<const s
   if (spec == nullptr || cdb[0] != kReportLuns) return absent_lun(cdb);
   AbsentLunAnswer a;
   auto list = report_luns(ids, cdb);
-  if (const auto* s = std::get_if<Sense>(&list)) {
+  if (!list.ok()) {
     a.status = Status::kCheckCondition;
-    a.sense = build_sense(*s, false);
+    a.sense = build_sense(list.error(), false);
     return a;
   }
-  a.data_in = std::move(std::get<Bytes>(list));
+  a.data_in = std::move(list).value();
   cut_to_allocation_length(*spec, cdb, a.data_in);
   return a;
 }

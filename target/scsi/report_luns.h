@@ -8,6 +8,7 @@
 #include <span>
 #include <variant>
 
+#include "base/expected.h"
 #include "target/scsi/lun_address.h"
 #include "target/scsi/sense.h"
 
@@ -17,8 +18,8 @@ namespace memstore::scsi {
 // order given), before the allocation length cuts it; or why the CDB is
 // refused. SELECT REPORT 00h and 02h list them all, 01h (well-known logical
 // units only) none: the target has no well-known logical units.
-std::variant<Bytes, Sense> report_luns(std::span<const std::uint16_t> ids,
-                                       std::span<const std::uint8_t> cdb);
+Expected<Bytes, Sense> report_luns(std::span<const std::uint16_t> ids,
+                                   std::span<const std::uint8_t> cdb);
 
 // A command to a logical unit the target does not have: INQUIRY (standard
 // data) answers with peripheral qualifier 011b and device type 1Fh; every

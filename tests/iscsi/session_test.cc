@@ -285,8 +285,8 @@ TEST_F(SessionTest, SendTargetsInANormalSessionNamesItsTarget) {
   const Sent s = take();
   EXPECT_TRUE(s.as<TextResponsePdu>().final);
   const auto pairs = parse_text(s.data);
-  ASSERT_TRUE(std::holds_alternative<std::vector<TextPair>>(pairs));
-  const auto& kv = std::get<std::vector<TextPair>>(pairs);
+  ASSERT_TRUE(pairs.ok()) << pairs.error().what;
+  const auto& kv = *pairs;
   ASSERT_EQ(kv.size(), 2U);
   EXPECT_EQ(kv[0].value, kTargetName);
   EXPECT_EQ(kv[1].value, "127.0.0.1:3260,1");

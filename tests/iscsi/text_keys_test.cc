@@ -17,18 +17,18 @@ Bytes seg(std::string_view s) {
   return Bytes(s.begin(), s.end());
 }
 
-std::vector<TextPair> must(const std::variant<std::vector<TextPair>, TextError>& r) {
-  if (const auto* e = std::get_if<TextError>(&r)) {
-    ADD_FAILURE() << "parse failed: " << e->what;
+std::vector<TextPair> must(const Expected<std::vector<TextPair>, TextError>& r) {
+  if (!r.ok()) {
+    ADD_FAILURE() << "parse failed: " << r.error().what;
     return {};
   }
-  return std::get<std::vector<TextPair>>(r);
+  return *r;
 }
 
-void expect_error(const std::variant<std::vector<TextPair>, TextError>& r, Kind kind,
+void expect_error(const Expected<std::vector<TextPair>, TextError>& r, Kind kind,
                   std::size_t offset, std::string_view key = {}) {
-  ASSERT_TRUE(std::holds_alternative<TextError>(r)) << "parsed without error";
-  const TextError& e = std::get<TextError>(r);
+  ASSERT_FALSE(r.ok()) << "parsed without error";
+  const TextError& e = r.error();
   EXPECT_EQ(e.kind, kind) << e.what;
   EXPECT_EQ(e.offset, offset) << e.what;
   EXPECT_EQ(e.key, key) << e.what;
