@@ -211,8 +211,9 @@ class Tgt:
 def iscsi_load_cmd(url, *args, csv=None, rt_priority=None):
     """The command line of bench/iscsi-load with a JSON summary (under chrt -f rt_priority,
     else CLIENT_RT_PRIORITY, when either is set)."""
-    cmd = [*client_prefix(rt_priority), os.path.join(build_dir(), "bench/iscsi-load"), "--json",
-           *map(str, args)]
+    # ISCSI_LOAD: one client for runs that compare two builds (bench/throughput-ab).
+    client = os.environ.get("ISCSI_LOAD", os.path.join(build_dir(), "bench/iscsi-load"))
+    cmd = [*client_prefix(rt_priority), client, "--json", *map(str, args)]
     if csv:
         cmd += ["--csv", csv]
     cmd.append(url)
