@@ -11,8 +11,6 @@
 namespace memstore::control {
 namespace {
 
-constexpr double kMaxOffMs = 3'600'000;  // an hour: longer is no test anyone waits for
-
 json ok(json fields = json::object()) {
   fields["ok"] = true;
   return fields;
@@ -278,7 +276,7 @@ void ControlCommands::power_cut(const json& request, const Reply& reply) {
   double off_ms = 0;
   if (request.contains("off_ms")) {
     const json& o = request["off_ms"];
-    if (!o.is_number() || o.get<double>() < 0 || o.get<double>() > kMaxOffMs) {
+    if (!o.is_number() || o.get<double>() < 0 || o.get<double>() > scsi::kMaxOffMs) {
       return reply(failure("off_ms: must be a time from 0 to 3600000 ms"));
     }
     off_ms = o.get<double>();

@@ -70,9 +70,11 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     if (!log_ || !reply.value("ok", false)) return;
     const json request = json::parse(line, nullptr, false);
     const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
-    static const std::set<std::string> kChanges = {"fault-add",  "fault-remove",  "fault-clear",
-                                                   "timing",     "lun-add",       "lun-remove",
-                                                   "target-add", "target-remove", "power-cut"};
+    // power-cut is not among them: the LUN logs its own cut, whatever caused
+    // it, with every write it took (scsi::Lun::power_cycle).
+    static const std::set<std::string> kChanges = {"fault-add",  "fault-remove", "fault-clear",
+                                                   "timing",     "lun-add",      "lun-remove",
+                                                   "target-add", "target-remove"};
     if (kChanges.contains(cmd)) log_(shown("control socket: "));
   }
 

@@ -282,7 +282,7 @@ bool parse_action_keys(Reader& r, FaultRule& rule, const FaultScope& lun, bool t
       }
       std::optional<double> off_ms;
       if (!r.integer("seed", rule.cut_seed, 0, INT64_MAX) ||
-          !r.number("off_ms", off_ms, 0, 3'600'000)) {
+          !r.number("off_ms", off_ms, 0, scsi::kMaxOffMs)) {
         return false;
       }
       rule.off_ns = static_cast<std::uint64_t>(std::llround(off_ms.value_or(0) * 1e6));

@@ -15,6 +15,10 @@
 
 namespace memstore::scsi {
 
+// The longest a cut may keep a LUN without power (off_ms): an hour, longer
+// than any test waits.
+inline constexpr double kMaxOffMs = 3'600'000;
+
 enum class CutPolicy : std::uint8_t {
   kDropAll,     // every volatile write is lost
   kKeepRandom,  // each volatile write is kept or lost whole, one draw each
