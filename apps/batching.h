@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Turning a set of blocks into MEMS BATCH-sized pieces: runs of consecutive
 // LBNs become one descriptor each, and the descriptors are cut into batches
 // within mode page 20h's limits (descriptors, blocks) and one sled each

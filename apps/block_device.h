@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one interface the thesis' two applications are written against: the
 // application interface of §6.3.4 (get_parallelism, get_equivalent,
 // check_conflicting, get_ensemble, through host::HostGeometry) plus batch()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Capsule-based layout of a 2D table (thesis §6.3.7, Figs. 6.13 and 6.14).
 //
 // A capsule holds K whole records: attribute a of the K records fills b_a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstore-capsule: a 2D table in row-major pages and in capsules on
 // equivalence classes, and the time of the same queries on each (thesis
 // §6.3.7; docs/applications.md).

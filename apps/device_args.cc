@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "apps/device_args.h"
 
 #include "apps/host_block_device.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How both applications pick their device on the command line, the same way:
 //   --target URL            a MEMStore over the host library (memstored: iscsi://...)
 //   --sim [--device NAME] [--config FILE] [--set key=value]...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading the whole device for free beside a foreground workload (thesis
 // §6.3.6). Every foreground request is a random 4 KB read; it is sent as a
 // batch together with background reads of blocks that have not been read

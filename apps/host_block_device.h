@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BlockDevice over the host library: a MEMStore found through mode page 20h
 // (a running memstored over iscsi://, or a /dev/sg* LUN), batches sent as
 // MEMS BATCH / MEMS BATCH RESULTS. Times are the device's modeled service

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The page layout of commercial database systems (thesis §6.3.7, "Relational
 // database tables"): row-major pages of 8 KB, each a small header followed
 // by as many whole records (all n attributes) as fit; pages one after the

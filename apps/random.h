@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random numbers the applications draw: the same sequence for a seed on
 // every platform (mt19937_64's bits are fully specified; the reduction to a
 // range is ours, since std::uniform_int_distribution's is not).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstore-scan: read the whole device for free beside a random 4 KB
 // foreground workload (thesis §6.3.6; docs/applications.md).
 //

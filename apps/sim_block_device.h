@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BlockDevice on the device model itself, with no target: the applications
 // "inside memsim". The geometry is mode page 20h's fields as the target
 // would publish them (modepages::geometry_page_from), read back through

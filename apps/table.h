@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A relational table for the 2D-access experiment (thesis §6.3.7): R
 // records of n fixed-size attributes a1..an, and the two ways of placing it
 // on the device's LBNs behind one interface (TableLayout): row-major 8 KB

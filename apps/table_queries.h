@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The queries of the 2D-table experiment (thesis §6.3.7) and how they are
 // run against a layout on a BlockDevice.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors as values, the one convention at every layer boundary
 // (docs/design.md, "Errors"): a function that can fail returns Status when it
 // has nothing else to return, Expected<T> when it has a T. Neither converts

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Starting, measuring and stopping the targets the bench/ scripts compare.
 
 memstored and tgt run as child processes of the benchmark; each is stopped by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What it costs to move a 128 KB read's data, from memory that has not been
 // touched lately (a store read sequentially over 1 GiB, as bench/
 // throughput-vs-tgt reads it) and from memory that has (a buffer used again),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash
 # bench/disksim-build.sh: sourced by bench/disksim-compare and bench/disksim-atlas10k. Builds
 # DiskSim 4.0 outside the repository (see disksim-compare's header for the environment) and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/hybrid-linux's guest side, run by the VM's init stub from the 9p
 # share (memstore.guest=hybrid-guest.sh). The host's memstored serves three
 # LUNs, which QEMU passes through (or, with TRANSPORT=open-iscsi, the guest's

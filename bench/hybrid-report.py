@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """bench/hybrid-linux's report: fio's JSON per configuration and job into a
 table (CSV, JSON, Markdown) and the papers' orderings checked on it.
 

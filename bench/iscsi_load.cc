@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // iscsi-load: a load generator over libiscsi's asynchronous API. It keeps
 // QD commands in flight per session (random or sequential READ(16) or
 // WRITE(16) of a fixed size; or WRITE SAME(16) spans, or SYNCHRONIZE CACHE,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Model speed (docs/benchmarks.md): one G2 service-time computation, one X
 // seek, SPTF and ZSPTF choice cost versus queue length, the DiskSim trace
 // reader, and whole memsim runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model_fingerprint: one hash per device variant over everything the MEMStore
 // model computes for a fixed random request stream — every Breakdown field,
 // the sled state, positioning estimates and bounds, exact positioning

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stall-probe: how long a thread that never sleeps goes without running.
 //
 // One thread per CPU given, pinned there, at SCHED_FIFO when --rt-priority is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TCMU handler's ThreadedLunDriver natively (no tcmu-runner, no VM):
 // how late realtime completions are delivered with 1..32 concurrent callers
 // (tcmu-runner workers), and what one command costs in off mode. Figures in

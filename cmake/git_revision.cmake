@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes the git revision of SOURCE_DIR into OUTPUT as a C++ header, run by
 # CMake at build time (version/CMakeLists.txt), so that a commit made after
 # configuring still shows in `--version`. OUTPUT is rewritten only when the

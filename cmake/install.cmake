@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What `cmake --install` and the .deb (cmake/packaging.cmake) put where.
 # Configure with -DCMAKE_INSTALL_PREFIX=/usr for a system install: the
 # TCMU handler then lands in /usr/lib/<triplet>/tcmu-runner, where Debian's

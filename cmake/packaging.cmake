@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `cpack -G DEB` in the build directory makes one .deb of everything
 # cmake/install.cmake installs. Configure with -DCMAKE_INSTALL_PREFIX=/usr
 # (scripts/package does) so that the paths are Debian's.

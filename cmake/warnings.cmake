@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Project-wide compile options applied through an interface target, so every
 # layer gets the same warnings and sanitizer flags.
 add_library(memstore_options INTERFACE)

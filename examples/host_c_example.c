@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * A C program on the memstore host library's C API (host/memstore_host.h):
  * open a MEMStore, ask for an equivalence class (thesis §6.3.4), and read p

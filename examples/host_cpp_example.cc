@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host library from C++ (docs/host-library.md): open a MEMStore, take an
 // LBN's equivalence class (thesis §6.3.4), choose blocks of it that can be
 // accessed together, and read them in one MEMS BATCH.

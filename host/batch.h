@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Building a MEMS BATCH (docs/vendor-interface.md; thesis §6.3.3:
 // the host groups parallel-accessible requests explicitly) and what comes
 // back from MEMS BATCH RESULTS. The builder checks what the host can know

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C API (host/memstore_host.h): handles own the C++ objects, every entry
 // point catches everything, and failures become a code plus a per-thread
 // message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A SCSI device seen from the host: opened over a Transport, identified with
 // INQUIRY and READ CAPACITY, and recognised as a MEMStore by mode page 20h
 // (docs/host-library.md). The page is the only source of the geometry.

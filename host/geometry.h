@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The thesis' application interface (§6.3.4) computed on the host from mode
 // page 20h alone (docs/vendor-interface.md, "Vendor page 20h"): get_parallelism,
 // get_equivalent (with micropositioning), check_conflicting and

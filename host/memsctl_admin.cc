@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl admin: the daemon's control socket (docs/memstored.md, "Control
 // socket"). One JSON request line out, one reply line back, printed as
 // JSON; an {"ok": false} reply is an error (exit 1) with the daemon's words.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl's shared pieces: argument syntax (LBN:COUNT[@FILE]), opening the
 // device, and reporting errors the same way in every subcommand.
 #pragma once

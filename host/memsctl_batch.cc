@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl batch: one MEMS BATCH of reads and writes in command-line order,
 // then MEMS BATCH RESULTS (docs/vendor-interface.md).
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl's subcommands (docs/host-library.md, "memsctl"). Each returns the
 // process exit status: 0 on success, 1 when the device or the transport
 // fails, 2 on bad arguments (including an LBN beyond the device). Results go

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl equiv, ensemble and conflict: the thesis' get_equivalent,
 // get_ensemble and check_conflicting (§6.3.4) for one device, computed by
 // the library from mode page 20h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl info: INQUIRY, capacity, the geometry of page 20h, the physics of
 // page 21h and the control settings of page 22h.
 #include <cstdio>

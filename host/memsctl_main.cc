@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl: look at and drive a MEMStore from the host (docs/host-library.md,
 // "memsctl"). Command-line wiring only; the subcommands are memsctl_*.cc.
 #include <CLI/CLI.hpp>

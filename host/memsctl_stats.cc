@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl stats (vendor log pages 30h and 31h) and memsctl set (vendor
 // control mode page 22h through MODE SELECT(10)); docs/vendor-interface.md.
 #include <iterator>

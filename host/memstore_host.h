@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * memstore host library, C API: a thin wrapper over the C++ library
  * (host/device.h) for C programs and other languages' bindings.

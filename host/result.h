@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors as values for the host library: every call that talks to a device or
 // checks an argument returns a Status or a Result<T>, never throws (the C API
 // and other languages sit directly on top). Callers ask ok(). An Error says what went wrong in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The standard commands the host library sends, as CDB builders and decoders
 // of their data-in: INQUIRY (SPC-4 §6.4), READ CAPACITY(10/16) (SBC-3 §5.15,
 // §5.16), MODE SENSE(10) / MODE SELECT(10) (SPC-4 §6.10, §6.12), LOG SENSE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sense data in words (SPC-4 §4.5): decoding fixed (70h/71h) and descriptor
 // (72h/73h) format, and names for the sense keys and for the ASC/ASCQ pairs a
 // MEMStore produces (target/scsi/sense.cc), including the vendor-specific

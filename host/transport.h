@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one thing the host library needs from a SCSI transport: execute a CDB
 // with optional data-out or data-in, and give back the status, the sense data
 // and the data-in. Two implementations: libiscsi for iscsi:// URLs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The libiscsi transport (iscsi:// URLs). libiscsi's own *_sync calls keep
 // their completion state on the stack and, if the connection fails mid-way,
 // leave the queued PDU pointing at it; they also never time out while the

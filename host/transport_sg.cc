@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SG_IO transport: a local SCSI device through the Linux SCSI generic
 // ioctl (sg driver, /dev/sg*; the block layer accepts the same ioctl on
 // /dev/sd*). This is how a host reaches a MEMStore that LIO/TCMU or an

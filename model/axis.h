@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One axis of sled motion: actuator acceleration and the linear spring.
 //
 // Positions are sled displacements from the rest (centre) position in metres,

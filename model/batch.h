@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Planning a batch (thesis §6.3.3-6.3.5): a set of (op, LBN, count) extents
 // grouped into as few parallel media steps as the geometry allows.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The discrete-event device: mechanisms (one per MEMStore sled, or one disk),
 // each with its own queue and scheduler, fed with requests in arrival order.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/device_factory.h"
 
 #include "model/disk_simple.h"

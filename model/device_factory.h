@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Devices by name: the MEMStore (any parameter set, one mechanism per sled)
 // and the comparison disks of the thesis' specificity test (§5.1.5).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A place on a disk: cylinder, surface (head) and sector within the track.
 // Shared by the Überdisk and the zoned disks.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The segment cache of a zoned disk; described in the header.
 #include "model/disk_cache.h"
 

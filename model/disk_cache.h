@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The on-board cache of a zoned disk: segments, each holding one run of
 // consecutive LBNs, replaced least recently used first. Bookkeeping only:
 // when blocks arrive (read-ahead, media reads) and when dirty data reaches the

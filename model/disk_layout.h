@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The LBN layout of a zoned disk: which (cylinder, surface, sector) holds each
 // LBN, and where on the revolution each sector starts. Pure and immutable.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parameter sets of the zoned disks (see the header).
 #include "model/disk_presets.h"
 

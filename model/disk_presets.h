@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parameter sets of zoned disks with real mechanics (issue 19): the Quantum
 // Atlas 10K as DiskSim 4.0 validated it, and the disk-array paper's
 // extrapolated 20,000 rpm drive. Parameters only: the layout is in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simpledisk (thesis §5.1.5 comparison device); the model is in the header.
 #include "model/disk_simple.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simpledisk: DiskSim's "simpledisk" idea — a device with no geometry, used
 // beside the Überdisk as a comparison device for the specificity test (thesis
 // §5.1.5). Positioning is either a constant or grows linearly with the LBN

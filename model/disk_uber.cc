@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Überdisk (thesis §5.1.5, Table 5.1); the model is described in the header.
 #include "model/disk_uber.h"
 

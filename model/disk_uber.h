@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Überdisk (thesis §5.1.5, Table 5.1): a hypothetical disk drive scaled
 // so that its average access time over the first 3.46 GB matches a G2
 // MEMStore. It sits behind the Mechanism interface so any experiment can swap

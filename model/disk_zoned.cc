@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A zoned disk with real mechanics; the model is described in the header.
 #include "model/disk_zoned.h"
 

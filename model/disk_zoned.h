@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A zoned disk with real mechanics behind the Mechanism interface (issue 19):
 // the Quantum Atlas 10K as DiskSim 4.0 models it, and presets derived from it
 // (disk_presets.h). Layout in disk_layout.h, cache bookkeeping in disk_cache.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A first-in first-out queue on one vector that keeps its capacity: unlike
 // std::deque, which frees and allocates a chunk every few elements as a
 // queue cycles, a FIFO in a steady state allocates nothing (the target's

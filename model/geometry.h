@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Virtual geometry and the LBN <-> physical mapping (thesis §2.4, §6.3.2).
 //
 // After striping each block over tips_per_block tips the device behaves as N

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Division by a divisor fixed at run time, as a multiply-high, an add and a
 // shift instead of a 64-bit `div` (with `div`, the LBN mapping's divisions
 // are 9% of a G2 service-time computation).

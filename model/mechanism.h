@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A mechanism: one independently positioned server of blocks — a MEMStore
 // sled, or a comparison disk (Überdisk, Simpledisk) — behind one interface so
 // any experiment can swap one for another (thesis §5.1.5, specificity test).

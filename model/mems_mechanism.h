@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One MEMStore sled as a Mechanism: positioning (thesis §3.1), transfer
 // (§3.1, §2.3), sled state carried across requests, power states (second
 // paper §3.1) and batches (thesis §6.3.5).

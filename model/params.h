@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device parameters: immutable description of one MEMStore design point.
 //
 // Units are in every field name. Presets follow the thesis' Table 3.1 (G1, G2,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device parameters from TOML text (toml++). Parsing only: the caller reads
 // the file, so the model stays free of I/O.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Power states and energy accounting of one sled (second paper §3.1, Fig. 3;
 // thesis §6.4).
 //

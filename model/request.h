@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Requests, service-time breakdowns and completions: the values that cross
 // between the device, its schedulers and its callers. Time is virtual, in
 // integer nanoseconds; the model never reads a clock.

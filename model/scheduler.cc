@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/scheduler.h"
 
 #include "model/schedulers_lbn.h"

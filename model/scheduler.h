@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device-internal request schedulers (thesis §6.1; second paper §4), behind
 // one interface and selectable by name.
 //

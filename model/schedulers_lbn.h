@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Schedulers that need no device knowledge beyond LBNs (thesis §6.1.2): they
 // could equally run in the host.
 #pragma once

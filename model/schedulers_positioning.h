@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Schedulers that use the device's own knowledge of position (thesis §6.1.2,
 // §6.1.4; second paper §4.1). Each keeps an unordered pending list and scans it
 // at every pick: the cost is linear in the queue length, as in firmware.

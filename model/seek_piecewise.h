@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The piecewise-linear seek model (thesis §3.1, Eqs. 3.1-3.6).
 //
 // Pure functions of their inputs. A base seek moves the sled from x0 to x1 in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // High-accuracy reference for the seek model: numerical integration (RK4) of
 // the undamped spring-mass system x'' = +-a - k x, used by tests and by
 // `memsim seek --reference` to bound the error of the piecewise model.

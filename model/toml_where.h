@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where TOML text went wrong, said the one way every configuration message
 // says it: "file:line: problem". For the device parameters (params_toml.cc)
 // and memstored's configuration (target/daemon/config.cc).

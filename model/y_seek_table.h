@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The base Y seeks of one sled configuration, computed once: computed each
 // time, the piecewise seek's chunks are half of a G2 service-time
 // computation, and the Y seek half of those

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MEMS BATCH and MEMS BATCH RESULTS (docs/vendor-interface.md):
 // the vendor-specific mode 01h of WRITE BUFFER (3Bh) and READ BUFFER (3Ch),
 // SPC-4 §6 (WRITE BUFFER, READ BUFFER), plus READ BUFFER descriptor mode 03h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Big-endian field access for SCSI byte layouts (SPC-4 §4.3: multi-byte
 // fields are big-endian). Bounds are the caller's contract; every reader
 // checks the buffer length before decoding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a decoder found wrong, as a value the target turns into sense data
 // (SPC-4 §4.5.2.4.2: the sense-key specific field pointer names the byte and
 // bit of the offending field). Codecs never build sense bytes themselves.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LOG SENSE pages (SPC-4 §7.3): Supported Log Pages (00h) generated from the
 // page table, and the vendor pages 30h "MEMStore power" and 31h "MEMStore
 // positioning" (docs/vendor-interface.md has their byte tables).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mode pages a rotating disk reports about its mechanism: Format Device
 // (03h) and Rigid Disk Geometry (04h). SBC-2 §6.3.4 and §6.3.5 define them;
 // SBC-3 lists both codes as obsolete, but disks still return them and tools

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The standard mode pages of a direct-access device (SPC-4 and SBC-3,
 // "Mode parameters"): Caching (08h), Control (0Ah), Power Condition (1Ah) and
 // Informational Exceptions Control (1Ch). Each page has a typed value, an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MODE SENSE(6/10) and MODE SELECT(6/10) over one table of mode pages (SPC-4
 // MODE SENSE, MODE SELECT and "Mode parameters"; SBC-3 "Mode parameters").
 // Every page the device has is a row of ModeState's table — code, subpage,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The vendor mode pages of a MEMStore (vendor-specific page codes 20h-3Eh of
 // SBC-3's mode page code table): geometry 20h, physics 21h and
 // control 22h (docs/vendor-interface.md, "Pages"). All big-endian, page_0

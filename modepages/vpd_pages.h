@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Standard INQUIRY data (SPC-4 §6.4.2) and the vital product data pages a
 // direct-access block device answers (SPC-4 §7.8, SBC-3 §6.6).
 //

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by scripts/test: runs the test command's stages and prints, when
 # the run ends (passed or not), one table of each stage's wall time and the
 # total, so that CI's log shows which stage grew.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The disk-array configurations; described in the header.
 #include "sim/array.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The disk-array configurations of Uysal, Merchant and Alvarez, "Using MEMS-based storage
 // in disk arrays" (FAST 2003), run on memsim's device models (issue 19). Every device of an
 // array runs concurrently with its own queue, and a request completes when its last part

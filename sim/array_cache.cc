@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LRU bookkeeping of the MEMS cache; described in the header.
 #include "sim/array_cache.h"
 

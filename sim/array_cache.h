@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bookkeeping of a MEMS cache in front of a disk array (issue 19; Uysal, Merchant and
 // Alvarez, FAST 2003, the configuration with MEMS-based storage as a cache between the
 // array controller and its disks). Which lines of the logical volume are cached, in which

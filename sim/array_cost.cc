@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The array cost model; described in the header.
 #include "sim/array_cost.h"
 

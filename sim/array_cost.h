@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cost model of Uysal, Merchant and Alvarez (FAST '03, §4.1 and §4.3.4): an array costs
 // what its disks, NVRAM and MEMS cost, at $6/GB for disks, $8/MB for NVRAM and X times the
 // disk's price per byte for MEMS, X from 1 to 10. Isocost-X is DiskOnly with disks added

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RAID-0 striping over one or two groups of devices; described in the header.
 #include "sim/array_layout.h"
 

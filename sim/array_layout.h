@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the blocks of a disk array's logical volume lie on its devices (issue 19, the
 // arrays of Uysal, Merchant and Alvarez, "Using MEMS-based storage in disk arrays", FAST
 // 2003): RAID-0 striping in units of `unit_blocks`, over one group of devices, or over two.

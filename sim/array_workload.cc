@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The disk-array comparison's synthetic workloads; described in the header.
 #include "sim/array_workload.h"
 

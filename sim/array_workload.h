@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Synthetic workloads for the disk-array comparison (issue 19). Uysal, Merchant and Alvarez
 // (FAST 2003) replay traces of real applications (abstract; §4); none is in the repository,
 // so three synthetic loads stand in, each named for the kind of application it imitates:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim array: the disk-array configurations of Uysal, Merchant and Alvarez, "Using
 // MEMS-based storage in disk arrays" (FAST 2003), on synthetic workloads or a trace, each
 // replayed 1x to 16x faster (sim/array.h; docs/disk-models.md, "Disk arrays").

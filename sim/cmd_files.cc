@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim run --workload files --layout NAME (the thesis' layout comparison,
 // §6.2.3) and memsim subregions (the subregion map, §6.2.1 and Fig. 6.7).
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim geometry, params, equiv and seek: the device's virtual geometry, its
 // parameters, equivalence classes (thesis §6.3.2) and the positioning
 // breakdown of one seek (§3.1).

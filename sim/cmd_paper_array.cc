@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim paper-array: Figures 5, 6 and 10 of Uysal, Merchant and Alvarez (FAST '03) on the
 // paper's architectures (sim/paper_array.h) and configurations (sim/paper_setup.h). CSV on
 // stdout, one row per plotted value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim paper-array's options (sim/cmd_paper_array.cc).
 #pragma once
 

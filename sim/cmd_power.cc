@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim power: the power paper's idle-timeout, request-merging and
 // subsector results (second paper §5.2, Fig. 11) on workloads shaped like
 // its traces (sim/shaped_workload.h). docs/reproduction.md compares them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim run and replay: workloads and traces through the device model.
 #include <cerrno>
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim seek-profile: the positioning time from one sled position to the
 // start of every row of a grid of cylinders (thesis §3.3, Figs. 3.2 and 3.3:
 // seek time as a function of X and Y displacement, from the corner and from

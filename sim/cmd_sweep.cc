@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim sweep (the thesis' Fig. 6.2 method) and memsim merge (joining the
 // outputs of `sweep --shard I/N`, see sim/sweep_shard.h).
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim wbuffer: Wang and Brandt's "Using MEMS Device as Disk Write Buffer" (§4): the
 // Atlas 10K behind a G2 write buffer at each cache size, the Atlas alone, and a G2 that
 // replaces the disk, on a stand-in for one of the paper's traces (or a trace, or a random

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim's subcommands. Each returns the process exit status: 0 on success,
 // 1 on a runtime error (unreadable or malformed input), 2 on bad arguments;
 // messages go to stderr, results to stdout.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device options every memsim command shares: --device, --config,
 // --set, and how they become a device.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogDisk's log-structured disk copy; described in the header.
 #include "sim/extent_log.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogDisk's log-structured disk copy (Uysal, Merchant and Alvarez, FAST '03, §3.3): the
 // bookkeeping of which disk slot holds the active copy of each data unit. The timing is in
 // sim/paper_array.h.

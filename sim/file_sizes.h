@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File sizes for the thesis' layout experiment (§6.2.3): "sizes drawn from
 // the file size distribution reported in [Ganger and Kaashoek 1997]. In this
 // size distribution, 78% of files are 8 KB or smaller, 4% are larger than

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The thesis' layout workload (§6.2.3): "10,000 whole-file read requests
 // whose sizes are drawn from the file size distribution reported in [Ganger
 // and Kaashoek 1997]", placed by one of the layouts of sim/layout.h.

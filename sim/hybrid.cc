@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two devices working as one store; described in the header. A device alone is a one-device
 // array of sim/array.h (the MEMStore's with the disk's LBNs folded into its capacity); the
 // stripe unit is the whole device, so nothing is split.

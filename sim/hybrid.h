@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two devices working as one store: a disk behind the MEMS write buffer of Wang and Brandt
 // (sim/wbuffer_driver.h), or either device alone for comparison, as the paper compares
 // them (its Figs. 5 and 7: the Atlas 10K alone and a G2 MEMStore that replaces the disk).

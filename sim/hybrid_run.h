@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the hybrid systems' runs (the disk arrays, the write buffer) share.
 //
 // A request that a hybrid system splits into parts on several devices (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data placement on a MEMStore (thesis §6.2): the 5 x 5 subregions of a
 // tip's media region (§6.2.1, Fig. 6.7) and the areas each layout of §6.2.3
 // gives to small and to large files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MEMScache's log of cache lines; described in the header.
 #include "sim/mems_cache_log.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MEMScache's cache (Uysal, Merchant and Alvarez, FAST '03, §3.5): MEMS storage in place of
 // the array's NVRAM cache, "a RAID-5 array of MEMS storage devices, organized as a log of
 // cache lines. When data is written into the cache (whether due to a read from disk or an

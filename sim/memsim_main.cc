@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim: the offline simulator on the device model (issue: model/ and memsim).
 // Command-line wiring only; each subcommand lives in cmd_*.cc.
 #include <CLI/CLI.hpp>

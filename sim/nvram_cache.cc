@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The array's NVRAM write cache; described in the header.
 #include "sim/nvram_cache.h"
 

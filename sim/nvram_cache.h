@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The disk array's mirrored NVRAM write cache, as Uysal, Merchant and Alvarez describe it
 // ("Using MEMS-based storage in disk arrays", FAST '03, §3 and §3.2, §3.4): write-behind (a
 // write completes once its data is in the cache), overwrites of dirty data folded into one

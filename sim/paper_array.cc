@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The paper's array architectures: names, the devices each needs, and the entry point.
 #include "sim/paper_array.h"
 

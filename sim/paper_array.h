@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The array architectures of Uysal, Merchant and Alvarez, "Using MEMS-based storage in disk
 // arrays" (FAST '03, §3), as the paper describes them, each behind the array's mirrored
 // NVRAM write cache (sim/nvram_cache.h) but MEMScache, whose MEMS cache replaces it:

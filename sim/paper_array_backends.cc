@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The paper's arrays: where each architecture reads, destages, cleans and flushes (FAST '03,
 // §3.1-§3.5). The loop that calls these is in paper_array_run.cc.
 #include <algorithm>

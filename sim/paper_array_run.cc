@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The paper's arrays: the event loop, the back-end buses and the NVRAM front end.
 #include "sim/paper_array_run.h"
 

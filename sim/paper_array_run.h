@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run of one of the paper's arrays (sim/paper_array.h), shared by paper_array_run.cc (the
 // event loop, the buses, the NVRAM front end) and paper_array_backends.cc (where each
 // architecture reads, destages, cleans and flushes). Private to those two files.

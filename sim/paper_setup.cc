@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The study's configurations and methods; described in the header.
 #include "sim/paper_setup.h"
 

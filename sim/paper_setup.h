@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The study's configurations and methods (Uysal, Merchant and Alvarez, FAST '03, §4) on
 // memsim's devices: which devices each architecture of Figure 5 is built of, the LogDisk+K
 // variants of Figure 6, the synthetic workload of §4.2, the maximum throughput at an offered

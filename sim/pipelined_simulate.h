@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simulate() spread over two or three threads, for long replays and runs.
 //
 // A replay's work splits into three stages that only pass values forward:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Progress of a long memsim run on stderr (sweep, array, power, wbuffer):
 // "memsim sweep: 12/40 points, 3.1/s, 9 s left", redrawn in place at most
 // twice a second and cleared when the run ends. Only when stderr is a

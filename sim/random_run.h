@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The steps `memsim run` and `memsim sweep` share: a device from the options
 // (errors reported on stderr), the Random workload completed with the
 // device's capacity, and one run of it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Statistics of a simulation run and their three renderings: a table for
 // people, JSON and CSV for programs (shapes documented in docs/memsim.md).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The response-time totals every multi-device run reports (memsim array,
 // memsim wbuffer): requests and reads counted, their response times summed,
 // and the means from them.

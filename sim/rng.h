@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The draws every synthetic workload of memsim makes, on std::mt19937_64
 // (fully specified by the standard) with the distributions written out here
 // rather than std::*_distribution (whose algorithms are implementation-

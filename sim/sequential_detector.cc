@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DualStripe's sequentiality detection; described in the header.
 #include "sim/sequential_detector.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DualStripe's detection of sequential reads (Uysal, Merchant and Alvarez, FAST '03, §3.4):
 // "the array controller keeps a record of the addresses of the last sequentialityWindow read
 // requests. When a new read request arrives, this record is checked to see if the

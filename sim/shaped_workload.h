@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Synthetic workloads shaped like the traces of the power paper (second
 // paper, ACM ToS 2005, §4.2 and §5.2), which this project does not have:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives a device with a stream of requests and collects the statistics.
 #pragma once
 

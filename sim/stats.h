@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Summary statistics of a stream of nanosecond values (response times, queue
 // times, service times): count, mean, population standard deviation, squared
 // coefficient of variation (the thesis' fairness metric, σ²/μ², §6.1.1),

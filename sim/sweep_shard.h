@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Splitting `memsim sweep` into independent shards and joining their outputs
 // again, so that a large sweep runs as separate processes (GNU parallel on one
 // machine, a Slurm job array on many) with no job runner of memsim's own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streaming readers for the block-level traces `memsim replay` takes.
 //
 // DiskSim 4.0 ASCII ("disksim"), one request per line, whitespace-separated:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MEMS write buffer driver; described in the header.
 #include "sim/wbuffer_driver.h"
 

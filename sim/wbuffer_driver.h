@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MEMS write buffer driver of Wang and Brandt, "Using MEMS Device as Disk Write Buffer"
 // (§3 and its Fig. 2): a disk and a MEMStore run concurrently, each with its own queue, and
 // the driver between them keeps the log of sim/write_buffer.h on the MEMStore.

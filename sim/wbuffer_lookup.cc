@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The write buffer's data lookup table; described in the header.
 #include "sim/wbuffer_lookup.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The write buffer's data lookup table (Wang and Brandt, "Using MEMS Device as Disk Write
 // Buffer", §3, "Data Lookup Table" and its Fig. 3): where the latest copy of each piece of
 // disk data sits in the MEMS log.

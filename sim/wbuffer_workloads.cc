@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Synthetic stand-ins for the write-buffer paper's traces; described in the header.
 #include "sim/wbuffer_workloads.h"
 

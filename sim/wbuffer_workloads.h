@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Synthetic stand-ins for the two HP traces Wang and Brandt replay ("Using MEMS Device as
 // Disk Write Buffer", §4), which are not available here. Each matches what the paper states
 // of its trace and nothing more is claimed of it: they are stand-ins, not the traces.

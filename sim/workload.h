@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The thesis' "Random" synthetic workload (Schlosser thesis §6.1.1): request
 // inter-arrival times exponential with a given mean; 67% reads by default;
 // request sizes exponential with mean 4 KB; start locations uniform over the

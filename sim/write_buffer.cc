@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MEMS write buffer's log and cache management; described in the header.
 #include "sim/write_buffer.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MEMS write buffer's log and cache management, as Wang and Brandt describe them in
 // "Using MEMS Device as Disk Write Buffer", §3 ("Cache Management", "Segment List", "Cache
 // Cleaning"). This file is the bookkeeping only: which disk data sits where in the log,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Status as the text the tests compare: "" for success, else the error's
 // sentence (base/expected.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "version/unknown_command.h"
 
 namespace memstore {

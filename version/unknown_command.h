@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A program's first word that names none of its commands, said as such:
 // CLI11 alone answers `memsim frob` with "A subcommand is required", which
 // names neither the word nor the commands there are.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "version/version.h"
 
 #include "memstore_git_revision.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The project's version and the git revision it was built from, for every
 // program's --version (captured by CMake: version/CMakeLists.txt).
 #pragma once

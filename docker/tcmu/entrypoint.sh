@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Starts a private system bus (targetcli finds user backstores through it)
 # and tcmu-runner in the foreground. Create backstores with
 #   docker exec <container> targetcli /backstores/user:memstore create ...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The control socket's commands (docs/memstored.md, "Control socket"): one
 // JSON object per request line, one per reply line. A table of commands,
 // each either about the daemon (luns, lun-add, lun-remove, target-add,

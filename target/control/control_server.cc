@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/control/control_server.h"
 
 #include <sys/stat.h>

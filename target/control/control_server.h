@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The control socket: a Unix-domain stream socket that takes one JSON
 // request per line and answers one JSON line each (control_commands.h).
 // Only the file's permissions guard it: it is created 0600, for the user

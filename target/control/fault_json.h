@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fault rules as JSON, in the keys of [[target.lun.fault]] (docs/faults.md),
 // so that what `faults` lists can be given back to `fault-add`.
 #pragma once

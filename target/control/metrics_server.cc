@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/control/metrics_server.h"
 
 #include <boost/asio/read_until.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Prometheus text metrics over HTTP (docs/memstored.md, "Metrics"):
 // `memstored --metrics ADDR:PORT` answers GET /metrics with every LUN's
 // statistics (the control socket's `stats`, control_commands.h) in the

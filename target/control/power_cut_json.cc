@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/control/power_cut_json.h"
 
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A power cut's report as the control socket gives it (docs/crash-consistency.md).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Secrets kept out of logs: a control request, as the daemon's log shows
 // it, has every secret's value replaced by "***" (docs/memstored.md,
 // "Limits and security"). A secret is the value of any

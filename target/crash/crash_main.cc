@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstore-crash: what a write log (write_log = "PATH") holds, the image it
 // leads to, and the crash states along it (docs/crash-consistency.md).
 #include <fcntl.h>

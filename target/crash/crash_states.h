@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Crash states from a write log (docs/crash-consistency.md, "Crash states"):
 // the blocks a device held if its power had been cut at a chosen point of
 // the log, with the writes that were volatile there kept, lost or torn by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Keeps CPUs from halting while memstored runs ([daemon] awake_cpus).
 //
 // On a virtual machine an idle vCPU halts, and the host deschedules it: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstored's configuration: targets, portals, LUNs, authentication (a TOML
 // file, or the command line's common single-LUN case). Parsing and
 // validation only: every error names the key and the fix; nothing here opens

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line into a configuration (resolve, config.h): the flags of
 // the single-LUN case written as the TOML a file would hold and parsed by
 // the file's parser, or --config's file; then the flags that apply to both.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One [[target.lun]] table, or one [[target]] table, on its own: what the
 // control socket's lun-add and target-add give (docs/memstored.md,
 // "Control socket"). Apart from config.h so that only its users see toml++.

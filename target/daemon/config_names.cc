@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/daemon/config_names.h"
 
 #include "target/daemon/config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The configuration's checks of names and levels that the file, the
 // command line and the control socket share: iSCSI names (RFC 7143 §4.2.7)
 // and log levels. Each error is a sentence that ends in the fix.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/daemon/journal_log.h"
 
 #include <spdlog/pattern_formatter.h>

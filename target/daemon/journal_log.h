@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstored's log lines under systemd (docs/service.md): when stderr is the
 // journal's stream ($JOURNAL_STREAM, set by systemd for StandardError=journal),
 // each line starts with its syslog priority, "<3>" for an error to "<7>" for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstored's command line: the options that mirror the configuration file
 // (daemon::CommandLine) and those only the command line has.
 #pragma once

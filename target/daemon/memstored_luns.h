@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The LUNs of memstored: opened at start from the configuration, and added
 // and removed while it runs through the control socket (lun-add,
 // lun-remove; docs/memstored.md, "Control socket"). Each LUN's driver is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstored: serves MEMStore LUNs over iSCSI (RFC 7143), every command
 // completing at the time the device model says (docs/design.md "Delivery").
 #include <sched.h>

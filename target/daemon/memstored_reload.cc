@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/daemon/memstored_reload.h"
 
 #include <spdlog/spdlog.h>

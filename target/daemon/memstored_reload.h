@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SIGHUP in memstored: the configuration file read again, and the plan
 // (reload.h) applied: the log level here, each LUN's changes posted to the
 // LUN's own loop, and one log line for each change that needs a restart.

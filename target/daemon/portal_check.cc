@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/daemon/portal_check.h"
 
 #include <netdb.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether a portal can be listened on, asked before anything else starts:
 // an address in use or not on this host is then reported before a LUN's
 // image, perhaps of several GB, is created (docs/memstored.md, "Running it").

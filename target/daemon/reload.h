@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SIGHUP: what a re-read configuration changes in the running daemon
 // (docs/memstored.md, "Reloading"). The plan compares the configuration
 // the daemon runs with (as last read) to the new one: what differs and can

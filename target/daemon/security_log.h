@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstored's log of refused logins (docs/memstored.md, "Limits and
 // security"): one warning per refusal, naming the initiator, its address,
 // the target and the reason, at most `lines_per_second` per kind (login,

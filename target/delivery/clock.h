@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The wall clock the delivery engine reads, injectable so that its tests are
 // exact: a fake clock says what "now" is, and every instant, lateness and
 // arrival the engine computes follows from it.

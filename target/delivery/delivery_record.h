@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One delivered completion, for memstored's --completion-log: what the model
 // predicted and when the result was really handed to the transport. Times
 // are ns on the LUN's model clock (arrival, modeled completion) and on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/delivery/due_heap.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Results the model has decided, waiting for their delivery instant: a
 // min-heap on (due, sequence) in one vector, so that a transport needs one
 // wake-up for the earliest of them and a delivery allocates nothing once the

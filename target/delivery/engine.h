@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The delivery engine: drives a Lun in wall-clock time for a transport,
 // without the transport's event loop (docs/design.md, "Threads"). Commands
 // arrive now, and each result is handed back at the instant the timing mode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How late a transport delivered its timed completions (realtime and scaled
 // timing): count, mean, maximum and a histogram for percentiles, in ns. A
 // delivery is never early (the engine compares each instant with the

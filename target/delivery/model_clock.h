@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The model's clock against the wall clock (docs/design.md, "Threads"): model
 // time 0 is the wall instant the transport started (the epoch); in realtime
 // and off timing one model ns is one wall ns, in scaled timing the model's

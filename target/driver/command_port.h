@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a transport needs from a LUN: submit a command now and be called back
 // when its result is due, and tell the LUN about its nexuses. TimedLun
 // implements it on Asio timers, LoopBridge carries it to the LUN's event

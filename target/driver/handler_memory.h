@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory for one outstanding Asio operation at a time, so that the target's
 // steady READ/WRITE path allocates nothing: Asio allocates every pending
 // operation (a socket read, a write, a timer wait) through the completion

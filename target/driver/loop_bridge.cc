@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/driver/loop_bridge.h"
 
 #include <boost/asio/post.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A LUN as seen from the sessions of one io_context (one event-loop
 // thread). memstored runs N event loops (docs/design.md, "Threads"): each
 // LUN's TimedLun and model live on one of them, and each connection on one

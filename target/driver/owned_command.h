@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A command that owns what its spans point at, so that it can be handed to
 // another thread after its submitter has returned (LoopBridge posts one to
 // the LUN's loop). scsi::ScsiCommand's spans are the submitter's only for

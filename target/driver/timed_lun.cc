@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/driver/timed_lun.h"
 
 #include <unistd.h>

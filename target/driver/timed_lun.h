@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives a Lun in wall-clock time on an Asio io_context: the Asio side of
 // the delivery engine (target/delivery/engine.h, which holds the timing
 // modes, the model clock, compensation, the due-time heap, lateness, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CHAP authentication of an iSCSI login, target side (RFC 7143 §12.1.3 on top
 // of RFC 1994). One ChapAuthenticator per connection login:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One iSCSI connection on an Asio socket (docs/design.md, "Threads"): a
 // read loop (PDU framing and digests), a gathered writer draining a queue,
 // pings and the login deadline. Completion handlers use their own memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where one connection (connection.cc) is in its life, and the only ways it
 // moves on.
 //

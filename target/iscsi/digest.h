@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Header and data digests (RFC 7143 §12.1, §13.1): CRC32C (Castagnoli,
 // generator 0x11EDC6F41), register preset to all ones, result complemented.
 // On the wire the 4 digest bytes are least significant byte first (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The iSCSI login/text keys as data (RFC 7143 §6, §12, §13; RFC 7144 §2).
 // Each key is one KeyDef row: where it may appear, who may send it, how two
 // values combine, its range and its RFC default. The negotiation engine

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Login and text negotiation, target side (RFC 7143 §6, §11.12-11.13, §13).
 // A Negotiation lives for one connection's login (and its later Text
 // exchanges): it answers each key list, keeps what has been agreed, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // iSCSI PDU codec (RFC 7143 §11): typed structs for every BHS the target
 // receives or sends, with encode/decode and no session state.
 //   pdu_bhs.h        the 48-byte BHS, opcodes, common fields, LUN, PduError

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Additional Header Segments of a SCSI Command (RFC 7143 §11.2.2, §11.3.4,
 // §11.3.5): the extended CDB (AHSType 1) and the expected bidirectional read
 // data length (AHSType 2). Each AHS is AHSLength (2 bytes), AHSType (1), one

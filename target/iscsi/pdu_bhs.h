@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The iSCSI Basic Header Segment (RFC 7143 §11.2): the 48 bytes every PDU
 // starts with, the fields common to all opcodes, the SAM LUN encoding and the
 // error value that every decoder returns. No session state lives here.

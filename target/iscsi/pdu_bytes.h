@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Big-endian field access inside a BHS (RFC 7143 §11.1: network byte order).
 // Internal to the PDU codec.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PDUs the initiator sends and the target receives (RFC 7143 §11, opcodes
 // 00h-1Fh): one struct per opcode, `encode` to a BHS and `decode_xxx` back.
 // Decoders check what the RFC makes an error and ignore reserved fields

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PDUs the target sends (RFC 7143 §11, opcodes 20h-3Fh): one struct per
 // opcode, `encode` to a BHS and `decode_xxx` back (for tests and test
 // initiators). Fields the RFC calls "reserved" in a given context (e.g. the

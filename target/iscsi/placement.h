@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which event loop a connection belongs on (docs/design.md, "Threads").
 //
 // memstored accepts connections onto its loops in turn. A connection whose

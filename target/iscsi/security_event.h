@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A refused login, as the session reports it for the operator's log
 // (docs/memstored.md, "Limits and security"): what kind of refusal, who
 // asked (the InitiatorName it sent and its address), for which target, and

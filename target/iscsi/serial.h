@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Serial number arithmetic (RFC 1982, SERIAL_BITS = 32) for CmdSN, StatSN,
 // DataSN and R2TSN (RFC 7143 §4.2.2.1: "comparisons and arithmetic on
 // sequence numbers use serial number arithmetic").

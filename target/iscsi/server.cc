@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Asio side of the target: acceptors (a coroutine each), the targets
 // and their LUNs on every loop, and the limit on connections; the sessions
 // logged in, with reinstatement and their limit, in session_registry.h. Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The iSCSI target server (RFC 7143) on Boost.Asio: listens on the configured
 // portals and runs one Session per connection.
 //

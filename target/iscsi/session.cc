@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session: construction, numbering (StatSN, the CmdSN window) and the
 // dispatch of each PDU to its job: login (session_login.cc), SCSI commands
 // (session_command.cc), write data (session_data_out.cc), NOP, Text, task

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One iSCSI session on one connection (MaxConnections = 1, ErrorRecoveryLevel
 // 0): login (RFC 7143 §6, §11.12-13), then the full feature phase: SCSI
 // commands with immediate, unsolicited and solicited (R2T) data, Data-In and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session: SCSI commands (RFC 7143 §11.3-11.4), from the Command PDU to the
 // Data-In and SCSI Response, with residuals.
 #include <algorithm>

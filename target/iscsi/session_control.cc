@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session: NOP (RFC 7143 §11.18-11.19), Text (§11.10-11.11), task management
 // (§11.5-11.6) and Logout (§11.14-11.15).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session: write data (RFC 7143 §11.7-11.8): R2Ts, and Data-Out PDUs checked
 // against their sequence, offset and the task's transfer length.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session: write data received in place (Session::landing). A 128 KB write
 // would otherwise come in twice: from the socket into the connection's
 // buffer, then into the task's (12.6% of the daemon's time in memmove:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What one session may hold at most, and what the server learns of a
 // session at login: every resource an initiator controls has a bound
 // (docs/memstored.md, "Limits").

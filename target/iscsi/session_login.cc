@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session: the login phase (RFC 7143 §6.3, §11.12-11.13), apart from the
 // full feature phase in session.cc.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sessions in the full feature phase, from every loop, each with its
 // connection: who is logged in to which target, for reinstatement (RFC 7143
 // §6.3.5), the per-initiator limit, and a target changed while it runs (its

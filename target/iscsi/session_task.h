@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A session's task: one SCSI command from its PDU to its response, with its
 // write data and R2T bookkeeping. Private to the session's files
 // (session*.cc).

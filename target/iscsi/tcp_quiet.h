@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How long a TCP socket has received nothing, as the kernel knows it: the
 // target's ping (connection.cc) counts any byte from the initiator as a sign
 // of life, including bytes still in the socket's buffers or in the middle of

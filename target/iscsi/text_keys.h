@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text data segment of Login and Text PDUs (RFC 7143 §6.1): key=value
 // pairs, each followed by one NUL byte, kept in the order received; and the
 // value encodings of RFC 7143 §5.1 and §6.1. Which keys exist and how they

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fault rule from its TOML table (docs/faults.md): memstored's
 // [[target.lun.fault]] tables, and the rules the control socket adds at run
 // time (sent as the same keys). Every key is checked against the LUN's

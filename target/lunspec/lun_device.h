@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which device a LUN is: a MEMStore preset (g1, g2, g3, uysal03) or a zoned disk
 // (atlas10k, disk20k; model/disk_presets.h). memstored's `device` key and
 // the TCMU handler's `device=` both resolve through here, so the two accept

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds a LUN from its configuration: the backing store (a sparse image
 // file, or memory), its persisted identity, and the device model.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One LUN as memstored's configuration and the TCMU handler's
 // configuration string both describe it: the device, its parameters, the
 // backing, the timing and the scheduler. The library below both transports

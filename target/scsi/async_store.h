@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A store that can start an operation and finish it later, so that the
 // thread delivering completions never waits for the disk (docs/design.md,
 // "Storage I/O"). FileStore implements it on io_uring.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where a LUN keeps its blocks. The LUN validates the CDB and the LBA range
 // first and then calls the store; the store checks ranges again and never
 // touches anything past its last block, but its errors are for the failures

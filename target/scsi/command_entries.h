@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command table's entries (SBC-3, SPC-4): a new command is an entry here
 // and its handler. Only command_table.cc includes it (checks and lookups).
 #pragma once

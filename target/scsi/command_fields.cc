@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a CDB through its table entry: reserved bits, fields, the blocks
 // addressed and the allocation length (command_table.h).
 #include "modepages/bytes.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one table of supported commands (SPC-4, SBC-3; docs/scsi-device.md
 // "Commands"): opcode and service action, CDB length, data direction, the
 // REPORT SUPPORTED OPERATION CODES usage mask (which also drives the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Who may change a LUN's control mode pages: the pages whose values change
 // how the LUN times every initiator's commands (ModePage::control): the
 // vendor page 22h (scheduler, timing mode, scale; docs/vendor-interface.md)

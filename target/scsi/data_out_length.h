@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How many data-out bytes a CDB asks for, before any data has arrived: the
 // transport's bound on what it buffers for a command (RFC 7143 §11.4.5: the
 // SCSI command's own transfer length, against the initiator's Expected Data

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/scsi/fault_range.h"
 
 #include "target/scsi/command_table.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The blocks a command reads or writes on the medium, from its CDB, for
 // matching fault rules (fault_rule.h): the commands of the command table
 // that stand for a medium access (CommandSpec::media), at their LBA and

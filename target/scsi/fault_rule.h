@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fault rules: a failure a tester declares, on purpose, for the commands
 // that match it (docs/faults.md). A rule is plain data: which commands it
 // matches, how often it fires, and what it does to a command when it fires.

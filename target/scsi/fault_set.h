@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fault rules of one LUN, and the decision, command by command, of
 // which rule fires (fault_rule.h, docs/faults.md).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A LUN backed by a raw image file: block n is bytes [n·block_size,
 // (n+1)·block_size) of the file, nothing else in it. The file is sparse:
 // created with ftruncate, unmapped blocks punched out.

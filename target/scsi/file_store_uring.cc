@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FileStore's asynchronous operations on io_uring (file_store.h). Kept
 // apart from the synchronous store so that liburing is seen by this file
 // only.

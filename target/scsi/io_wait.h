@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The storage operations of one command that an asynchronous store has
 // started and not yet finished (async_store.h). The command's result waits
 // for them before it is delivered: a READ's data is still arriving in its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The limits this LUN enforces and advertises in VPD B0h (SBC-3 §6.6.3):
 // one definition for both.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the SCSI layer tells its host program what went wrong where no
 // initiator is told the whole story: a backing store's failure reaches the
 // initiator as sense data, and the operator through this sink with its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A logical unit: a transport-independent SBC-3 disk with MEMStore timing
 // (docs/scsi-device.md), or with the timing of a zoned rotating disk
 // (LunConfig::disk; docs/disk-models.md).

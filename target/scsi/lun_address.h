@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The 8-byte LUN address of a logical unit number (SAM-5 §4.7): what
 // REPORT LUNS lists and what a transport's LUN field carries. Header-only,
 // so that transport codecs share it without linking the SCSI layer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WRITE BUFFER / READ BUFFER: the vendor batch commands MEMS BATCH (mode
 // 01h) and MEMS BATCH RESULTS (mode 01h, descriptor mode 03h), and the echo
 // buffer (modes 0Ah, 0Bh). docs/vendor-interface.md is normative.

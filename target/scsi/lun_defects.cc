@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // READ DEFECT DATA (10) and (12) (SBC-3): the lists of the logical unit's
 // defects, the primary list (PLIST, found when it was made) and the grown
 // list (GLIST, found since and reassigned).

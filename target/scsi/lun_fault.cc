@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fault injection: what a fired rule does to a command (fault_rule.h,
 // docs/faults.md).
 #include <algorithm>

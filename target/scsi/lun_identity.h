@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A LUN's identity: the unit serial number (VPD 80h) and the NAA designator
 // (VPD 83h). Hosts key multipath, udev's /dev/disk/by-id links and fstab
 // entries on them, so they must survive a restart of memstored. For an

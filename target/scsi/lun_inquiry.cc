@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // INQUIRY: standard data and the VPD pages (SPC-4 §6.4, §7.8; SBC-3 §6.6).
 #include "modepages/mode_disk.h"
 #include "target/scsi/limits.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LOG SENSE (SPC-4 §6.6): Supported Log Pages, and the vendor pages with the
 // device's power and positioning statistics (docs/vendor-interface.md).
 #include "modepages/bytes.h"

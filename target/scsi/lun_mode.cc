@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MODE SENSE and MODE SELECT (SPC-4 §6.11-6.14): the standard pages and the
 // MEMStore vendor pages, with the control page's changes applied to the LUN.
 // Only the initiators LunConfig::control_access names may change the control

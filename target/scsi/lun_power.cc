@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Power cuts (docs/crash-consistency.md): what the LUN does when its power
 // goes, and when it goes for good.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PERSISTENT RESERVE IN/OUT (SPC-4 §6.15, §6.16), RESERVE/RELEASE(6/10)
 // (SPC-2), and what the transport tells the Lun about I_T
 // nexuses and resets. The state and its rules are in reservations.cc; this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Commands that move or check data: READ/WRITE (6/10/12/16), WRITE AND
 // VERIFY, VERIFY, SYNCHRONIZE CACHE, WRITE SAME, UNMAP, COMPARE AND WRITE,
 // ORWRITE (SBC-3 §5).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Positioning statistics a LUN keeps for its vendor log page 31h: count,
 // mean and maximum of each breakdown component over the media commands
 // served, of the queue depth seen by arriving media commands, and of how

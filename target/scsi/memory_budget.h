@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One bound on memory that remote initiators make the daemon hold, shared by
 // every LUN that draws on it, whatever thread each runs on: the data buffers
 // of commands waiting for their modeled completion and the buffers kept for

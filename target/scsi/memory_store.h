@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A LUN held in memory, for tests, benchmarks and throwaway targets.
 //
 // Sparse: the blocks live in one anonymous mapping reserved at creation

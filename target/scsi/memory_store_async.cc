@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MemoryStore's asynchronous side (memory_store.h): large operations wait in
 // a queue and run a slice per turn of the LUN's event loop, so that a 512 MiB
 // WRITE SAME or a 32 MiB READ does not hold the thread that delivers every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Keeps the nodes of erased map entries for reuse, so that a node-based map
 // (std::map, std::unordered_map) in a steady state -- as many insertions as
 // erasures -- allocates nothing: the common READ/WRITE path of the target

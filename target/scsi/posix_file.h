@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the files beside a LUN (its image, file_store.cc; its identity,
 // lun_identity.cc; its write log, write_log.cc) share: an errno as text, a
 // path's directory, whole transfers, and making a newly created file's

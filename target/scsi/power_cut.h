@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a power cut does to the writes a volatile write cache holds, and the
 // account of it (docs/crash-consistency.md).
 //

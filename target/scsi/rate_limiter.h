@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Log lines an outsider can provoke (refused logins, refused MODE SELECTs of
 // a control page) are rate-limited, so that a hostile or broken initiator
 // cannot fill the disk or drown the other lines: at most `per_window` lines

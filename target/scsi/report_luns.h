@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a target says about its logical units as a whole, for every
 // transport, in one place: REPORT LUNS (SPC-4 §6.33) and the answer to a
 // command addressed to a logical unit that does not exist (SPC-4 §4.6.8 for

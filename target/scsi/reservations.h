@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reservations of one logical unit: persistent reservations (SPC-4
 // "Reservations", PERSISTENT RESERVE IN/OUT §6.15-6.16) and SPC-2
 // reservations (RESERVE and RELEASE, SPC-2 §5.5), with the rules for how

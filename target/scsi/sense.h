@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SCSI status and sense data (SPC-4 §4.5). Handlers return a sense *reason*;
 // one table maps reasons to sense key / ASC / ASCQ, and one builder produces
 // fixed (70h) or descriptor (72h) format as the Control mode page's D_SENSE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How a transport delivers completions relative to the model (docs/memstored.md,
 // "Timing"): at the modeled time (realtime), at k times it (scaled), or
 // as soon as possible while the model still accounts (off).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The iSCSI TransportID (SPC-4 §7.6.4.6) that names an initiator port in
 // PERSISTENT RESERVE IN READ FULL STATUS.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Who an initiator is, for state that outlives one I_T nexus, and the unit
 // attention conditions queued for it (SAM-5 "Unit attention conditions").
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/scsi/volatile_cache.h"
 
 #include <algorithm>

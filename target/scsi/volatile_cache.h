@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A volatile write cache in front of a backing store: the device's own RAM,
 // which a power cut empties (durability = "volatile", docs/crash-consistency.md).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A record of every write, discard and flush a LUN's store is given, in the
 // on-disk format of Linux's dm-log-writes target (write_log = "PATH",
 // docs/crash-consistency.md), so that the tools made for that format read

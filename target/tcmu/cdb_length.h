@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The length of the CDB TCMU hands over: the command table's for the
 // opcode, which for every opcode is what Linux copies into the TCMU ring
 // (scsi_command_size: by the opcode's group, SPC-4 §4.2.5.1, and 8 +

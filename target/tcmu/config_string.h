@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TCMU backstore's configuration string (docs/tcmu.md):
 //
 //   memstore/<backing image>[;key=value]...

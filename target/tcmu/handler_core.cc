@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C++ side of handler_core.h: config string -> LunSpec -> Lun (the same
 // lunspec::open_lun memstored uses) -> ThreadedLunDriver, and the copying
 // between tcmu's iovecs and the Lun's buffers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The C ABI between the tcmu-runner handler shell (handler_memstore.c, the
  * only file that sees tcmu-runner's headers) and the C++ core. Plain C types
  * only; no function lets an exception out. Messages are malloc()ed and freed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * handler_memstore.so: the MEMStore backstore for tcmu-runner 1.5.x
  * (`user:memstore` in targetcli; docs/tcmu.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives a Lun in wall-clock time for callers that block: execute() submits
 // a command now and returns when its result is due, with the timing modes
 // of memstored (docs/memstored.md "Timing"): at the modeled completion

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cutting block lists into MEMS BATCH-sized batches.
 #include "apps/batching.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Capsule layout (thesis §6.3.7): CapsuleResolve's sizes, the placement of
 // Fig. 6.14 on G2, every capsule one parallel access (by the host geometry
 // and by the model's planner), the inverse mapping, and block contents.

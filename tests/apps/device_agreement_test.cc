@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The two BlockDevices agree: the same batches cost the same modeled time on
 // the simulated device as on a memstored LUN reached through the host
 // library (here the same scsi::Lun in-process, behind host::Device), and the

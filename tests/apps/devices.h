@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Devices for the application tests: G2, and a small device a whole scan
 // finishes on quickly (p = 10, N = 40, Ny = 4, Sx = 100, Sy = 5: 20,000
 // blocks), with or without micropositioning and conflict groups. The idle

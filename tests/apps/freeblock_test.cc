@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The free-block scan (thesis §6.3.6): foreground placement, the choice of
 // free blocks (checked against the device model's own batch planner), and
 // whole scans on the simulated device.

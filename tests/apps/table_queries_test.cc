@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The queries of §6.3.7 on both layouts, end to end on the simulated
 // device: the capsule layout reads only the attributes asked for, so its
 // single- and two-attribute scans take a fraction of the row-major time.

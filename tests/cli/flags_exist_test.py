@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every option a message names exists: each `--flag` in a string literal
 of the programs' sources (errors, suggestions, help) is an option that one
 of the programs takes, as its --help (and each subcommand's) lists them.

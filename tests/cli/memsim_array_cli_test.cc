@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of memsim array (issue 19; Uysal, Merchant and Alvarez, FAST 2003): every
 // configuration runs the same requests, the JSON says whether the paper's ranking holds, a
 // trace replays at each speedup, and bad flags name the fix.

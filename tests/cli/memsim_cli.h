@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the memsim command-line tests (docs/memsim.md): run the real
 // executable (MEMSIM_PATH) with posix_spawn and look at its stdout, stderr and
 // exit status. Test traces and configs live in MEMSIM_TEST_DATA.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the memsim command line (docs/memsim.md): each test runs
 // the real executable (MEMSIM_PATH) with posix_spawn and checks stdout, stderr
 // and the exit status. Test traces and configs live in MEMSIM_TEST_DATA.

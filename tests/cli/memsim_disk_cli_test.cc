@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of memsim with the zoned disks (issue 19, docs/disk-models.md):
 // --device atlas10k and disk20k run, take their --set keys, and print their parameters.
 #include "tests/cli/memsim_cli.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of memsim's power strategies (issue 20, power paper §5.2):
 // the [power] keys switch them, the shaped workloads run, and memsim power
 // writes one row per policy with the same requests in every group.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of memsim sweep (docs/memsim.md): its CSV and JSON, and
 // sharded sweeps (--shard I/N) that memsim merge joins into the unsharded output.
 #include "tests/cli/memsim_cli.h"

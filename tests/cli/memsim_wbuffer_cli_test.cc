@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of memsim wbuffer (Wang and Brandt's MEMS write buffer): every system at
 // every scaling factor and cache size on the stand-ins for the paper's traces, a trace
 // replayed at each scaling, and bad flags naming the fix.

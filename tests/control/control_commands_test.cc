@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The control socket's commands against a real LUN driver (no socket: the
 // dispatch runs the work at once): each command's reply, errors that name
 // the key, a rule added at run time firing on the next command, and timing

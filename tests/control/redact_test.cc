@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Secrets kept out of the daemon's log (target/control/redact.h).
 #include "target/control/redact.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AwakeCpus ([daemon] awake_cpus): its spinners run at SCHED_IDLE, one per
 // CPU the process may use at most, and are gone once it is destroyed.
 #include "target/daemon/awake_cpus.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `device = "atlas10k"` (or "disk20k"): a LUN that is a zoned rotating disk
 // (docs/disk-models.md), its `set` keys, what it refuses, and the error for
 // a device nobody knows.

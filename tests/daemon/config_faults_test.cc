@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // [[target.lun.fault]] tables (docs/faults.md): what a full rule parses to,
 // and errors that name the key and say what it takes.
 #include <gmock/gmock.h>

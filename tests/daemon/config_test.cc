@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/daemon/config.h"
 
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The example configuration (examples/memstored.toml), the installed one
 // (etc/memstored.toml), docs/memstored.md and the parser must agree on the
 // keys: the example names every key the parser accepts and no other, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // docs/faults.md against the parser: every TOML block of the page parses
 // as the configuration of a G2 LUN, and together they show every action
 // the parser knows, so the page's examples cannot drift from the code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The portal check memstored makes before it opens any LUN's image.
 #include "target/daemon/portal_check.h"
 

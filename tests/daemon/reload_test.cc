@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SIGHUP's plan: what differs between the configuration as last read and
 // the new one, applied live (log level, timing, faults) or named as needing
 // a restart.

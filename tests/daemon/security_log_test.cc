@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstored's log of refused logins (target/daemon/security_log.h): what a
 // line says, and the rate limit per kind with its "suppressed" summary.
 #include "target/daemon/security_log.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The delivery engine on a fake clock: never delivered before due, order by
 // due instant then by the model's order, lateness exactly as the clock says,
 // compensation, scaled timing, off timing, the page 31h feed, and a

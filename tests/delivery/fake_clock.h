@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A clock that says what the test says: every instant the engine computes,
 // every lateness it records, follows exactly from it.
 #pragma once

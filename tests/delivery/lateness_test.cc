@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lateness percentiles from the histogram: within a bucket's width of the
 // exact order statistic, never above the maximum.
 #include "target/delivery/lateness.h"

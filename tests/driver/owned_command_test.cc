@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OwnedCommand: what LoopBridge posts to a LUN on another loop. The
 // data-out buffer travels (the submitter's heap block itself, never a copy
 // of a write's data) when the data starts at its owner's buffer; anything

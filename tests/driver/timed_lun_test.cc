@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TimedLun in realtime timing: every result is handed back, none before
 // the instant the model gave it, whether the last stretch before that
 // instant is slept (spin 0) or waited on the CPU (spin > 0), and in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the control socket's requests (target/control/
 // control_commands.h), which any local user the socket admits can send:
 // every line gets one reply, {"ok": true, ...} or {"ok": false, "error":

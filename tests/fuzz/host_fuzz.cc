@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the host library's decoders of what a device sends:
 // sense data, MODE SENSE(10) data, INQUIRY and READ CAPACITY data, mode page
 // 20h (and the geometry built on it), MEMS BATCH RESULTS; plus memsctl's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for CDB and parameter-list parsing: any byte string,
 // taken as a CDB plus data-out, goes through a G2 LUN (in memory). Every
 // command must end in GOOD, RESERVATION CONFLICT, or CHECK CONDITION with

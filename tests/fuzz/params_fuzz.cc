@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the device-parameter parser: any text must either
 // yield parameters that validate() accepts, that build a working device and
 // that params_to_toml writes back to the same set, or errors that each name a

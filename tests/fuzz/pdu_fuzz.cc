@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the iSCSI codec: the first 48 bytes as a BHS through
 // both dispatching decoders, the rest as a SCSI Command's AHS and as a text
 // data segment. Nothing may crash; whatever decodes must re-encode to bytes

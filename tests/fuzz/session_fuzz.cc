@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the iSCSI session: login and text key negotiation,
 // then the full feature phase, fed with PDUs a hostile initiator could send.
 // The first byte picks how the input is used:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the TCMU backstore's config string (target/tcmu/
 // config_string.h), which tcmu-runner hands over from targetcli: any string
 // must yield a LUN spec whose parameters validate, or one error message that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the trace readers: any byte string, read as a DiskSim
 // trace and as an SPC trace, must end in kEnd or kError without crashing,
 // hanging or tripping a sanitizer, and must only yield well-formed requests.

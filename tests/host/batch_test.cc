@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The batch builder (host/batch.*): the limits it checks before anything is
 // sent, the parameter list it encodes (parsed back by the target's parser),
 // the words for a field pointer, and splitting MEMS BATCH RESULTS.

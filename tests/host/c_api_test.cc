@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C API's contract without a device: every bad argument is a code and a
 // message, never a crash; the per-thread last error. The calls against a
 // running memstored are in tests/integration/host_test.sh (examples/).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device (host/device.*) against an in-process LUN — the same scsi::Lun
 // memstored serves — behind the Transport interface: identification,
 // geometry from page 20h, batches, vendor pages and every error path the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A failed tip seen from the host library (docs/faults.md, "Geometry-aware
 // faults"): after MODE PARAMETERS CHANGED the library reads page 20h again,
 // and the equivalence classes and conflicts it computes agree with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HostGeometry (host/geometry.*) against the device model: the page that
 // the target would send is produced by modepages::geometry_page_from, encoded
 // and decoded through the host's path, and every answer of the thesis'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test transports for the host library: a scsi::Lun in-process behind the
 // host's Transport interface (the same LUN memstored serves), and a wrapper
 // that rewrites chosen answers (a plain disk without page 20h, unit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsctl's LBN:COUNT[@FILE] syntax: every error names the option and the
 // argument as typed.
 #include "host/memsctl_args.h"

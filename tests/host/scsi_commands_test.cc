@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CDB builders and response decoders of host/scsi_commands.*: exact CDB
 // bytes, and finding a page in MODE SENSE(10) data however it is laid out.
 #include "host/scsi_commands.h"

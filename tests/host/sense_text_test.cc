@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sense data in words (host/sense_text.*): decoded from the bytes the
 // target's own builder (target/scsi/sense.cc) produces, in fixed and in
 // descriptor format, for every reason the device can report.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the build into a scratch root with DESTDIR, as a package would,
 # and checks the result from there: every file cmake/install.cmake names is
 # in place, the installed memstored runs (--version) and serves the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Integration test of the thesis' two applications (docs/applications.md)
 # against a running memstored (timing off) and on the simulated device:
 #  - memstore-scan reads all of a small device, with free blocks beside every

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs bench/timing-fidelity, bench/isolation, bench/lun-scale and
 # bench/throughput-vs-tgt at a tiny scale and checks their tables: every row
 # present, no early delivery, LUN A's WRITE SAME and SYNCHRONIZE CACHE streams

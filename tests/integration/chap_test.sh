@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Integration test: CHAP (one-way and mutual) and the initiator ACL, with
 # libiscsi's tools as the initiator; what discovery lists to whom; refused
 # logins in the log, rate-limited; CHAP for discovery itself; no secret in

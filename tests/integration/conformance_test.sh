@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # libiscsi's iscsi-test-cu conformance suite, in full, against memstored:
 # every suite (one client process each, as scripts/conformance runs them)
 # must end with no failed test. Two exceptions, both explained in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The libraries a container image's binary needs are in its run stage.
 
 Usage: container_libs.py DOCKERFILE BINARY

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The containers' commands, run outside a container (docker/README.md), so
 # that a Dockerfile whose command no longer fits the programs fails here even
 # where no container engine is installed:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A volatile LUN live and through its write log (docs/crash-consistency.md):
 # memstored with durability = "volatile" and write_log, QEMU's iSCSI driver
 # writing with and without a flush between; a power cut through memsctl

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # log_level = "debug" tells what happened: each connection accepted, each
 # Login Request and Response with its keys (CHAP_R as ***), the parameters a
 # session runs with, each fault that fires, each control request; and still

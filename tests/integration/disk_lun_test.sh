@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Integration test: a target with a MEMStore LUN (g2) beside a rotating-disk
 # LUN (atlas10k, docs/memstored.md "Disk LUNs"), read by real libiscsi
 # clients: VPD B1h gives the disk's rotation rate and the MEMStore's "not

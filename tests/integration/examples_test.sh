@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The examples start clean: memstored on examples/minimal.toml as it is, and
 # on examples/memstored.toml (every key) with only its service paths and
 # ports moved into a scratch directory, serves its LUNs to a plain iscsi-ls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fault injection seen from a real initiator (libiscsi, through the host
 // library's transport): for every action, the exact status, sense and
 // INFORMATION, against the LUNs faults_test.sh configures, one rule each.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fault injection from a real initiator: memstored with one rule per LUN
 # ([[target.lun.fault]], docs/faults.md), checked by faults_client (libiscsi)
 # for each action's status and sense; run twice, the seeded rule fires on

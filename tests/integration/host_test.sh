@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Integration test of the host library and memsctl against a running
 # memstored: geometry and equivalence classes from mode page 20h equal the
 # device model's (memsim) on G2 and on a small device with micropositioning

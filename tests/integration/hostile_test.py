@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Hostile initiators against a real memstored (docs/memstored.md, "Limits").
 
 One case per limit an initiator could otherwise exhaust. Each drives the

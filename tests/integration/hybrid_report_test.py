@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """bench/hybrid-report.py on fio JSON made up for the test: it reads each
 configuration's jobs (fio's notes before the JSON included) by their total
 latency, weights a mixed job's mean by each direction's I/Os, writes the CSV,

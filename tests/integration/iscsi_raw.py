@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A raw iSCSI initiator for the Python tests and scripts that drive memstored.
 
 Shared by tests/integration/hostile_test.py (hostile initiators) and

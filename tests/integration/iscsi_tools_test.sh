@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Integration test: memstored on an ephemeral loopback port, driven by real
 # libiscsi clients (iscsi-ls discovery, iscsi-inq, iscsi-readcapacity16).
 # Usage: iscsi_tools_test.sh MEMSTORED

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the integration tests: start memstored in a scratch directory,
 # wait for it to log its bound ports, and stop it on exit.
 #   start_memstored MEMSTORED NPORTS ARGS...   sets $work, $log, $pid, ${ports[@]}

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """memstored and systemd's notify protocol (Type=notify, docs/service.md):
 READY=1 once it serves, RELOADING=1 then READY=1 around a SIGHUP reload (a
 STATUS naming a failed reload when the file no longer parses, the daemon

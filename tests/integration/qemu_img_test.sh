@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Integration test: QEMU's iscsi:// block driver against memstored. An image
 # goes into the LUN with qemu-img convert and comes back out byte-identical;
 # qemu-io writes and verifies patterns.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Timing fidelity test: memstored in realtime mode logs, per completion, the
 # model's prediction and the actual delivery time (--completion-log);
 # iscsi-load (libiscsi) times every command from the client. bench/timing-report

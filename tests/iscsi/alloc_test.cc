@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The common READ/WRITE path allocates nothing per command once warm
 // (issue: "no heap allocation per command in steady state"). A counting
 // operator new sees every allocation the target's io thread makes while a

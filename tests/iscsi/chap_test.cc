@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CHAP (RFC 1994, RFC 7143 §12.1.3): the exchange with a fixed challenge, and
 // one test per failure. Expected MD5 values computed with Python's hashlib:
 //   md5(bytes([42]) + b"initiatorsecret1" + bytes(range(16)))

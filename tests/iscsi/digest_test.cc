@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CRC32C digests (RFC 7143 §12.1) against the published examples of RFC 3720
 // Appendix B.4, whose bytes are shown in transmission order.
 #include "target/iscsi/digest.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A memstored-like target for socket-level tests: one target on
 // 127.0.0.1:<free port> serving one LUN, its io_context on its own thread.
 // It stops as memstored does: closing every connection lets run() return

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LUNs added to and removed from a running target (Server::add_lun,
 // remove_lun; the control socket's lun-add and lun-remove), seen from a
 // session that was logged in all along: the other LUNs report REPORTED LUNS

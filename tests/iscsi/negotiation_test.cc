@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Login/text negotiation (RFC 7143 §6, §13): one test per result function,
 // defaults, each refusal and its Login status (§11.13.5), discovery sessions.
 #include "target/iscsi/negotiation.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // iSCSI PDU codec (RFC 7143 §11): exact bytes for hand-written BHS, a round
 // trip for every PDU type, one test per decode error, reserved fields
 // ignored, the LUN encoding and the AHS of a SCSI Command.

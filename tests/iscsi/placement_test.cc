@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which loop a connection's login sends it to (target/iscsi/placement.h).
 #include "target/iscsi/placement.h"
 

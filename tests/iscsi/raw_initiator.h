@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A raw iSCSI initiator on a blocking loopback socket, for tests that need
 // to send what no well-behaved initiator would (corrupt digests, oversized
 // segments) or to count what the target does per command; and a G2 LUN in

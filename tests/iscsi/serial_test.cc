@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RFC 1982 serial number arithmetic with SERIAL_BITS = 32, including the
 // wrap-around and the undefined comparison at a distance of exactly 2^31.
 #include "target/iscsi/serial.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The server's limits and session reinstatement on real loopback sockets
 // (docs/memstored.md, "Limits"): too many connections, a connection that
 // never logs in, too many sessions of one initiator, an initiator that

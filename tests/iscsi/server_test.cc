@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The server's framing against a hostile initiator on a real loopback
 // socket: corrupt digests and oversized data segments get the RFC 7143
 // answer, and the daemon keeps serving the next initiator.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The operator's event log (Session::set_event_log): one line per login,
 // logout, dropped connection and task management function, each naming the
 // initiator, its ISID, its address, the target and the session, so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Session driven PDU by PDU, as a test initiator would: a real G2 Lun on
 // an in-memory store behind a driver::CommandPort that answers at once (or
 // holds the results until released), and a sink that decodes what the

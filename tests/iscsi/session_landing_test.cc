@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Write data received in place (Session::landing): the session lends the
 // buffer a segment belongs in only for PDUs it will take whole, the bytes
 // that land there are the ones the LUN writes, and a segment that fails its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The session's own limits against a hostile initiator (docs/memstored.md,
 // "Limits"): outstanding commands, data buffered per command, text, and
 // what the server decides at login; and task tags that survive an abort.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Refused logins are reported to the security log (Session::set_audit) with
 // their kind, the initiator's name, its address, the target and the reason;
 // successful ones are not.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A withhold-r2t fault rule (docs/faults.md): the session asks the LUN
 // before a write's first R2T, and when the rule fires sends none, so the
 // initiator's only way out is to abort the task; writes that need no R2T,

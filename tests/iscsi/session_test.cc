@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The session against a well-behaved and a hostile initiator: every
 // violation gets the RFC 7143 answer (a Reject, a Login failure status, a
 // silent drop, or the end of the connection), never a hang.

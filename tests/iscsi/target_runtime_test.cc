@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Targets added to and removed from a running server
 // (Server::add_running_target, remove_running_target; the control socket's
 // target-add and target-remove): an added target serves on its own portal

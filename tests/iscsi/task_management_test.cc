@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Task management while commands wait for their modeled completion
 // (RFC 7143 §11.5, SAM-5 "Task management functions"): on a LUN whose
 // timing is scaled up so that each READ is due up to a second after the last,

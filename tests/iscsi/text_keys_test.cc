@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text data segments (RFC 7143 §6.1) and the value encodings of §5.1/§6.1:
 // order kept, one test per parse error, limits, and each value helper.
 #include "target/iscsi/text_keys.h"

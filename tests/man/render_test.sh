@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Renders each manual page given with man(1) and groff's warnings on, and
 # fails on any warning, or on a page whose NAME section does not name it.
 # Exits 77 (skipped) when man is not installed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Batches (thesis §6.3.3-6.3.5): planning parallel media steps on the small
 // device of Fig. 6.10, and serving batches on a G2 sled.
 #include "model/batch.h"

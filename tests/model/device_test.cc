@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The discrete-event device: queueing, the run_until contract, requests that
 // span sleds, energy over sleds and determinism.
 #include "model/device.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The comparison disks of the specificity test (thesis §5.1.5): Überdisk
 // (Table 5.1) and Simpledisk.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The zoned disks (issue 19): the Atlas 10K's layout, seek curve, rotation and
 // cache as DiskSim 4.0's validated model describes them, and the 20,000 rpm
 // preset derived from it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/invariant_divisor.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The second paper's request merging (§5.2.2) and subsector accesses
 // (§5.2.3), in model terms: a merged access never completes a request later
 // than serving the requests one by one, and neither strategy ever raises the

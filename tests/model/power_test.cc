@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Power states and energy (second paper §3.1, Fig. 3): the meter's charge per
 // state, the idle timeout, and the accounting a MEMStore sled feeds it.
 #include "model/power.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device-internal schedulers (thesis §6.1; second paper §4.1): the choice
 // rule of each, checked on a fake mechanism whose positioning times and media
 // points the test controls, and SPTF checked against the real G2 sled.

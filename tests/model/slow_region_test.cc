@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A weak actuator or spring over part of the sled's travel (model::SlowRegion,
 // the "slow-seek" fault of docs/faults.md): positioning into the region
 // takes `factor` times as long; elsewhere nothing changes.

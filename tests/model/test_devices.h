@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small devices shared by the model tests.
 #pragma once
 

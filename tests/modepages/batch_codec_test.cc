@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MEMS BATCH / MEMS BATCH RESULTS codec (docs/vendor-interface.md, "MEMS
 // commands"): exact bytes of every encoder, one test per error path, and the
 // host encoders round-tripping through the target parsers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LOG SENSE pages 00h, 30h and 31h byte for byte, and the host decoders
 // (SPC-4 §7.3; docs/vendor-interface.md).
 #include <gtest/gtest.h>

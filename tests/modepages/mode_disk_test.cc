@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Format Device (03h) and Rigid Disk Geometry (04h) from a zoned disk's
 // parameters (modepages/mode_disk.h): round trips, where each figure comes
 // from, saturation, and a disk's ModeState (its page set and MODE SELECT of a

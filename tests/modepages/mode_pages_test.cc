@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vendor pages 20h-22h and the standard pages 08h, 0Ah, 1Ah, 1Ch, byte for
 // byte (docs/vendor-interface.md, "Vendor page 20h").
 #include "modepages/mode_pages.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MODE SELECT(6/10) (SPC-4 MODE SELECT and mode parameters): successful changes, then one
 // test per error with its exact FieldError (kind, byte, bit).
 #include <gtest/gtest.h>

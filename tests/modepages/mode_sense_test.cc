@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MODE SENSE(6/10) full responses for G2 (SPC-4 MODE SENSE and mode
 // parameter header; SBC-3 block descriptors) and the page table they are generated from.
 #include "modepages/mode_sense.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Standard INQUIRY data and VPD pages, byte for byte (SPC-4 §6.4.2, §7.8;
 // SBC-3 §6.6).
 #include <gtest/gtest.h>

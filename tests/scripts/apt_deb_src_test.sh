@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/apt-deb-src on made-up apt configurations (APT_SOURCES_ROOT): the
 # deb-src entries it derives, and those it must leave out.
 set -euo pipefail

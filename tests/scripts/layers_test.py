@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """docs/design.md's layer table is true: every #include of one layer's files
 from another's is a dependency the table declares (directly or through the
 layers it names). Usage: layers_test.py SOURCE_DIR"""

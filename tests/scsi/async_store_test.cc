@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FileStore's asynchronous interface (async_store.h) on io_uring: operations
 // finish later, in an order that is as if they ran one at a time where they
 // overlap; synchronous calls wait for them; failures keep their cause.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "target/scsi/backing_store.h"
 
 #include <fcntl.h>

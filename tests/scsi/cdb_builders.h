@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CDBs for the tests: READ/WRITE(10) and (16) with an LBA and a block count
 // (SBC-3 §5.7, §5.10, §5.32, §5.35), one definition for every test that
 // drives a LUN, a driver or a session.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What comes from the command table besides dispatch: field reading, the
 // blocks a CDB addresses, the allocation-length cut, the CDB length TCMU
 // passes on, fault rules' block ranges and the answers for an absent LUN.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // data_out_length(): the transport's bound on a command's data-out, against
 // the command table (every command that moves data out has its field) and
 // against what the LUN itself consumes.

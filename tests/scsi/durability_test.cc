@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Crash tests for FileStore's durability contract: once the LUN could report
 // GOOD — after flush() in write-back mode (FUA, SYNCHRONIZE CACHE), after
 // write() in write-through mode — the data is in the image, and a SIGKILL of

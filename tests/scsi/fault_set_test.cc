@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fault rules in model terms: which commands match, how often a rule fires,
 // that a seed repeats the same decisions, and that the failed-tip and
 // media-region actions name exactly the blocks the layout puts there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MEMS BATCH / MEMS BATCH RESULTS through the LUN (docs/vendor-interface.md, "MEMS
 // commands"): parallel-accessible blocks in one media step, and every error.
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command responses with exact bytes, and the data semantics a host relies on.
 #include <gmock/gmock.h>
 

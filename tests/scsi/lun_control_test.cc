@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Commands that change or report the LUN's state: REQUEST SENSE, the vendor
 // control page (scheduler, timing) through MODE SELECT, identity, power log.
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // READ DEFECT DATA (10) and (12): the empty lists, their headers, the
 // allocation length, and the refusals (SBC-3, SPC-4 §4.5.2.4.2 for the
 // field pointers).

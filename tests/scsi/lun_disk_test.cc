@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A LUN that is a zoned rotating disk (LunConfig::disk; docs/disk-models.md):
 // what a host reads to tell it is a rotating disk (VPD B1h, mode pages 03h
 // and 04h), the MEMStore interface it does not offer, its capacity, and

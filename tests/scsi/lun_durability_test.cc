@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The durability contract end to end through the LUN: after GOOD for a FUA
 // WRITE, or for SYNCHRONIZE CACHE after a plain WRITE, SIGKILL of the process
 // loses nothing — the data is in the image when it is opened again. (What

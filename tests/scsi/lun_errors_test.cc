@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Malformed CDBs against the expected sense: one row per error path.
 #include <gmock/gmock.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A failed probe tip through the LUN (docs/faults.md, "Geometry-aware
 // faults"): page 20h lists it after a MODE PARAMETERS CHANGED unit
 // attention, a spare serves its blocks at the cost of an extra access, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fault actions through a LUN: the status, sense and INFORMATION each one
 // gives, that a failed command changes no data, and when its result is due.
 #include <gtest/gtest.h>

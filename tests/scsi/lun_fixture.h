@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A G2 LUN (or the LunConfig's disk) on an in-memory store, and helpers to
 // run CDBs against it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ORWRITE(16) (SBC-3 §5.9) and GET LBA STATUS (SBC-3 §5.20) on a G2 LUN.
 #include <gmock/gmock.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A LUN with a volatile write cache (durability = "volatile") through its
 // commands: what a power cut takes (SBC-3 §4.15: a write is durable after
 // FUA, WCE = 0, or a SYNCHRONIZE CACHE received after it completed) and how

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Persistent reservations (PERSISTENT RESERVE IN/OUT), SPC-2 reservations
 // (RESERVE/RELEASE), the unit attentions they raise, and what I_T nexus loss
 // and LUN reset do to them — through CDBs on a G2 LUN, with exact status and

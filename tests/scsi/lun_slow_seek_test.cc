@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A slow-seek rule through the LUN (docs/faults.md, "slow-seek"): commands
 // whose blocks lie in the region complete later by the slower positioning,
 // with their data intact; the rest keep their timing; removing the rule

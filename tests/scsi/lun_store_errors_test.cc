@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A failing backing store: each command's sense follows the failure's
 // cause (sense.h, store_sense), synchronously and through an asynchronous
 // store's IoWait (Lun::complete_io).

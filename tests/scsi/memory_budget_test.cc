@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The daemon-wide memory budgets (memory_budget.h): data buffers of
 // commands not yet delivered, and MEMS BATCH results, shared by LUNs.
 #include <gmock/gmock.h>

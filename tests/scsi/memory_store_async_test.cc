@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MemoryStore's asynchronous side (memory_store.h): a large operation runs a
 // slice per reap(), so that no command holds its LUN's thread for long;
 // queued operations keep the order they were started in; small ones may run

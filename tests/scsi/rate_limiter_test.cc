@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The log rate limiter (target/scsi/rate_limiter.h) and the control page
 // access rule (target/scsi/control_access.h), with a fake clock.
 #include "target/scsi/rate_limiter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit attentions of initiator ports that leave (SAM-5 "Unit attention
 // conditions"): kept for a port's return, but bounded, so that an initiator
 // that logs in with a new ISID each time cannot grow them without end.

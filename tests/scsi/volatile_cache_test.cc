@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The volatile write cache's durability contract (target/scsi/volatile_cache.h):
 // what a power cut may take and what it may never take.
 #include "target/scsi/volatile_cache.h"

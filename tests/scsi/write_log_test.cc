@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The write log (target/scsi/write_log.h): dm-log-writes' layout byte for
 // byte, and every operation read back in order.
 #include "target/scsi/write_log.h"

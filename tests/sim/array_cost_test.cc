@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cost model of Uysal, Merchant and Alvarez (FAST '03, §4.1, §4.3.4) and Isocost-X.
 #include "sim/array_cost.h"
 

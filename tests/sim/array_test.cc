@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The disk-array configurations of Uysal, Merchant and Alvarez (FAST 2003) in memsim
 // (issue 19): striping by stripe unit, the mirror's reads on the MEMS side and writes on
 // both, MEMS cache hits on the MEMStore, the log on MEMS, and the paper's ranking at two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogDisk's log-structured disk copy (Uysal, Merchant and Alvarez, FAST '03, §3.3): appends
 // at the end of the current extent, an overwrite supersedes the older extent's block,
 // cleaning moves only the active blocks and one extent at a time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The layouts of the thesis' §6.2 in model terms: where each puts its data on
 // the media (cylinders, rows, tracks), the organ-pipe packing, the file size
 // distribution's published points, and the positioning effects they exist for.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MEMScache's log of cache lines (Uysal, Merchant and Alvarez, FAST '03, §3.5): appends to
 // the log, older copies marked empty, flushing between the high- and low-water marks, in
 // ascending address order with contiguous lines joined.

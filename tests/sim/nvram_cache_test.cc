@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The array's mirrored NVRAM write cache (Uysal, Merchant and Alvarez, FAST '03, §3):
 // write-behind, folding of overwrites, reads from the cache, destaging forced at the
 // high-water mark, in ascending order, and rewrites during a destage kept dirty.

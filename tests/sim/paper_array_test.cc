@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The architectures of Uysal, Merchant and Alvarez (FAST '03, §3) on real device models: each
 // test breaks if the architecture's policy is broken (where reads go, what write-behind,
 // destaging, sequential detection, the log and the MEMS cache do).

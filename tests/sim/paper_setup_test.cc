@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The study's configurations and workload (Uysal, Merchant and Alvarez, FAST '03, §4):
 // iso-capacity device sets, Isocost-X by cost, LogDisk+K, and §4.2's synthetic workload.
 #include "sim/paper_setup.h"

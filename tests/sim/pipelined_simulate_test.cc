@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pipelined simulation gives what simulate() gives, bit for bit, on one,
 // two and three threads: the statistics, the completions in their order, the
 // trace reader's error, and an exception from the source.

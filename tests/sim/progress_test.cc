@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memsim's progress line (sim/progress.h): what it shows, how often, and
 // that it leaves nothing behind.
 #include "sim/progress.h"

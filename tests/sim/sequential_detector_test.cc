@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DualStripe's sequentiality detection (Uysal, Merchant and Alvarez, FAST '03, §3.4): a read
 // is sequential when the 32 KB before it were read among the last 300 reads.
 #include "sim/sequential_detector.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The trace reader's number parsers and its one-pass DiskSim line parser,
 // against the standard library's definitions (std::from_chars, llround) on
 // edge cases and on random tokens and lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a whole trace in the sim tests: the options, and every request
 // and the final item (end or error) a TraceReader gives.
 #pragma once

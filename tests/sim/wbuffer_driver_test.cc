@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MEMS write buffer driver's timing policies (Wang and Brandt, §3): cleaning starts only
 // beyond the high water mark and stops at the low one with the writing request suspended,
 // the clean buffer writes only live data and combines adjacent blocks into one disk

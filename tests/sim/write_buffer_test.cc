@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MEMS write buffer's data structures (Wang and Brandt, §3): the data lookup table's
 // whole-block and fragment entries, the log's segments and slots, reads resolved partly
 // from the log and partly from the disk with the right bytes, newer writes superseding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TCMU config string: every key, and one test per way it can be wrong,
 // each error naming the key.
 #include "target/tcmu/config_string.h"

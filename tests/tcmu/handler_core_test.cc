@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C ABI the tcmu-runner shell calls: config checking, opening against
 // the backstore's size, commands with data scattered over several iovecs,
 // sense data, and the CDB lengths TCMU hands over.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # handler_memstore.so exports handler_init and nothing else, and every symbol
 # it leaves undefined is either found in its shared-library dependencies or
 # exported by the tcmu-runner executable to its handlers.

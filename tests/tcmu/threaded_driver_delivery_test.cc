@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the TCMU handler gains from running memstored's LUN driver on its
 // LUN thread: the log page 31h feed, transport compensation, the spin
 // before an instant, and storage on io_uring (a file image) driven from

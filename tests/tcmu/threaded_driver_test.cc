@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ThreadedLunDriver: results are never delivered before the model says,
 // concurrent callers overlap as far as the model allows, and non-media
 // commands are not held up by media commands. Lower bounds only (a loaded

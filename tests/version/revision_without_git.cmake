@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs cmake/git_revision.cmake (SCRIPT) on source trees without .git, as a
 # tarball unpacks, and checks the revision it writes in each case.
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The memstore test VM's script (scripts/vm-test), run by the guest's init
 # stub from the 9p share /mnt/memstore. It installs handler_memstore.so, starts
 # dbus and tcmu-runner, creates four user:memstore backstores (three

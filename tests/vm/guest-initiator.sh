@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The Linux initiator case of the VM test (scripts/vm-test), sourced by
 # guest-init.sh after its own checks (it uses ok, bad, step, sg_checks and
 # $share from there, and LI_* from vm.env). open-iscsi in the guest logs in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The guest scripts' console markers, one per line, which the host's scripts
 # (scripts/vm-test, scripts/vm-test-service) parse from the serial log;
 # sourced by tests/vm/guest-init.sh, tests/vm/guest-service.sh and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The service case of the VM test (scripts/vm-test-service), run under
 # systemd as PID 1 by the guest's memstore-guest.service from the 9p share
 # /mnt/memstore, which also holds the memstore .deb. What issue 18 asks the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 # One connection of the VM test's guest to a host memstored (scripts/vm-test,
 # the Linux initiator case). QEMU's user network keeps restrict=on and runs
 # this program, through a guestfwd rule `guestfwd=tcp:ADDR:PORT-cmd:...`, for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // memstore_probe: a small libiscsi client for the VM test (scripts/vm-test)
 // and for comparing a LUN served through LIO+TCMU with one served by
 // memstored. It checks what only a MEMStore has: mode page 20h, the Block
