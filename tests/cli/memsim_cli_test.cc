@@ -395,7 +395,8 @@ TEST(MemsimErrors, ConfigWithBadValueType) {
   const Result r = memsim({"geometry", "--config", data("bad_type.toml")});
   expect_clean_failure(r, 2);
   EXPECT_NE(r.err.find("active_tips"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("bad_type.toml:2"), std::string::npos) << r.err;
+  // Line 3: after the SPDX line and the comment.
+  EXPECT_NE(r.err.find("bad_type.toml:3"), std::string::npos) << r.err;
 }
 
 TEST(MemsimErrors, ReadFractionAboveOne) {
