@@ -1,0 +1,273 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# The guest side of scripts/vm-test-powercut (docs/crash-consistency.md,
+# "Under Linux"), run by the VM's init stub from the 9p share
+# (memstore.guest=guest-powercut.sh). open-iscsi logs in to a host memstored
+# whose LUN 0 keeps a volatile write cache (durability = "volatile"); the
+# file systems are Linux's own. For each run of $RUNS (KIND:CUTS):
+#   ext4, xfs          files written, fsynced and renamed into place
+#                      (tests/vm/powercut_workload.py files-run)
+#   sqlite             numbered rows committed in WAL mode with
+#                      synchronous=FULL, on ext4
+#   ext4-nobarrier     the files workload on ext4 mounted nobarrier: no
+#                      flush ever reaches the device (the negative control)
+# each cut goes: mount, a power-cut fault rule (after a seeded number of
+# writes, a policy in turn, off for $OFF_MS) added through the host, the
+# workload until the device goes away, then what a machine whose disk lost
+# its power does: nothing more reaches the disk (the session's 2 s
+# replacement timeout fails every queued command before the LUN is back),
+# the disk is dropped, and once the LUN answers again it is found anew;
+# mount (journal or log recovery), the check, unmount, the file system's
+# own read-only check (fsck.ext4 -f -n, xfs_repair -n).
+# A cut with barriers passes only when nothing fsynced or committed is lost
+# and the file system checks clean; the control passes when some cut
+# detects loss or damage. Each cut prints a line the host counts:
+#   MEMSTORE-VM: CUT kind=K n=I policy=P writes=N result=ok|lost|damaged detail
+set -uo pipefail
+share=/mnt/memstore
+source "$share/vm.env"  # PORTAL IQN RUNS OFF_MS SEED RECORD_FILES PROGRESS_LBA [CONTROL_ALL]
+source "$share/guest-markers.sh"
+workload="python3 $share/powercut_workload.py"
+finish() {
+  echo "MEMSTORE-VM: DONE pass=$pass fail=$fail"
+  exit 0
+}
+
+wait_file() {  # wait_file NAME SECONDS: until the host creates $share/NAME
+  local i
+  for i in $(seq 1 $(($2 * 5))); do
+    [ -e "$share/$1" ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+requests=0
+host_rule() {  # host_rule RULE: the host adds RULE (JSON) to LUN 0 and answers
+  requests=$((requests + 1))
+  echo "$1" >"$share/pc-fault-$requests.tmp"
+  mv "$share/pc-fault-$requests.tmp" "$share/pc-fault-$requests"
+  wait_file "pc-fault-$requests.done" 60 && grep -q '"id"' "$share/pc-fault-$requests.done"
+}
+session_dir() {
+  local d
+  for d in /sys/class/iscsi_session/session*; do
+    [ "$(cat "$d/targetname" 2>/dev/null)" = "$IQN" ] && { echo "$d"; return; }
+  done
+}
+session_state() { cat "$(session_dir)/state" 2>/dev/null || echo none; }
+lun_dev() {  # lun_dev [N]: the disk of LUN N (default 0), once the session has it (30 s at most)
+  local d b
+  for _ in $(seq 1 60); do
+    d=$(session_dir)
+    b=$(ls -d "$d"/device/target*/*:*:*:"${1:-0}"/block/* 2>/dev/null | head -1)
+    [ -n "$b" ] && { echo "/dev/${b##*/}"; return; }
+    sleep 0.5
+  done
+}
+
+step modules
+modprobe -a sd_mod scsi_transport_iscsi iscsi_tcp virtio_net ext4 xfs || { bad modules "$(uname -r)"; finish; }
+step login
+user_network_up
+mkdir -p /run/lock/iscsi
+iscsid
+for _ in 1 2 3 4 5; do
+  out=$(iscsiadm -m discovery -t st -p "$PORTAL" 2>&1) && break
+  sleep 2
+done
+grep -q "$IQN" <<<"$out" || { bad discovery "$(tr '\n' ' ' <<<"$out")"; finish; }
+# Discovery names the daemon's own address (its loopback on the host): the
+# node is made for the address the guest reaches.
+iscsiadm -m node -T "$IQN" -o delete >/dev/null 2>&1
+iscsiadm -m node -T "$IQN" -p "$PORTAL" -o new >/dev/null
+for kv in \
+  node.session.timeo.replacement_timeout=2 \
+  node.conn[0].timeo.noop_out_interval=2 node.conn[0].timeo.noop_out_timeout=3 \
+  node.conn[0].timeo.login_timeout=5; do
+  iscsiadm -m node -T "$IQN" -p "$PORTAL" -o update -n "${kv%%=*}" -v "${kv#*=}" >/dev/null
+done
+out=$(iscsiadm -m node -T "$IQN" -p "$PORTAL" --login 2>&1) || { bad login "$out"; finish; }
+dev=$(lun_dev)
+[ -n "$dev" ] || { bad disk "LUN 0 never appeared"; finish; }
+cache=$(cat "/sys/block/${dev#/dev/}/queue/write_cache")
+if [ "$cache" = "write back" ]; then ok volatile_cache "$dev: the kernel sees a write-back cache and sends flushes"; else
+  bad volatile_cache "$dev: queue/write_cache is '$cache'"
+  finish
+fi
+
+mkdir -p /mnt/pc
+
+# unsynced_writer: beside a workload, writes nobody flushes: a 4 MiB file,
+# written and fsynced once, then overwritten in place with 64 KiB direct
+# writes in a loop. Each goes to the device at once and stays volatile
+# until the workload's next flush, so that the cache holds writes at the
+# cut, as a busy machine's would. (Buffered writes would not do: ext4's
+# ordered mode writes them out right before each commit's flush.) Their
+# data is never checked. Its pid in npid.
+unsynced_writer() {
+  dd if=/dev/zero of=/mnt/pc/unsynced bs=1M count=4 conv=fsync status=none
+  (while :; do
+     dd if=/dev/zero of=/mnt/pc/unsynced bs=64k count=64 oflag=direct conv=notrunc status=none ||
+       exit 0
+     sleep 0.05
+   done) &
+  npid=$!
+}
+
+# The recorded workloads (RECORD_FILES > 0): LUNs 1 and 2 carry the ext4 the
+# host made (their write logs start from it; it ends 1 MiB before the disk
+# does); the files workload runs on each, LUN 1 mounted with barriers and
+# LUN 2 nobarrier, and is unmounted. After each durable step the workload
+# writes the count of steps to block PROGRESS_LBA, past the file system's
+# end, so that the host can tell from the log what any crash state must
+# hold; its own log of the steps goes to the share (record-N.log). The host
+# then builds crash states from the two write logs (memstore-crash) and
+# checks each.
+record() {  # record LUN OPTIONS
+  local d out
+  d=$(lun_dev "$1")
+  [ -n "$d" ] || { bad "record_lun$1" "LUN $1 never appeared"; return; }
+  mount -t ext4 -o "$2" "$d" /mnt/pc || { bad "record_lun$1" "mount $d failed"; return; }
+  unsynced_writer
+  out=$($workload files-run /mnt/pc/d /tmp/pc-record-$1 600 "$RECORD_FILES" "$d" "$PROGRESS_LBA")
+  kill -KILL "$npid" 2>/dev/null
+  wait "$npid" 2>/dev/null
+  umount /mnt/pc
+  cp /tmp/pc-record-$1 "$share/record-$1.log"
+  ok "record_lun$1" "ext4 mounted $2 on $d: $out, unmounted"
+}
+if [ "${RECORD_FILES:-0}" -gt 0 ]; then
+  step record
+  record 1 defaults
+  record 2 nobarrier
+fi
+
+policies=(drop-all keep-random torn)
+cut_no=0
+
+make_fs() {  # make_fs KIND: a new file system on $dev, an empty log
+  case $1 in
+    xfs) mkfs.xfs -q -f "$dev" ;;
+    *) mkfs.ext4 -q -F "$dev" ;;
+  esac >/tmp/pc-mkfs.log 2>&1 || { bad "mkfs_$1" "$(tail -3 /tmp/pc-mkfs.log | tr '\n' ' ')"; return 1; }
+  rm -f /tmp/pc-log
+}
+fs_type() { [ "$1" = xfs ] && echo xfs || echo ext4; }
+mount_opts() { [ "$1" = ext4-nobarrier ] && echo nobarrier || echo defaults; }
+fs_check() {  # fs_check KIND: the file system's own read-only check, unmounted
+  if [ "$1" = xfs ]; then xfs_repair -n "$dev"; else fsck.ext4 -f -n "$dev"; fi >/tmp/pc-fsck.log 2>&1
+}
+
+# one_cut KIND N: one power cut under the workload; prints the CUT line.
+# Returns 0 when nothing durable was lost and the file system checked clean,
+# 1 when something was lost or damaged, 2 when the LUN did not come back and
+# 3 when no cut happened (the last two are failures of the run itself).
+one_cut() {
+  local kind=$1 n=$2 policy writes seed wpid t0 state result detail fsck check before
+  seed=$((SEED + n))
+  policy=${policies[$((n % 3))]}
+  # After 200 to 1,699 writes (the workload's and the unsynced writer's),
+  # drawn from the cut's seed.
+  writes=$((200 + (seed * 7919) % 1500))
+  mount -t "$(fs_type "$kind")" -o "$(mount_opts "$kind")" "$dev" /mnt/pc ||
+    { echo "MEMSTORE-VM: CUT kind=$kind n=$n policy=$policy writes=$writes result=damaged mount failed before the cut"; return 1; }
+  host_rule "{\"op\": \"write\", \"every\": $writes, \"once\": true, \"action\": \"power-cut\", \"policy\": \"$policy\", \"seed\": $seed, \"off_ms\": $OFF_MS}" ||
+    { bad "cut_${kind}_$n" "the host did not add the rule"; umount /mnt/pc; return 3; }
+  if [ "$kind" = sqlite ]; then
+    $workload sqlite-run /mnt/pc/db /tmp/pc-log 120 >/tmp/pc-run.log 2>&1 &
+  else
+    $workload files-run /mnt/pc/d /tmp/pc-log 120 >/tmp/pc-run.log 2>&1 &
+  fi
+  wpid=$!
+  before=$(cat /tmp/pc-log 2>/dev/null | wc -l)
+  unsynced_writer
+  # The cut: the target ends the session, and the kernel sees it at once.
+  t0=$(date +%s)
+  while [ "$(session_state)" = LOGGED_IN ] && kill -0 "$wpid" 2>/dev/null; do sleep 0.1; done
+  state=$(session_state)
+  if [ "$state" = LOGGED_IN ]; then
+    kill -KILL "$npid" 2>/dev/null
+    wait "$wpid" "$npid" 2>/dev/null
+    bad "cut_${kind}_$n" "the workload ended without a cut: $(cat /tmp/pc-run.log)"
+    umount /mnt/pc
+    return 3
+  fi
+  # The disk lost its power, and the machine acts as if it had too: the
+  # processes go, the file system is detached, and the disk is dropped
+  # (its queued commands fail at the session's 2 s replacement timeout), all
+  # well before the LUN is back, so that nothing the kernel still held
+  # reaches the LUN after its power comes back.
+  kill -KILL "$wpid" "$npid" 2>/dev/null
+  umount -l /mnt/pc
+  echo 1 >"/sys/block/${dev#/dev/}/device/delete"
+  wait "$wpid" "$npid" 2>/dev/null
+  if [ "$(session_state)" = LOGGED_IN ]; then
+    bad "cut_${kind}_$n" "the LUN was back before the disk was dropped ($(($(date +%s) - t0)) s)"
+  fi
+  for _ in $(seq 1 $((OFF_MS / 1000 * 5 + 300))); do
+    [ "$(session_state)" = LOGGED_IN ] && break
+    sleep 0.2
+  done
+  iscsiadm -m session --rescan >/dev/null 2>&1
+  dev=$(lun_dev)
+  [ -n "$dev" ] || { bad "cut_${kind}_$n" "LUN 0 did not come back ($(session_state))"; return 2; }
+  result=ok
+  if ! mount -t "$(fs_type "$kind")" -o "$(mount_opts "$kind")" "$dev" /mnt/pc 2>/tmp/pc-mount.log; then
+    result=damaged
+    detail="mount after the cut failed: $(tr '\n' ' ' </tmp/pc-mount.log)"
+  else
+    if [ "$kind" = sqlite ]; then check=$($workload sqlite-check /mnt/pc/db /tmp/pc-log); else
+      check=$($workload files-check /mnt/pc/d /tmp/pc-log)
+    fi
+    [ "${check%% *}" = ok ] || result=lost
+    umount /mnt/pc
+    if fs_check "$kind"; then fsck=clean; else
+      fsck="not clean: $(grep -v '^ *$' /tmp/pc-fsck.log | tail -3 | tr '\n' ' ')"
+      [ "$result" = ok ] && result=damaged
+    fi
+    detail="$check; fsck $fsck"
+  fi
+  echo "MEMSTORE-VM: CUT kind=$kind n=$n policy=$policy writes=$writes result=$result" \
+    "$(($(wc -l </tmp/pc-log) - before)) steps durable in this run; $detail; $(($(date +%s) - t0)) s"
+  [ "$result" = ok ]
+}
+
+for run in $RUNS; do
+  kind=${run%%:*}
+  cuts=${run#*:}
+  step "power-cut-$kind"
+  make_fs "$kind" || continue
+  failed=0 done_cuts=0
+  for i in $(seq 1 "$cuts"); do
+    cut_no=$((cut_no + 1))
+    one_cut "$kind" "$cut_no"
+    case $? in
+      0) done_cuts=$((done_cuts + 1)) ;;
+      2 | 3) break ;;
+      *) done_cuts=$((done_cuts + 1)) failed=$((failed + 1))
+         # The control has shown what it must at its first loss (unless
+         # every cut is to be counted, CONTROL_ALL=1).
+         [ "$kind" = ext4-nobarrier ] && [ -z "${CONTROL_ALL:-}" ] && break
+         # What follows a damaged file system would only repeat the damage:
+         # the next cut starts on a new one.
+         make_fs "$kind" || break ;;
+    esac
+  done
+  if [ "$kind" = ext4-nobarrier ]; then
+    if [ "$failed" -gt 0 ]; then
+      ok "control_$kind" "$failed of $done_cuts cuts (at most $cuts) lost fsynced data or damaged" \
+        "the file system"
+    else
+      bad "control_$kind" "none of $done_cuts cuts without barriers lost anything: the device did not" \
+        "catch a missing flush"
+    fi
+  elif [ "$done_cuts" -lt "$cuts" ]; then
+    bad "cuts_$kind" "only $done_cuts of $cuts cuts were made"
+  elif [ "$failed" = 0 ]; then
+    ok "cuts_$kind" "$cuts cuts, nothing fsynced or committed lost, the file system clean after each"
+  else
+    bad "cuts_$kind" "$failed of $cuts cuts lost durable data or damaged the file system"
+  fi
+done
+iscsiadm -m node -T "$IQN" -p "$PORTAL" --logout >/dev/null 2>&1 || true
+finish
