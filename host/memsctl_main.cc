@@ -98,11 +98,11 @@ int run(int argc, char** argv) {
   admin.socket = memstore::memsctl::default_control_socket();
   auto* a = app.add_subcommand(
       "admin",
-      "memstored's control socket: LUNs added and removed, statistics, fault rules, timing and "
-      "power cuts");
+      "memstored's control socket: LUNs and targets added and removed, sessions, statistics, "
+      "fault rules, timing and power cuts");
   a->add_option("command", admin.command,
-                "luns, lun-add, lun-remove, target-add, target-remove, stats, faults, "
-                "fault-add, fault-remove, fault-clear, timing or power-cut")
+                "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, "
+                "stats, faults, fault-add, fault-remove, fault-clear, timing or power-cut")
       ->required();
   a->add_option(
       "--socket", admin.socket,

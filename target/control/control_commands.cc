@@ -32,6 +32,8 @@ json stats(driver::TimedLun& d) {
   const std::uint64_t fired = d.lun().faults().fired_total();
   const modepages::ControlPage page = d.lun().control();
   return ok({{"commands", c.commands},
+             {"reads", c.reads},
+             {"writes", c.writes},
              {"check_conditions", c.check_conditions},
              {"bytes_in", c.bytes_in},
              {"bytes_out", c.bytes_out},
@@ -141,7 +143,7 @@ const LunCommand kLunCommands[] = {
 };
 
 std::string command_names() {
-  std::string s = "luns, lun-add, lun-remove, target-add, target-remove";
+  std::string s = "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections";
   for (const LunCommand& c : kLunCommands) s += std::string(", ") + c.name;
   return s + ", power-cut";
 }
@@ -298,6 +300,20 @@ void ControlCommands::power_cut(const json& request, const Reply& reply) {
       reply);
 }
 
+void ControlCommands::sessions(const std::string& cmd, const json& request, const Reply& reply) {
+  if (!sessions_) return reply(failure(cmd + ": this daemon has no iSCSI sessions to list"));
+  std::optional<std::string> target;
+  if (request.contains("target")) {
+    if (!request["target"].is_string()) {
+      return reply(failure("target: must be a target's name (memsctl admin luns lists them)"));
+    }
+    target = request["target"].get<std::string>();
+  }
+  sessions_([cmd, target, reply](std::vector<SessionInfo> list) {
+    reply(cmd == "sessions" ? sessions_json(list, target) : connections_json(list, target));
+  });
+}
+
 void ControlCommands::handle(const std::string& line, const Reply& reply) {
   const json request = json::parse(line, nullptr, false);
   if (request.is_discarded() || !request.is_object()) {
@@ -320,6 +336,7 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) {
   if (cmd == "target-add") return reply(target_add(request));
   if (cmd == "target-remove") return reply(target_remove(request));
   if (cmd == "power-cut") return power_cut(request, reply);
+  if (cmd == "sessions" || cmd == "connections") return sessions(cmd, request, reply);
   for (const LunCommand& c : kLunCommands) {
     if (cmd != c.name) continue;
     const Expected<const ControlLun*> lun = find(request);

@@ -2,7 +2,7 @@
 // The control socket's commands (docs/memstored.md, "Control socket"): one
 // JSON object per request line, one per reply line. A table of commands,
 // each either about the daemon (luns, lun-add, lun-remove, target-add,
-// target-remove) or about one
+// target-remove, sessions, connections) or about one
 // LUN (stats, faults, fault-add, fault-remove, fault-clear, timing,
 // power-cut); a
 // LUN's commands run on the LUN's own thread, where its model lives,
@@ -20,6 +20,7 @@
 
 #include "base/expected.h"
 #include "target/control/fault_json.h"
+#include "target/control/session_json.h"
 #include "target/driver/timed_lun.h"
 
 namespace memstore::control {
@@ -64,6 +65,11 @@ class ControlCommands {
     std::function<Status(const std::string& target, const std::vector<ControlLun>& luns)> remove;
   };
   void set_target_admin(TargetAdmin admin) { target_admin_ = std::move(admin); }
+  // What `sessions` and `connections` list: the daemon asks its iSCSI
+  // server and calls back, on the caller's thread, with every session in
+  // the full feature phase. Without it both commands are refused.
+  using SessionsQuery = std::function<void(std::function<void(std::vector<SessionInfo>)>)>;
+  void set_sessions(SessionsQuery query) { sessions_ = std::move(query); }
   // The daemon's LUNs now, in the order they were added.
   const std::vector<ControlLun>& luns() const { return luns_; }
 
@@ -81,11 +87,13 @@ class ControlCommands {
   json target_add(const json& request);
   json target_remove(const json& request);
   void power_cut(const json& request, const Reply& reply);
+  void sessions(const std::string& cmd, const json& request, const Reply& reply);
 
   std::vector<ControlLun> luns_;
   Dispatch dispatch_;
   LunAdmin admin_;
   TargetAdmin target_admin_;
+  SessionsQuery sessions_;
 };
 
 // Replies.

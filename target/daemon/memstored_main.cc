@@ -32,6 +32,7 @@
 #include "target/daemon/journal_log.h"
 #include "target/daemon/memstored_flags.h"
 #include "target/daemon/memstored_luns.h"
+#include "target/daemon/memstored_sessions.h"
 #include "target/daemon/memstored_reload.h"
 #include "target/daemon/portal_check.h"
 #include "target/daemon/security_log.h"
@@ -195,6 +196,7 @@ int main(int argc, char** argv) {
   control::ControlCommands& commands = control_server.commands();
   commands.set_lun_admin(memstored::lun_admin(lun_context, server, commands));
   commands.set_target_admin(memstored::target_admin(lun_context, server));
+  commands.set_sessions(memstored::sessions_query(server));
   control::MetricsServer metrics_server(io, commands, [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
     const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()

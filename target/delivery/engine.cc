@@ -109,6 +109,8 @@ void Engine::deliver(Due& d) {
   if (d.power_cycles != lun_->power_cycles()) return;
   ++counters_.commands;
   if (d.result.status == scsi::Status::kCheckCondition) ++counters_.check_conditions;
+  if (d.result.media == scsi::Media::kRead) ++counters_.reads;
+  if (d.result.media == scsi::Media::kWrite) ++counters_.writes;
   counters_.bytes_in += d.result.data_in.size();
   counters_.bytes_out += d.result.transfer_bytes;
   if (d.timed) {

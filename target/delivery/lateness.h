@@ -64,6 +64,10 @@ struct Lateness {
 struct DeliveryCounters {
   std::uint64_t commands = 0;
   std::uint64_t check_conditions = 0;
+  // Commands that read or write the medium (scsi::Media), answered whatever
+  // their status: what tgtadm and targetcli show as a LUN's reads and writes.
+  std::uint64_t reads = 0;
+  std::uint64_t writes = 0;
   std::uint64_t bytes_in = 0;   // data-in sent to initiators
   std::uint64_t bytes_out = 0;  // data-out the commands consumed
 };

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "target/driver/handler_memory.h"
+#include "target/iscsi/address_text.h"
 #include "target/iscsi/connection_state.h"
 #include "target/iscsi/digest.h"
 #include "target/iscsi/tcp_quiet.h"
@@ -95,6 +96,19 @@ class AsioConnection final : public Connection,
   }
 
   asio::any_io_executor executor() override { return socket_.get_executor(); }
+
+  std::optional<ConnectionStatus> status() override {
+    if (ended() || !session_) return std::nullopt;
+    boost::system::error_code e1;
+    boost::system::error_code e2;
+    const tcp::endpoint peer = socket_.remote_endpoint(e1);
+    const tcp::endpoint local = socket_.local_endpoint(e2);
+    ConnectionStatus s;
+    if (!e1) s.peer = address_text(peer.address().to_string(), peer.port());
+    if (!e2) s.portal = address_text(local.address().to_string(), local.port());
+    s.session = session_->status();
+    return s;
+  }
 
  private:
   using State = ConnectionState;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "target/iscsi/pdu_bhs.h"
@@ -55,6 +56,13 @@ struct Placement {
   std::optional<FirstPdu> first;
 };
 
+// A connection as `memsctl admin connections` shows it.
+struct ConnectionStatus {
+  std::string peer;    // the initiator's address and port
+  std::string portal;  // the target's address and port it came to
+  SessionStatus session;
+};
+
 class Connection {
  public:
   virtual ~Connection() = default;
@@ -68,6 +76,9 @@ class Connection {
   virtual void abort() = 0;
   // Its event loop: every call but the constructor's is made there.
   virtual boost::asio::any_io_executor executor() = 0;
+  // Who is connected and what its session negotiated; empty once the
+  // connection has ended. Call on executor().
+  virtual std::optional<ConnectionStatus> status() = 0;
 };
 
 // `open` counts the connections not yet finished (read from any thread);

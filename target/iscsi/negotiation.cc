@@ -356,24 +356,34 @@ SessionParams Negotiation::params() const {
   return p;
 }
 
+std::vector<std::pair<std::string, std::string>> params_keys(const SessionParams& p) {
+  const auto yes_no = [](bool b) { return std::string(b ? "Yes" : "No"); };
+  const auto digest = [](bool b) { return std::string(b ? "CRC32C" : "None"); };
+  const auto n = [](std::uint32_t v) { return std::to_string(v); };
+  return {{"SessionType", p.session_type == SessionType::kDiscovery ? "Discovery" : "Normal"},
+          {"HeaderDigest", digest(p.header_digest)},
+          {"DataDigest", digest(p.data_digest)},
+          {"MaxRecvDataSegmentLength", n(p.target_max_recv_data_segment_length)},
+          {"MaxXmitDataSegmentLength", n(p.initiator_max_recv_data_segment_length)},
+          {"MaxBurstLength", n(p.max_burst_length)},
+          {"FirstBurstLength", n(p.first_burst_length)},
+          {"InitialR2T", yes_no(p.initial_r2t)},
+          {"ImmediateData", yes_no(p.immediate_data)},
+          {"MaxOutstandingR2T", n(p.max_outstanding_r2t)},
+          {"DataPDUInOrder", yes_no(p.data_pdu_in_order)},
+          {"DataSequenceInOrder", yes_no(p.data_sequence_in_order)},
+          {"DefaultTime2Wait", n(p.default_time2wait)},
+          {"DefaultTime2Retain", n(p.default_time2retain)},
+          {"ErrorRecoveryLevel", n(p.error_recovery_level)},
+          {"MaxConnections", n(p.max_connections)}};
+}
+
 std::string params_text(const SessionParams& p) {
-  const auto yes_no = [](bool b) { return b ? std::string("Yes") : std::string("No"); };
-  const auto digest = [](bool b) { return b ? std::string("CRC32C") : std::string("None"); };
-  return "SessionType=" +
-         std::string(p.session_type == SessionType::kDiscovery ? "Discovery" : "Normal") +
-         ", HeaderDigest=" + digest(p.header_digest) + ", DataDigest=" + digest(p.data_digest) +
-         ", MaxRecvDataSegmentLength=" + std::to_string(p.target_max_recv_data_segment_length) +
-         " (target), " + std::to_string(p.initiator_max_recv_data_segment_length) +
-         " (initiator), MaxBurstLength=" + std::to_string(p.max_burst_length) +
-         ", FirstBurstLength=" + std::to_string(p.first_burst_length) +
-         ", InitialR2T=" + yes_no(p.initial_r2t) + ", ImmediateData=" + yes_no(p.immediate_data) +
-         ", MaxOutstandingR2T=" + std::to_string(p.max_outstanding_r2t) +
-         ", DataPDUInOrder=" + yes_no(p.data_pdu_in_order) +
-         ", DataSequenceInOrder=" + yes_no(p.data_sequence_in_order) +
-         ", DefaultTime2Wait=" + std::to_string(p.default_time2wait) +
-         ", DefaultTime2Retain=" + std::to_string(p.default_time2retain) +
-         ", ErrorRecoveryLevel=" + std::to_string(p.error_recovery_level) +
-         ", MaxConnections=" + std::to_string(p.max_connections);
+  std::string text;
+  for (const auto& [key, value] : params_keys(p)) {
+    text += (text.empty() ? "" : ", ") + key + "=" + value;
+  }
+  return text;
 }
 
 }  // namespace memstore::iscsi

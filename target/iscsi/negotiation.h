@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "target/iscsi/chap.h"
@@ -116,8 +117,14 @@ struct SessionParams {
   std::uint32_t protocol_level = 0;
 };
 
-// The parameters as a log line shows them, by their RFC 7143 key names
-// ("HeaderDigest=CRC32C, DataDigest=None, MaxRecvDataSegmentLength=...").
+// The parameters by their RFC 7143 key names, in the order of §13, as
+// `memsctl admin sessions` lists them; from the target's side:
+// MaxRecvDataSegmentLength is what the target declared (the most the
+// initiator may send in one PDU), MaxXmitDataSegmentLength what the
+// initiator declared (the most the target sends), as open-iscsi names the
+// pair from its side.
+std::vector<std::pair<std::string, std::string>> params_keys(const SessionParams& p);
+// The same as a log line shows them ("HeaderDigest=CRC32C, DataDigest=None, ...").
 std::string params_text(const SessionParams& p);
 
 // ACL check by initiator name; empty ACL = everyone. iSCSI names compare

@@ -16,6 +16,8 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <limits>
+#include <mutex>
+#include <tuple>
 #include <variant>
 
 #include "target/driver/loop_bridge.h"
@@ -546,6 +548,49 @@ void Server::power_cut(const std::string& target, std::chrono::nanoseconds off) 
     if (found.ok()) (*found)->off_until->store(until.count(), std::memory_order_relaxed);
     s->sessions.abort_target(target);
   });
+}
+
+void Server::sessions(std::function<void(std::vector<SessionView>)> done) {
+  // A gathering shared by the connections' loops: each adds its answer,
+  // and the last one posts the whole back to the server's loop.
+  struct Gathering {
+    std::mutex mutex;
+    std::vector<SessionView> views;
+    std::size_t left = 0;
+    std::function<void(std::vector<SessionView>)> done;
+    boost::asio::io_context* home = nullptr;
+  };
+  auto g = std::make_shared<Gathering>();
+  g->done = std::move(done);
+  g->home = &impl_->io;
+  auto finish = [](const std::shared_ptr<Gathering>& all) {
+    asio::post(*all->home, [all] {
+      std::sort(all->views.begin(), all->views.end(),
+                [](const SessionView& a, const SessionView& b) {
+                  return std::tie(a.id.target, a.id.initiator, a.id.isid) <
+                         std::tie(b.id.target, b.id.initiator, b.id.isid);
+                });
+      all->done(std::move(all->views));
+    });
+  };
+  std::vector<std::pair<SessionIdentity, std::shared_ptr<Connection>>> live;
+  for (SessionRegistry::Entry& e : impl_->sessions.snapshot()) {
+    if (auto c = e.connection.lock()) live.emplace_back(std::move(e.id), std::move(c));
+  }
+  g->left = live.size();
+  if (live.empty()) return finish(g);
+  for (auto& [id, c] : live) {
+    asio::post(c->executor(), [g, c, id = std::move(id), finish] {
+      std::optional<ConnectionStatus> status = c->status();
+      bool last = false;
+      {
+        const std::lock_guard lock(g->mutex);
+        if (status) g->views.push_back({id, std::move(*status)});
+        last = --g->left == 0;
+      }
+      if (last) finish(g);
+    });
+  }
 }
 
 std::vector<std::uint16_t> Server::bound_ports() const {

@@ -126,6 +126,16 @@ class Server {
   // ErrorRecoveryLevel 0 their tasks end with them). Any thread; done on
   // the server's io_context.
   void power_cut(const std::string& target, std::chrono::nanoseconds off);
+  // Every session in the full feature phase, with its connection's status
+  // (memsctl admin sessions), sorted by target, initiator and ISID. Each
+  // connection is asked on its own loop; `done` runs on the server's
+  // io_context once all have answered. A session whose connection ends
+  // meanwhile is left out. Call on the server's io_context.
+  struct SessionView {
+    SessionIdentity id;
+    ConnectionStatus connection;
+  };
+  void sessions(std::function<void(std::vector<SessionView>)> done);
   // Stops accepting and closes every connection (their sessions end). Call
   // it on the server's io_context.
   void stop();

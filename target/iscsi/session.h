@@ -50,6 +50,18 @@ struct TargetContext {
 // Where targets are looked up by name during login (the server's registry).
 using TargetLookup = std::function<const TargetContext*(std::string_view target_name)>;
 
+// A session as `memsctl admin sessions` shows it, like tgtadm's and
+// targetcli's session listings: the parameters negotiated at login (RFC 7143
+// §13), the TSIH, the command window and the commands not yet answered.
+struct SessionStatus {
+  SessionParams params;
+  std::uint16_t tsih = 0;
+  std::uint32_t exp_cmd_sn = 0;
+  std::uint32_t max_cmd_sn = 0;
+  std::uint32_t stat_sn = 0;
+  std::size_t commands_in_flight = 0;
+};
+
 class Session {
  public:
   // A Data-In PDU whose data segment is not copied: its encoded BHS, and a
@@ -109,6 +121,10 @@ class Session {
   bool full_feature() const { return full_feature_; }
   // Negotiated values; digests apply to every PDU after the final login response.
   const SessionParams& params() const { return params_; }
+  // What an operator sees of the session (memsctl admin sessions).
+  SessionStatus status() const {
+    return {params_, tsih_, exp_cmd_sn_, max_cmd_sn_, stat_sn_, tasks_.size()};
+  }
   // What the initiator may send in one data segment (checked by the connection).
   std::uint32_t max_recv_data_segment_length() const;
   // A target-initiated ping (RFC 7143 §11.19): a NOP-In the initiator must

@@ -56,6 +56,14 @@ void SessionRegistry::abort_target(const std::string& target) {
   }
 }
 
+std::vector<SessionRegistry::Entry> SessionRegistry::snapshot() {
+  const std::lock_guard lock(mutex_);
+  std::vector<Entry> out;
+  out.reserve(sessions_.size());
+  for (const auto& [nexus, a] : sessions_) out.push_back({a.id, a.connection});
+  return out;
+}
+
 void SessionRegistry::for_target(const std::string& target,
                                  const std::function<void(const SessionIdentity&)>& each) {
   const std::lock_guard lock(mutex_);

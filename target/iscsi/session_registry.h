@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "target/iscsi/connection.h"
 #include "target/iscsi/session_limits.h"
@@ -42,6 +43,13 @@ class SessionRegistry {
   // locked: `each` must not call back into it.
   void for_target(const std::string& target,
                   const std::function<void(const SessionIdentity&)>& each);
+  // Every session now, each with its connection (which may end at any time:
+  // ask it on its own loop).
+  struct Entry {
+    SessionIdentity id;
+    std::weak_ptr<Connection> connection;
+  };
+  std::vector<Entry> snapshot();
 
  private:
   struct Admitted {

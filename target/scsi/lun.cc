@@ -319,6 +319,7 @@ void Lun::submit(const ScsiCommand& cmd, const Sink& sink) {
                          : Sense::cdb(Reason::kInvalidOpcode, 0, 7));
   }
   if (cmd.cdb.size() < spec->cdb_length) return reject(Sense::cdb(Reason::kInvalidOpcode, 0, 7));
+  result.media = spec->media;
   // A reservation decides by the command, before its fields are looked at
   // (the order SPC-4's reservation tables assume).
   if (reservations_.conflicts(who, spec->access, cmd.cdb)) {

@@ -119,6 +119,9 @@ struct ScsiResult {
   // compares them with what the initiator expected to send).
   std::uint64_t transfer_bytes = 0;
   Ns complete_ns = 0;
+  // The medium access the command stands for (command_table.h), whatever
+  // its outcome: what a LUN's read and write counts count.
+  Media media = Media::kNone;
   model::Breakdown breakdown;  // for media commands
   // Storage operations still in flight (asynchronous stores only): the
   // result is not final until io->ready() and Lun::complete_io() ran.

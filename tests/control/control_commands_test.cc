@@ -50,6 +50,48 @@ TEST_F(ControlCommandsTest, LunsListsEveryLun) {
   EXPECT_EQ(r["luns"][0]["device"], "g2");
 }
 
+TEST_F(ControlCommandsTest, SessionsAreListedByTargetWithWhatTheyNegotiated) {
+  EXPECT_FALSE(ask({{"cmd", "sessions"}})["ok"]) << "refused without the daemon's server";
+  commands.set_sessions([](std::function<void(std::vector<SessionInfo>)> done) {
+    done({{"iqn.2026-11.org.memstore:a", "iqn.1994-05.com.example:h1", "800000000001", 3,
+           "10.0.0.5:40000", "10.0.0.1:3260", 12, 75, 40, 2, {{"ImmediateData", "Yes"}}},
+          {"iqn.2026-11.org.memstore:b", "iqn.1994-05.com.example:h2", "800000000002", 4,
+           "10.0.0.6:40001", "10.0.0.1:3260", 1, 64, 1, 0, {}}});
+  });
+  const json all = ask({{"cmd", "sessions"}});
+  ASSERT_TRUE(all["ok"]);
+  ASSERT_EQ(all["sessions"].size(), 2U);
+  const json& s = all["sessions"][0];
+  EXPECT_EQ(s["initiator"], "iqn.1994-05.com.example:h1");
+  EXPECT_EQ(s["isid"], "800000000001");
+  EXPECT_EQ(s["tsih"], 3);
+  EXPECT_EQ(s["exp_cmd_sn"], 12);
+  EXPECT_EQ(s["max_cmd_sn"], 75);
+  EXPECT_EQ(s["commands_in_flight"], 2);
+  EXPECT_EQ(s["negotiated"]["ImmediateData"], "Yes");
+  EXPECT_EQ(s["connections"][0]["peer"], "10.0.0.5:40000");
+  EXPECT_EQ(s["connections"][0]["portal"], "10.0.0.1:3260");
+
+  const json b = ask({{"cmd", "connections"}, {"target", "iqn.2026-11.org.memstore:b"}});
+  ASSERT_TRUE(b["ok"]);
+  ASSERT_EQ(b["connections"].size(), 1U);
+  EXPECT_EQ(b["connections"][0]["initiator"], "iqn.1994-05.com.example:h2");
+  EXPECT_EQ(b["connections"][0]["peer"], "10.0.0.6:40001");
+
+  const json bad = ask({{"cmd", "sessions"}, {"target", 7}});
+  EXPECT_FALSE(bad["ok"]);
+  EXPECT_NE(bad["error"].get<std::string>().find("target:"), std::string::npos) << bad;
+}
+
+TEST_F(ControlCommandsTest, StatsCountReadsAndWritesApart) {
+  read(0);
+  read(1);
+  const json r = ask({{"cmd", "stats"}, {"lun", 0}});
+  EXPECT_EQ(r["reads"], 2);
+  EXPECT_EQ(r["writes"], 0);
+  EXPECT_EQ(r["commands"], 2);
+}
+
 TEST_F(ControlCommandsTest, ARuleAddedAtRunTimeFiresAndCanBeRemoved) {
   EXPECT_EQ(read(5), scsi::Status::kGood);
   const json added = ask({{"cmd", "fault-add"},
