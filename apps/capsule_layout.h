@@ -40,8 +40,12 @@ struct CapsuleShape {
   std::uint32_t blocks = 0;                     // c
 };
 
-// CapsuleResolve: K = `records_per_capsule`, or (0) the fewest records with
-// which every attribute fills whole blocks. kInvalidArgument when a capsule
+// CapsuleResolve: K = `records_per_capsule`, or (0) as many records as
+// fill one block with the smallest attribute, ⌊block / smallest⌋ (the rule
+// of Fig. 6.14, where 8- and 16-byte attributes give 64 records in 1 + 2
+// blocks); each attribute takes ⌈K·size / block⌉ whole blocks, padded where
+// its size does not divide the block (the thesis' 15-byte attribute: 64
+// values in 960 of 1024 bytes). kInvalidArgument when a capsule
 // would not be one parallel access (c > p) or not fit a cylinder's tracks
 // (c > Ny), naming the sizes.
 host::Result<CapsuleShape> capsule_resolve(const TableSchema& schema, std::uint32_t block_bytes,

@@ -49,6 +49,8 @@ Json result_json(const apps::BlockDevice& d, const apps::ScanOptions& o,
   j["foreground_new_blocks"] = r.foreground_new_blocks;
   j["free_blocks"] = r.free_blocks;
   j["mean_free_blocks_per_request"] = r.mean_free_per_request();
+  j["foreground_accesses"] = r.foreground_accesses;
+  j["mean_accesses_per_request"] = r.mean_accesses_per_request();
   j["media_steps"] = r.media_steps;
   j["modeled_time_s"] = static_cast<double>(r.service_ns) * 1e-9;
   j["modeled_us_reported"] = r.reported_us;
@@ -83,6 +85,8 @@ void print_text(const apps::BlockDevice& d, const apps::ScanOptions& o, const ap
   std::printf("free blocks per foreground request: %.3f (%llu free, %llu new foreground blocks)\n",
               r.mean_free_per_request(), static_cast<unsigned long long>(r.free_blocks),
               static_cast<unsigned long long>(r.foreground_new_blocks));
+  std::printf("media accesses per foreground request: %.3f (requests start anywhere)\n",
+              r.mean_accesses_per_request());
   std::printf("\n  %% read   modeled time (s)   requests   free blocks/request so far\n");
   double next = 10;
   for (const apps::ScanSample& s : r.samples) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // memsim run --workload files --layout NAME (the thesis' layout comparison,
-// §6.2.3) and memsim subregions (the subregion map, §6.2.1 and Fig. 6.7).
-#include <cmath>
+// §6.2.3) and memsim subregions (the subregion map of service time, §6.2.1
+// and Fig. 6.7; sim/subregion_map.h).
 #include <cstdio>
 #include <iostream>
 
@@ -10,6 +10,7 @@
 #include "sim/pipelined_simulate.h"
 #include "sim/random_run.h"
 #include "sim/simulate.h"
+#include "sim/subregion_map.h"
 
 namespace memstore::sim {
 namespace {
@@ -68,64 +69,31 @@ int run_files(const RunArgs& a) {
 }
 
 int cmd_subregions(const SubregionsArgs& a) {
-  if (a.requests <= 0 || !(a.size_kb > 0) || !std::isfinite(a.size_kb)) {
-    std::cerr << "memsim: --requests and --size-kb must be positive\n";
-    return 2;
-  }
   // The map measures positioning between requests inside one subregion: the
   // sled must not spin down and restart from its rest position between them.
   DeviceOptions o = a.device;
   o.set.push_back("power.idle_timeout_ns=-1");
   const auto params = mems_params(o, "subregions");
   if (!params) return 2;
-  const model::Geometry g(*params);
-  const auto blocks = static_cast<std::int32_t>(std::ceil(a.size_kb * 1024 / params->block_bytes));
-  {
-    Rng probe(0);
-    if (g.sleds() != 1 || !place_in_subregion(g, subregion(g, 0, 0), blocks, probe)) {
-      std::cerr << "memsim: subregions: needs one sled and --size-kb within a subregion's rows "
-                   "of one track ("
-                << (subregion(g, 0, 0).y_end - subregion(g, 0, 0).y_begin) * g.p()
-                << " blocks here)\n";
-      return 2;
-    }
+  SubregionMapSpec spec;
+  spec.requests = a.requests;
+  spec.mean_size_kb = a.mean_size_kb;
+  spec.read_fraction = a.read_fraction;
+  spec.seed = a.seed;
+  const auto cells = measure_subregions(*params, spec);
+  if (!cells.ok()) {
+    std::cerr << "memsim: subregions: " << cells.error().message << "\n";
+    return 2;
   }
+  // Fig. 6.7 shows service time; it comes first, positioning after it.
   std::printf(
-      "cx,cy,x_begin,x_end,y_begin,y_end,requests,mean_seek_ms,mean_seek_x_ms,mean_seek_y_ms,"
-      "mean_service_ms\n");
-  // Requests 10 ms apart: far more than a service time, so none waits.
-  constexpr model::Ns kGapNs = 10'000'000;
-  for (int cy = 0; cy < kSubregionsPerSide; ++cy) {
-    for (int cx = 0; cx < kSubregionsPerSide; ++cx) {
-      auto device = device_or_report(o);
-      if (!device) return 2;
-      const Subregion s = subregion(g, cx, cy);
-      Rng rng(a.seed);
-      std::int64_t issued = 0;
-      RunStats cell;
-      // Request 0 brings the sled from its rest position into the
-      // subregion and pays the startup; it is not counted.
-      const auto count = [&cell](const model::Completion& c) {
-        if (c.request.id != 0) cell.add(c);
-      };
-      simulate(
-          *device,
-          [&]() -> std::optional<model::Request> {
-            if (issued > a.requests) return std::nullopt;
-            model::Request r;
-            r.id = static_cast<std::uint64_t>(issued);
-            r.arrival_ns = issued * kGapNs;
-            r.lbn = *place_in_subregion(g, s, blocks, rng);
-            r.blocks = blocks;
-            ++issued;
-            return r;
-          },
-          count);
-      std::printf("%d,%d,%d,%d,%d,%d,%lld,%.6f,%.6f,%.6f,%.6f\n", cx, cy, s.x_begin, s.x_end,
-                  s.y_begin, s.y_end, static_cast<long long>(cell.requests),
-                  cell[Metric::kSeek].mean() / 1e6, cell[Metric::kSeekX].mean() / 1e6,
-                  cell[Metric::kSeekY].mean() / 1e6, cell[Metric::kService].mean() / 1e6);
-    }
+      "cx,cy,x_begin,x_end,y_begin,y_end,requests,mean_blocks,mean_service_ms,mean_seek_ms,"
+      "mean_seek_x_ms,mean_seek_y_ms,mean_transfer_ms\n");
+  for (const SubregionCell& c : *cells) {
+    std::printf("%d,%d,%d,%d,%d,%d,%lld,%.4f,%.6f,%.6f,%.6f,%.6f,%.6f\n", c.cx, c.cy,
+                c.area.x_begin, c.area.x_end, c.area.y_begin, c.area.y_end,
+                static_cast<long long>(c.requests), c.mean_blocks, c.service_ms, c.seek_ms,
+                c.seek_x_ms, c.seek_y_ms, c.transfer_ms);
   }
   return 0;
 }

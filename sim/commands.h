@@ -144,11 +144,13 @@ struct ArrayArgs {
 };
 int cmd_array(const ArrayArgs& a);
 
-// The 5 x 5 subregion map of positioning and service time (thesis Fig. 6.7).
+// The 5 x 5 subregion map of service time (thesis Fig. 6.7;
+// sim/subregion_map.h), CSV.
 struct SubregionsArgs {
   DeviceOptions device;
   std::int64_t requests = 1000;  // per subregion
-  double size_kb = 4.0;
+  double mean_size_kb = 4.0;     // §6.1.1's Random: exponential sizes
+  double read_fraction = 0.67;   // §6.1.1's Random
   std::uint64_t seed = 1;
 };
 int cmd_subregions(const SubregionsArgs& a);

@@ -151,12 +151,16 @@ int main(int argc, char** argv) {
 
   memstore::sim::SubregionsArgs subregions;
   auto* sr = app.add_subcommand(
-      "subregions", "Mean positioning and service time in each of 5 x 5 subregions (CSV)");
+      "subregions",
+      "Mean service time (and positioning) in each of 5 x 5 subregions, thesis Fig. 6.7 (CSV)");
   add_device_options(sr, subregions.device, false);
   sr->add_option("--requests", subregions.requests, "Requests per subregion")
       ->check(number_check(false));
-  sr->add_option("--size-kb", subregions.size_kb, "Request size (KB, default 4)")
+  sr->add_option("--mean-size-kb", subregions.mean_size_kb,
+                 "Mean exponential request size (KB, default 4)")
       ->check(number_check(false));
+  sr->add_option("--read-fraction", subregions.read_fraction, "Fraction of reads (default 0.67)")
+      ->check(CLI::Range(0.0, 1.0));
   sr->add_option("--seed", subregions.seed, "Random seed");
   sr->callback([&] { status = memstore::sim::cmd_subregions(subregions); });
 

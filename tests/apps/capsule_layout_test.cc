@@ -46,6 +46,21 @@ TEST(CapsuleResolve, DefaultTableAndOddSizes) {
   EXPECT_EQ(u->attribute_blocks, (std::vector<std::uint32_t>{1, 2}));
 }
 
+// The thesis' table (§6.3.7; the sizes as issue 37 gives them): a1..a4 of
+// 8, 32, 15 and 16 bytes. By Fig. 6.14's rule a capsule holds the records
+// that fill one block with the smallest attribute, 512 / 8 = 64, and each
+// attribute takes whole blocks: 1 + 4 + 2 + 2 = 9 <= p = 10, one parallel
+// access. The 15-byte attribute's 64 values fill 960 of its 1024 bytes.
+TEST(CapsuleResolve, ThesisTable) {
+  const auto g = geometry_of(testing::g2_params());
+  auto s = capsule_resolve({{8, 32, 15, 16}, 10'000'000}, 512, g);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->records, 64u);
+  EXPECT_EQ(s->attribute_blocks, (std::vector<std::uint32_t>{1, 4, 2, 2}));
+  EXPECT_EQ(s->attribute_offset, (std::vector<std::uint32_t>{0, 1, 5, 7}));
+  EXPECT_EQ(s->blocks, 9u);
+}
+
 TEST(CapsuleResolve, TooBigForOneAccess) {
   const auto g = geometry_of(testing::g2_params());
   auto s = capsule_resolve({{64, 64, 64}, 1}, 512, g, 64);  // 24 blocks > p = 10
@@ -168,6 +183,52 @@ TEST(CapsuleLayout, BlockImageHoldsTheRecords) {
   l->block_image(l->capsule_blocks(3)[0], img);
   EXPECT_EQ(img[0], value_byte(192, 0, 0));
   EXPECT_EQ(img[40], 0);  // slot 5
+  EXPECT_EQ(img[511], 0);
+}
+
+// The thesis' 10,000,000 records on G2: 156,250 capsules of 64 records,
+// every one a single parallel access, a row of 270 capsules in 9 of a
+// cylinder's 10 tracks; and the records are where the capsule says, the
+// 15-byte values running across a3's two blocks and padded after slot 63.
+TEST(CapsuleLayout, ThesisTableHoldsItsRecords) {
+  const auto g = geometry_of(testing::g2_params());
+  const TableSchema s{{8, 32, 15, 16}, 10'000'000};
+  auto l = CapsuleLayout::create(s, g, 512, 0);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->capsules(), 156'250u);
+  EXPECT_EQ(l->data_blocks(), 156'250u * 9);
+  // 270 capsules per track row, one row per cylinder (10 / 9 = 1 group).
+  EXPECT_EQ(l->capsule_lbn(269), 269u);
+  EXPECT_EQ(l->capsule_lbn(270), 2700u);
+  for (const std::uint64_t q : {0ull, 1ull, 269ull, 270ull, 77'777ull, 156'249ull}) {
+    const auto blocks = l->capsule_blocks(q);
+    ASSERT_EQ(blocks.size(), 9u);
+    EXPECT_TRUE(g.parallel_accessible(blocks)) << "capsule " << q;
+    for (std::uint32_t k = 0; k < 9; ++k) {
+      const auto place = l->place_of(blocks[k]);
+      ASSERT_TRUE(place.has_value());
+      EXPECT_EQ(place->capsule, q);
+      EXPECT_EQ(place->block, k);
+    }
+  }
+  // The last capsule holds records 9,999,936..9,999,999: all 64 slots.
+  EXPECT_EQ(l->blocks_for(9'999'999, 1, 0b1111).size(), 9u);
+  Bytes img(512);
+  const auto c = l->capsule_blocks(1);  // records 64..127
+  // a2 (32 bytes) of record 64 + 20: capsule block 1 + (20 * 32) / 512 = 2, byte 128.
+  l->block_image(c[2], img);
+  for (std::uint32_t k = 0; k < 32; ++k) EXPECT_EQ(img[128 + k], value_byte(84, 1, k));
+  // a3 (15 bytes) of slot 34 starts at byte 510 of a3's first block (capsule
+  // block 5) and ends in its second (block 6).
+  l->block_image(c[5], img);
+  EXPECT_EQ(img[510], value_byte(98, 2, 0));
+  EXPECT_EQ(img[511], value_byte(98, 2, 1));
+  l->block_image(c[6], img);
+  EXPECT_EQ(img[0], value_byte(98, 2, 2));
+  EXPECT_EQ(img[12], value_byte(98, 2, 14));
+  // Slot 63 ends at byte 960 of the pair: 448 of the second block; padding after.
+  EXPECT_EQ(img[447], value_byte(127, 2, 14));
+  EXPECT_EQ(img[448], 0);
   EXPECT_EQ(img[511], 0);
 }
 
