@@ -35,17 +35,7 @@ modprobe -a sd_mod sg virtio_scsi virtio_net scsi_transport_iscsi iscsi_tcp dm_m
 if [ "$TRANSPORT" = open-iscsi ]; then
   step login
   user_network_up
-  mkdir -p /run/lock/iscsi
-  iscsid
-  for _ in 1 2 3 4 5; do
-    out=$(iscsiadm -m discovery -t st -p "$PORTAL" 2>&1) && break
-    sleep 2
-  done
-  grep -q "$IQN" <<<"$out" || { bad discovery "$(tr '\n' ' ' <<<"$out")"; finish; }
-  # Discovery names the daemon's own address (its loopback on the host); the
-  # guest reaches it at $PORTAL, so the node record is made for that.
-  iscsiadm -m node -T "$IQN" -o delete >/dev/null 2>&1
-  iscsiadm -m node -T "$IQN" -p "$PORTAL" -o new >/dev/null
+  iscsi_node_at "$PORTAL" "$IQN" || finish
   if out=$(iscsiadm -m node -T "$IQN" -p "$PORTAL" --login 2>&1); then ok login; else
     bad login "$out"
     finish

@@ -25,5 +25,19 @@ if(MEMSTORE_SANITIZE)
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(memstore_options INTERFACE -fsanitize=address,undefined)
 endif()
+# Debian's hardening, as dpkg-buildflags gives every package (lintian's
+# hardening-no-fortify-functions and hardening-no-bindnow): a network daemon
+# that hostile initiators talk to gets the stack protector, checked string
+# and memory functions, and a read-only GOT resolved at start. Every build
+# has it, so that the package's build (scripts/package) reuses the main
+# build's objects; not the sanitizer and fuzzer builds, whose own checks
+# _FORTIFY_SOURCE gets in the way of.
+option(MEMSTORE_HARDENING "Build with Debian's hardening flags" ON)
+if(MEMSTORE_HARDENING AND NOT MEMSTORE_FUZZ AND NOT MEMSTORE_SANITIZE AND NOT MEMSTORE_TSAN)
+  target_compile_options(memstore_options INTERFACE -fstack-protector-strong
+    # _FORTIFY_SOURCE needs the optimizer; a Debug build would only warn.
+    $<$<NOT:$<CONFIG:Debug>>:-D_FORTIFY_SOURCE=2>)
+  target_link_options(memstore_options INTERFACE LINKER:-z,relro LINKER:-z,now)
+endif()
 # Headers are included as "model/geometry.h" etc. from the repository root.
 target_include_directories(memstore_options INTERFACE ${PROJECT_SOURCE_DIR})

@@ -53,6 +53,9 @@ std::string metrics_text(const std::vector<ControlLun>& luns, const std::vector<
   };
   const std::pair<Metric, const char*> counters[] = {
       {{"memstore_commands_total", "counter", "SCSI commands delivered."}, "commands"},
+      {{"memstore_reads_total", "counter", "Commands delivered that read the medium."}, "reads"},
+      {{"memstore_writes_total", "counter", "Commands delivered that write the medium."},
+       "writes"},
       {{"memstore_check_conditions_total", "counter", "Commands that ended in CHECK CONDITION."},
        "check_conditions"},
       {{"memstore_faults_fired_total", "counter", "Commands an injected fault rule fired on."},

@@ -282,6 +282,8 @@ TEST(MetricsText, EveryLunInTheExpositionFormat) {
                          {"p99_us", 5.0}, {"p999_us", 6.0}, {"max_us", 6.0}};
   const std::vector<json> stats = {{{"ok", true},
                                     {"commands", 7},
+                                    {"reads", 4},
+                                    {"writes", 2},
                                     {"check_conditions", 1},
                                     {"bytes_in", 4096},
                                     {"bytes_out", 512},
@@ -291,6 +293,12 @@ TEST(MetricsText, EveryLunInTheExpositionFormat) {
   const std::string text = metrics_text(luns, stats, 3);
   EXPECT_NE(text.find("# TYPE memstore_commands_total counter\n"
                       "memstore_commands_total{target=\"iqn.a\\\"b\",lun=\"0\"} 7\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("memstore_reads_total{target=\"iqn.a\\\"b\",lun=\"0\"} 4\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("memstore_writes_total{target=\"iqn.a\\\"b\",lun=\"0\"} 2\n"),
             std::string::npos)
       << text;
   EXPECT_NE(

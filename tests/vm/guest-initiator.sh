@@ -41,14 +41,6 @@ li_open_iscsi_tuning=(
   node.conn[0].timeo.login_timeout=5
 )
 
-li_wait_file() {  # li_wait_file NAME SECONDS: until the host creates $share/NAME
-  local i
-  for i in $(seq 1 $(($2 * 5))); do
-    [ -e "$share/$1" ] && return 0
-    sleep 0.2
-  done
-  return 1
-}
 
 # li_writer FILE ANSWER: writes the payload to FILE in 1 MiB direct writes
 # (each one acknowledged by the target before the next starts) until the
@@ -126,7 +118,7 @@ li_failure() {
         grep -v 'detected conn error' | head -30
     } | sed 's/^/MEMSTORE-VM: KERNEL /'
     echo "MEMSTORE-VM: KERNEL session state: $(li_session_state)"
-    li_wait_file "$answer" 60 || true
+    share_wait "$answer" 60 || true
     return 1
   fi
   out=$(li_session_state)
@@ -255,7 +247,7 @@ li_main() {
 li_fault() {
   echo "${3:-0} $2" >"$share/li-fault-$1.tmp"
   mv "$share/li-fault-$1.tmp" "$share/li-fault-$1"
-  li_wait_file "li-fault-$1.done" 60
+  share_wait "li-fault-$1.done" 60
 }
 
 # Fault injection under the Linux initiator (docs/faults.md):

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The guest scripts' console markers, one per line, which the host's scripts
 # (scripts/vm-test, scripts/vm-test-service) parse from the serial log;
-# sourced by tests/vm/guest-init.sh, tests/vm/guest-service.sh and
-# bench/hybrid-guest.sh (with user_network_up, at the end):
+# sourced by tests/vm/guest-init.sh, tests/vm/guest-service.sh,
+# tests/vm/guest-powercut.sh and bench/hybrid-guest.sh (with what they
+# share, at the end: user_network_up, share_wait, iscsi_node_at):
 #   MEMSTORE-VM: STEP name          progress
 #   MEMSTORE-VM: PASS name [detail] / FAIL name [detail]
 pass=0
@@ -26,4 +27,29 @@ user_network_up() {
   ip link set "$nic" up
   ip addr add 10.0.2.15/24 dev "$nic"
   ip route add default via 10.0.2.2
+}
+# share_wait NAME SECONDS: until the host creates $share/NAME on the 9p share.
+share_wait() {
+  local i
+  for i in $(seq 1 $(($2 * 5))); do
+    [ -e "$share/$1" ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+# iscsi_node_at PORTAL IQN: iscsid started, the target discovered at PORTAL
+# (five tries), and its node record made for PORTAL: discovery names the
+# daemon's own address (its loopback on the host), which the guest cannot
+# reach through QEMU's NAT. On failure, a FAIL marker and status 1.
+iscsi_node_at() {
+  local out
+  mkdir -p /run/lock/iscsi
+  iscsid
+  for _ in 1 2 3 4 5; do
+    out=$(iscsiadm -m discovery -t st -p "$1" 2>&1) && break
+    sleep 2
+  done
+  grep -q "$2" <<<"$out" || { bad discovery "$(tr '\n' ' ' <<<"$out")"; return 1; }
+  iscsiadm -m node -T "$2" -o delete >/dev/null 2>&1
+  iscsiadm -m node -T "$2" -p "$1" -o new >/dev/null
 }

@@ -33,20 +33,12 @@ finish() {
   exit 0
 }
 
-wait_file() {  # wait_file NAME SECONDS: until the host creates $share/NAME
-  local i
-  for i in $(seq 1 $(($2 * 5))); do
-    [ -e "$share/$1" ] && return 0
-    sleep 0.2
-  done
-  return 1
-}
 requests=0
 host_rule() {  # host_rule RULE: the host adds RULE (JSON) to LUN 0 and answers
   requests=$((requests + 1))
   echo "$1" >"$share/pc-fault-$requests.tmp"
   mv "$share/pc-fault-$requests.tmp" "$share/pc-fault-$requests"
-  wait_file "pc-fault-$requests.done" 60 && grep -q '"id"' "$share/pc-fault-$requests.done"
+  share_wait "pc-fault-$requests.done" 60 && grep -q '"id"' "$share/pc-fault-$requests.done"
 }
 session_dir() {
   local d
@@ -69,17 +61,7 @@ step modules
 modprobe -a sd_mod scsi_transport_iscsi iscsi_tcp virtio_net ext4 xfs || { bad modules "$(uname -r)"; finish; }
 step login
 user_network_up
-mkdir -p /run/lock/iscsi
-iscsid
-for _ in 1 2 3 4 5; do
-  out=$(iscsiadm -m discovery -t st -p "$PORTAL" 2>&1) && break
-  sleep 2
-done
-grep -q "$IQN" <<<"$out" || { bad discovery "$(tr '\n' ' ' <<<"$out")"; finish; }
-# Discovery names the daemon's own address (its loopback on the host): the
-# node is made for the address the guest reaches.
-iscsiadm -m node -T "$IQN" -o delete >/dev/null 2>&1
-iscsiadm -m node -T "$IQN" -p "$PORTAL" -o new >/dev/null
+iscsi_node_at "$PORTAL" "$IQN" || finish
 for kv in \
   node.session.timeo.replacement_timeout=2 \
   node.conn[0].timeo.noop_out_interval=2 node.conn[0].timeo.noop_out_timeout=3 \
