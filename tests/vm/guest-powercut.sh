@@ -34,11 +34,12 @@ finish() {
 }
 
 requests=0
-host_rule() {  # host_rule RULE: the host adds RULE (JSON) to LUN 0 and answers
+host_rule() {  # host_rule RULE|clear: the host adds RULE (JSON) to LUN 0, or clears its rules
   requests=$((requests + 1))
   echo "$1" >"$share/pc-fault-$requests.tmp"
   mv "$share/pc-fault-$requests.tmp" "$share/pc-fault-$requests"
-  share_wait "pc-fault-$requests.done" 60 && grep -q '"id"' "$share/pc-fault-$requests.done"
+  share_wait "pc-fault-$requests.done" 60 && [ "$1" = clear ] ||
+    grep -q '"id"' "$share/pc-fault-$requests.done"
 }
 session_dir() {
   local d
@@ -95,6 +96,12 @@ unsynced_writer() {
    done) &
   npid=$!
 }
+# stop PID...: each process and its children (the writer's dd), at once.
+stop() {
+  local p
+  for p in "$@"; do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
+  wait "$@" 2>/dev/null
+}
 
 # The recorded workloads (RECORD_FILES > 0): LUNs 1 and 2 carry the ext4 the
 # host made (their write logs start from it; it ends 1 MiB before the disk
@@ -112,8 +119,7 @@ record() {  # record LUN OPTIONS
   mount -t ext4 -o "$2" "$d" /mnt/pc || { bad "record_lun$1" "mount $d failed"; return; }
   unsynced_writer
   out=$($workload files-run /mnt/pc/d /tmp/pc-record-$1 600 "$RECORD_FILES" "$d" "$PROGRESS_LBA")
-  kill -KILL "$npid" 2>/dev/null
-  wait "$npid" 2>/dev/null
+  stop "$npid"
   umount /mnt/pc
   cp /tmp/pc-record-$1 "$share/record-$1.log"
   ok "record_lun$1" "ext4 mounted $2 on $d: $out, unmounted"
@@ -156,9 +162,9 @@ one_cut() {
   host_rule "{\"op\": \"write\", \"every\": $writes, \"once\": true, \"action\": \"power-cut\", \"policy\": \"$policy\", \"seed\": $seed, \"off_ms\": $OFF_MS}" ||
     { bad "cut_${kind}_$n" "the host did not add the rule"; umount /mnt/pc; return 3; }
   if [ "$kind" = sqlite ]; then
-    $workload sqlite-run /mnt/pc/db /tmp/pc-log 120 >/tmp/pc-run.log 2>&1 &
+    $workload sqlite-run /mnt/pc/db /tmp/pc-log 900 >/tmp/pc-run.log 2>&1 &
   else
-    $workload files-run /mnt/pc/d /tmp/pc-log 120 >/tmp/pc-run.log 2>&1 &
+    $workload files-run /mnt/pc/d /tmp/pc-log 900 >/tmp/pc-run.log 2>&1 &
   fi
   wpid=$!
   before=$(cat /tmp/pc-log 2>/dev/null | wc -l)
@@ -168,9 +174,10 @@ one_cut() {
   while [ "$(session_state)" = LOGGED_IN ] && kill -0 "$wpid" 2>/dev/null; do sleep 0.1; done
   state=$(session_state)
   if [ "$state" = LOGGED_IN ]; then
-    kill -KILL "$npid" 2>/dev/null
-    wait "$wpid" "$npid" 2>/dev/null
+    stop "$npid"
+    wait "$wpid"
     bad "cut_${kind}_$n" "the workload ended without a cut: $(cat /tmp/pc-run.log)"
+    host_rule clear
     umount /mnt/pc
     return 3
   fi
@@ -179,10 +186,9 @@ one_cut() {
   # (its queued commands fail at the session's 2 s replacement timeout), all
   # well before the LUN is back, so that nothing the kernel still held
   # reaches the LUN after its power comes back.
-  kill -KILL "$wpid" "$npid" 2>/dev/null
+  stop "$wpid" "$npid"
   umount -l /mnt/pc
   echo 1 >"/sys/block/${dev#/dev/}/device/delete"
-  wait "$wpid" "$npid" 2>/dev/null
   if [ "$(session_state)" = LOGGED_IN ]; then
     bad "cut_${kind}_$n" "the LUN was back before the disk was dropped ($(($(date +%s) - t0)) s)"
   fi
