@@ -151,7 +151,7 @@ fs_check() {  # fs_check KIND: the file system's own read-only check, unmounted
 # 1 when something was lost or damaged, 2 when the LUN did not come back and
 # 3 when no cut happened (the last two are failures of the run itself).
 one_cut() {
-  local kind=$1 n=$2 policy writes seed wpid t0 state result detail fsck check before
+  local kind=$1 n=$2 policy writes seed wpid t0 state result detail fsck check before sid
   seed=$((SEED + n))
   policy=${policies[$((n % 3))]}
   # After 200 to 1,699 writes (the workload's and the unsynced writer's),
@@ -167,12 +167,21 @@ one_cut() {
     $workload files-run /mnt/pc/d /tmp/pc-log 900 >/tmp/pc-run.log 2>&1 &
   fi
   wpid=$!
+  sid=$(session_dir)
   before=$(cat /tmp/pc-log 2>/dev/null | wc -l)
   unsynced_writer
   # The cut: the target ends the session, and the kernel sees it at once.
   t0=$(date +%s)
   while [ "$(session_state)" = LOGGED_IN ] && kill -0 "$wpid" 2>/dev/null; do sleep 0.1; done
   state=$(session_state)
+  if [ "$state" = LOGGED_IN ] && [ "$(session_dir)" != "$sid" ]; then
+    # A new session: the cut came and went while this guest was too slow to
+    # see it, so the kernel may have written to the LUN after power-on.
+    stop "$wpid" "$npid"
+    bad "cut_${kind}_$n" "the LUN was back before the guest saw the cut (--off-ms is too short" \
+      "for this machine's load): $(cat /tmp/pc-run.log)"
+    return 2
+  fi
   if [ "$state" = LOGGED_IN ]; then
     stop "$npid"
     wait "$wpid"
