@@ -148,8 +148,9 @@ fs_check() {  # fs_check KIND: the file system's own read-only check, unmounted
 
 # one_cut KIND N: one power cut under the workload; prints the CUT line.
 # Returns 0 when nothing durable was lost and the file system checked clean,
-# 1 when something was lost or damaged, 2 when the LUN did not come back and
-# 3 when no cut happened (the last two are failures of the run itself).
+# 1 when something was lost or damaged, 2 when the LUN did not come back or
+# came back before the guest saw the cut, and 3 when no cut happened (the
+# last two are failures of the run itself).
 one_cut() {
   local kind=$1 n=$2 policy writes seed wpid t0 state result detail fsck check before sid
   seed=$((SEED + n))
@@ -178,6 +179,7 @@ one_cut() {
     # A new session: the cut came and went while this guest was too slow to
     # see it, so the kernel may have written to the LUN after power-on.
     stop "$wpid" "$npid"
+    umount -l /mnt/pc
     bad "cut_${kind}_$n" "the LUN was back before the guest saw the cut (--off-ms is too short" \
       "for this machine's load): $(cat /tmp/pc-run.log)"
     return 2
