@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "target/control/fault_json.h"
 
+#include "target/lunspec/fault_toml.h"
+
 namespace memstore::control {
 namespace {
 
 using nlohmann::json;
-using scsi::FaultAction;
 
 Expected<toml::array> to_array(const json& a);
 Expected<toml::table> to_table(const json& object);
@@ -62,72 +63,30 @@ Expected<toml::table> to_table(const json& object) {
   return t;
 }
 
+json node_to_json(const toml::node& n) {
+  if (const toml::table* t = n.as_table()) return toml_to_json(*t);
+  if (const toml::array* a = n.as_array()) {
+    json out = json::array();
+    for (const toml::node& e : *a) out.push_back(node_to_json(e));
+    return out;
+  }
+  if (const auto v = n.value_exact<std::int64_t>()) return *v;
+  if (const auto v = n.value_exact<double>()) return *v;
+  if (const auto v = n.value_exact<bool>()) return *v;
+  if (const auto v = n.value_exact<std::string>()) return *v;
+  return nullptr;  // dates and times: no key of the configuration has one
+}
+
 }  // namespace
 
+json toml_to_json(const toml::table& table) {
+  json out = json::object();
+  for (const auto& [key, value] : table) out[std::string(key.str())] = node_to_json(value);
+  return out;
+}
+
 json fault_to_json(const scsi::FaultRule& r) {
-  json j;
-  if (scsi::is_standing(r.action)) {
-    // No match keys: the rule's own keys only, so the listing adds back as it is.
-    j["action"] = std::string(scsi::fault_action_name(r.action));
-    j["x"] = {r.x.first, r.x.second};
-    j["y"] = {r.y.first, r.y.second};
-    j["factor"] = r.factor;
-    j["sled"] = r.sled;
-    return j;
-  }
-  switch (r.op) {
-    case scsi::FaultOp::kAny:
-      j["op"] = "any";
-      break;
-    case scsi::FaultOp::kRead:
-      j["op"] = "read";
-      break;
-    case scsi::FaultOp::kWrite:
-      j["op"] = "write";
-      break;
-    case scsi::FaultOp::kOpcode:
-      j["op"] = r.opcode;
-      break;
-  }
-  if (r.lba) j["lba"] = {r.lba->first, r.lba->second};
-  if (!r.initiator.empty()) j["initiator"] = r.initiator;
-  if (r.every != 1) j["every"] = r.every;
-  if (r.probability < 1.0) j["probability"] = r.probability;
-  if (r.once) j["once"] = true;
-  if (r.after_ns > 0) j["after_ms"] = static_cast<double>(r.after_ns) / 1e6;
-  j["action"] = std::string(scsi::fault_action_name(r.action));
-  switch (r.action) {
-    case FaultAction::kSense:
-      j["sense"] = {static_cast<int>(r.sense.key), r.sense.asc, r.sense.ascq};
-      break;
-    case FaultAction::kDelay:
-      j["delay_ms"] = static_cast<double>(r.delay_ns) / 1e6;
-      break;
-    case FaultAction::kUnitAttention:
-      j["ua"] = std::string(scsi::fault_attention_name(r.attention));
-      break;
-    case FaultAction::kTimeout:
-      if (r.reject_abort) j["abort"] = "reject";
-      break;
-    case FaultAction::kFailedTip:
-      j["tip"] = r.tip;
-      j["sled"] = r.sled;
-      if (r.spare) j["spare"] = true;
-      break;
-    case FaultAction::kMediaRegion:
-      j["x"] = {r.x.first, r.x.second};
-      j["y"] = {r.y.first, r.y.second};
-      j["sled"] = r.sled;
-      break;
-    case FaultAction::kPowerCut:
-      j["policy"] = std::string(scsi::cut_policy_name(r.cut_policy));
-      j["seed"] = r.cut_seed;
-      if (r.off_ns > 0) j["off_ms"] = static_cast<double>(r.off_ns) / 1e6;
-      break;
-    default:
-      break;
-  }
-  return j;
+  return toml_to_json(lunspec::fault_to_toml(r));
 }
 
 Expected<toml::table> json_to_toml(const json& object) {

@@ -13,7 +13,10 @@
 
 namespace memstore::control {
 
+// The rule's [[target.lun.fault]] table (lunspec::fault_to_toml) as JSON.
 nlohmann::json fault_to_json(const scsi::FaultRule& rule);
+// A TOML table as a JSON object, the other way from json_to_toml.
+nlohmann::json toml_to_json(const toml::table& table);
 // A JSON object as a TOML table (objects as sub-tables, arrays of objects
 // as arrays of tables), for lunspec::parse_fault and the configuration's
 // table parsers. Fails for anything but an object, naming the key at fault.

@@ -411,24 +411,13 @@ Expected<Config> parse_config(std::string_view text, const std::string& source) 
   if (const toml::node* l = root.get("limits")) {
     const toml::table* lt = l->as_table();
     if (lt == nullptr) return Error((ctx.fail(l, "limits", "must be a table"), ctx.error));
-    Limits& m = config.limits;
-    if (!only_keys(ctx, *lt, "limits.",
-                   {"max_connections", "max_sessions_per_initiator", "login_timeout",
-                    "max_outstanding_commands", "max_text_bytes", "max_output_bytes",
-                    "buffer_megabytes", "batch_result_megabytes"}) ||
-        !get_int(ctx, *lt, "limits.", "max_connections", m.max_connections, 1, 1'000'000) ||
-        !get_int(ctx, *lt, "limits.", "max_sessions_per_initiator", m.max_sessions_per_initiator, 1,
-                 1'000'000) ||
-        !get_int(ctx, *lt, "limits.", "login_timeout", m.login_timeout, 1, 3600) ||
-        !get_int(ctx, *lt, "limits.", "max_outstanding_commands", m.max_outstanding_commands, 1,
-                 65536) ||
-        !get_int(ctx, *lt, "limits.", "max_text_bytes", m.max_text_bytes, 8192, 16 << 20) ||
-        !get_int(ctx, *lt, "limits.", "max_output_bytes", m.max_output_bytes, 1 << 20, 1U << 30) ||
-        // At least two of the largest transfers (scsi::kMaxTransferBlocks, 32 MiB).
-        !get_int(ctx, *lt, "limits.", "buffer_megabytes", m.buffer_megabytes, 64, 1 << 20, "MiB") ||
-        !get_int(ctx, *lt, "limits.", "batch_result_megabytes", m.batch_result_megabytes, 16,
-                 1 << 20, "MiB")) {
-      return Error(ctx.error);
+    std::vector<const char*> keys;
+    for (const LimitNumber& n : kLimitNumbers) keys.push_back(n.key);
+    if (!only_keys(ctx, *lt, "limits.", keys)) return Error(ctx.error);
+    for (const LimitNumber& n : kLimitNumbers) {
+      if (!get_int(ctx, *lt, "limits.", n.key, config.limits.*n.field, n.min, n.max, n.unit)) {
+        return Error(ctx.error);
+      }
     }
   }
   if (const toml::node* d = root.get("discovery")) {

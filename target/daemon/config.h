@@ -64,6 +64,25 @@ struct Limits {
   friend bool operator==(const Limits&, const Limits&) = default;
 };
 
+// One bound of [limits]: its key, where it goes, its range and unit.
+struct LimitNumber {
+  const char* key;
+  std::uint32_t Limits::*field;
+  std::uint32_t min, max;
+  const char* unit;  // nullptr: a count
+};
+inline constexpr LimitNumber kLimitNumbers[] = {
+    {"max_connections", &Limits::max_connections, 1, 1'000'000, nullptr},
+    {"max_sessions_per_initiator", &Limits::max_sessions_per_initiator, 1, 1'000'000, nullptr},
+    {"login_timeout", &Limits::login_timeout, 1, 3600, nullptr},
+    {"max_outstanding_commands", &Limits::max_outstanding_commands, 1, 65536, nullptr},
+    {"max_text_bytes", &Limits::max_text_bytes, 8192, 16 << 20, nullptr},
+    {"max_output_bytes", &Limits::max_output_bytes, 1 << 20, 1U << 30, nullptr},
+    // At least two of the largest transfers (scsi::kMaxTransferBlocks, 32 MiB).
+    {"buffer_megabytes", &Limits::buffer_megabytes, 64, 1 << 20, "MiB"},
+    {"batch_result_megabytes", &Limits::batch_result_megabytes, 16, 1 << 20, "MiB"},
+};
+
 // The log levels `log_level` and --log-level accept, in spdlog's spelling.
 inline constexpr const char* kLogLevels[] = {"trace", "debug",    "info", "warn",
                                              "error", "critical", "off"};

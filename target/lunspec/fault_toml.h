@@ -35,4 +35,10 @@ struct FaultScope {
 Expected<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const FaultScope& lun,
                                                   bool timing_off);
 
+// The rule as its [[target.lun.fault]] table: parse_fault() of it gives the
+// rule back. Match keys at their defaults are left out; a standing action
+// (slow-seek) has none. What a saved configuration and the control socket's
+// `faults` list write.
+toml::table fault_to_toml(const scsi::FaultRule& rule);
+
 }  // namespace memstore::lunspec

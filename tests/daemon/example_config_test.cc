@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "target/daemon/config.h"
+#include "tests/daemon/example_text.h"
 
 namespace memstore::daemon {
 namespace {
@@ -142,23 +143,6 @@ std::string documented_block() {
   if (section == std::string::npos || begin == std::string::npos || end == std::string::npos)
     return "";
   return doc.substr(begin + 8, end - begin - 8);
-}
-
-// The example as memstored reads it, or (`switched_on`) with the keys it
-// shows switched off (`#key = value`, no space after the #: CHAP, the ACL,
-// the fault rules) turned on.
-std::string example_text(bool switched_on = true) {
-  // The example names the installed paths; the device_config file it names
-  // is examples/g2-variant.toml in the source tree (cmake/install.cmake).
-  std::string text = slurp(std::string(MEMSTORE_SOURCE_DIR) + "/examples/memstored.toml");
-  if (switched_on) text = std::regex_replace(text, std::regex("(^|\n)#([^ #\n])"), "$1$2");
-  const std::string installed = "/usr/share/doc/memstore/examples/";
-  const std::string source = std::string(MEMSTORE_SOURCE_DIR) + "/examples/";
-  for (auto at = text.find(installed); at != std::string::npos;
-       at = text.find(installed, at + source.size())) {
-    text.replace(at, installed.size(), source);
-  }
-  return text;
 }
 
 // "" when `got` and `want` hold the same keys; otherwise the differences.

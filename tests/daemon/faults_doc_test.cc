@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "target/daemon/config.h"
+#include "target/daemon/config_save.h"
 #include "target/scsi/fault_rule.h"
 
 namespace memstore::daemon {
@@ -46,6 +47,17 @@ TEST(FaultsDoc, EveryBlockParsesAndEveryActionHasAnExample) {
     const auto parsed = parse_config(config, "docs/faults.md");
     EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().message) << "\nin the block:\n"
                              << b;
+    if (!parsed.ok()) continue;
+    // A saved configuration gives every rule back as it was (memsctl admin save).
+    const std::string saved = config_to_toml(*parsed);
+    const auto again = parse_config(saved, "saved");
+    ASSERT_TRUE(again.ok()) << again.error().message << "\nin:\n" << saved;
+    for (std::size_t l = 0; l < parsed->targets[0].luns.size(); ++l) {
+      const scsi::LunConfig& before = parsed->targets[0].luns[l].config;
+      const scsi::LunConfig& after = again->targets[0].luns[l].config;
+      EXPECT_TRUE(before.faults == after.faults) << "saved as:\n" << saved;
+      EXPECT_EQ(before.fault_seed, after.fault_seed);
+    }
     for (auto it = std::sregex_iterator(b.begin(), b.end(), action); it != std::sregex_iterator();
          ++it) {
       shown.insert((*it)[1].str());
