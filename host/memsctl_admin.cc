@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -89,6 +90,8 @@ int cmd_admin(const AdminArgs& a) {
   if (a.policy) request["policy"] = *a.policy;
   if (a.seed) request["seed"] = *a.seed;
   if (a.off_ms) request["off_ms"] = *a.off_ms;
+  // The daemon's working directory is not this one: the path goes absolute.
+  if (a.file) request["file"] = std::filesystem::absolute(*a.file).lexically_normal().string();
   // The option, its request key, and an example for the error.
   const struct {
     const std::optional<std::string>& text;
@@ -128,6 +131,11 @@ int cmd_admin(const AdminArgs& a) {
     return kExitFailure;
   }
   reply.erase("ok");
+  // save without --file: the configuration itself, ready to redirect to a file.
+  if (a.command == "save" && reply.contains("toml") && reply["toml"].is_string()) {
+    std::cout << reply["toml"].get<std::string>();
+    return 0;
+  }
   std::cout << reply.dump(2) << "\n";
   return 0;
 }

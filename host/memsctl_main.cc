@@ -98,11 +98,11 @@ int run(int argc, char** argv) {
   admin.socket = memstore::memsctl::default_control_socket();
   auto* a = app.add_subcommand(
       "admin",
-      "memstored's control socket: LUNs and targets added and removed, sessions, statistics, "
-      "fault rules, timing and power cuts");
+      "memstored's control socket: LUNs and targets added and removed, sessions, the running "
+      "configuration saved, statistics, fault rules, timing and power cuts");
   a->add_option("command", admin.command,
                 "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, "
-                "stats, faults, fault-add, fault-remove, fault-clear, timing or power-cut")
+                "save, stats, faults, fault-add, fault-remove, fault-clear, timing or power-cut")
       ->required();
   a->add_option(
       "--socket", admin.socket,
@@ -127,6 +127,9 @@ int run(int argc, char** argv) {
                 "power-cut: how long the LUN stays without power, answering nothing and its "
                 "target refusing logins (default 0)")
       ->check(CLI::Range(0.0, 3'600'000.0));
+  a->add_option("--file", admin.file,
+                "save: the file the daemon writes its running configuration to (mode 0600); "
+                "without it the configuration is printed");
   a->add_option("--timeout", admin.timeout_s, "Seconds to wait for the reply")
       ->check(CLI::Range(1, 3600));
   a->callback([&] { status = memstore::memsctl::cmd_admin(admin); });

@@ -143,7 +143,8 @@ const LunCommand kLunCommands[] = {
 };
 
 std::string command_names() {
-  std::string s = "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections";
+  std::string s =
+      "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, save";
   for (const LunCommand& c : kLunCommands) s += std::string(", ") + c.name;
   return s + ", power-cut";
 }
@@ -314,6 +315,23 @@ void ControlCommands::sessions(const std::string& cmd, const json& request, cons
   });
 }
 
+void ControlCommands::save(const json& request, const Reply& reply) {
+  if (!save_) return reply(failure("save: this daemon cannot write its configuration"));
+  std::string file;
+  if (request.contains("file")) {
+    const json& f = request["file"];
+    if (!f.is_string() || f.get<std::string>().empty() || f.get<std::string>().front() != '/') {
+      return reply(failure(
+          "file: must be an absolute path (the daemon's working directory is not yours); "
+          "memsctl admin save --file makes a relative one absolute"));
+    }
+    file = f.get<std::string>();
+  }
+  save_(file, [reply](Expected<json> saved) {
+    reply(saved.ok() ? ok(std::move(saved).value()) : failure(saved.error().message));
+  });
+}
+
 void ControlCommands::handle(const std::string& line, const Reply& reply) {
   const json request = json::parse(line, nullptr, false);
   if (request.is_discarded() || !request.is_object()) {
@@ -337,6 +355,7 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) {
   if (cmd == "target-remove") return reply(target_remove(request));
   if (cmd == "power-cut") return power_cut(request, reply);
   if (cmd == "sessions" || cmd == "connections") return sessions(cmd, request, reply);
+  if (cmd == "save") return save(request, reply);
   for (const LunCommand& c : kLunCommands) {
     if (cmd != c.name) continue;
     const Expected<const ControlLun*> lun = find(request);

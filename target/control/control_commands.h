@@ -2,7 +2,7 @@
 // The control socket's commands (docs/memstored.md, "Control socket"): one
 // JSON object per request line, one per reply line. A table of commands,
 // each either about the daemon (luns, lun-add, lun-remove, target-add,
-// target-remove, sessions, connections) or about one
+// target-remove, sessions, connections, save) or about one
 // LUN (stats, faults, fault-add, fault-remove, fault-clear, timing,
 // power-cut); a
 // LUN's commands run on the LUN's own thread, where its model lives,
@@ -70,6 +70,13 @@ class ControlCommands {
   // the full feature phase. Without it both commands are refused.
   using SessionsQuery = std::function<void(std::function<void(std::vector<SessionInfo>)>)>;
   void set_sessions(SessionsQuery query) { sessions_ = std::move(query); }
+  // What `save` does: the daemon writes the configuration it runs as TOML to
+  // `file` (an absolute path), or, with `file` empty, gives the text back;
+  // `done`, on the caller's thread, gets the reply's fields or an error
+  // naming the fix. Without it `save` is refused.
+  using SaveConfig = std::function<void(const std::string& file,
+                                        std::function<void(Expected<json>)> done)>;
+  void set_save(SaveConfig save) { save_ = std::move(save); }
   // The daemon's LUNs now, in the order they were added.
   const std::vector<ControlLun>& luns() const { return luns_; }
 
@@ -88,12 +95,14 @@ class ControlCommands {
   json target_remove(const json& request);
   void power_cut(const json& request, const Reply& reply);
   void sessions(const std::string& cmd, const json& request, const Reply& reply);
+  void save(const json& request, const Reply& reply);
 
   std::vector<ControlLun> luns_;
   Dispatch dispatch_;
   LunAdmin admin_;
   TargetAdmin target_admin_;
   SessionsQuery sessions_;
+  SaveConfig save_;
 };
 
 // Replies.

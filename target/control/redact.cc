@@ -12,6 +12,11 @@ bool is_secret_key(std::string_view key) {
 ordered_json redact_secrets(ordered_json value) {
   if (value.is_object()) {
     for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it.key() == kSavedConfigKey && it.value().is_string()) {
+        it.value() = std::to_string(it.value().get<std::string>().size()) +
+                     " bytes of TOML, not shown: they may hold secrets";
+        continue;
+      }
       it.value() = is_secret_key(it.key()) ? ordered_json(kRedacted) : redact_secrets(it.value());
     }
   } else if (value.is_array()) {

@@ -14,6 +14,9 @@
 namespace memstore::control {
 
 inline constexpr std::string_view kRedacted = "***";
+// The reply of `save` without a file carries the configuration's TOML text
+// under this key, secrets as given: its text is never shown, only its size.
+inline constexpr std::string_view kSavedConfigKey = "toml";
 
 // Whether a key's value is a secret.
 bool is_secret_key(std::string_view key);

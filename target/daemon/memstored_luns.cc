@@ -120,6 +120,13 @@ Expected<OpenedTarget> open_target(LunContext& context, const daemon::TargetSpec
 
 namespace {
 
+daemon::TargetSpec* running_target(LunContext& context, const std::string& name) {
+  for (daemon::TargetSpec& t : context.config->targets) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
 // The removed LUN's last steps, on its own loop: its commands answered, its
 // store flushed; then, from a later handler (those the retirement cancelled
 // run first), the driver closed.
@@ -173,14 +180,22 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     if (const Status e = server.add_lun(target, spec.id, std::move(driver)); !e.ok()) {
       return e.error();
     }
+    if (daemon::TargetSpec* running = running_target(context, target)) {
+      running->luns.push_back(spec);
+    }
     spdlog::info("{} added", lun_name(target, spec.id));
     return entry;
   };
-  admin.remove = [&server](const control::ControlLun& lun) {
+  admin.remove = [&context, &server](const control::ControlLun& lun) {
     const std::string name = lun_name(lun.target, lun.id);
-    return server.remove_lun(lun.target, lun.id, [name](std::unique_ptr<driver::TimedLun> d) {
-      retire(std::move(d), name);
-    });
+    const Status e =
+        server.remove_lun(lun.target, lun.id, [name](std::unique_ptr<driver::TimedLun> d) {
+          retire(std::move(d), name);
+        });
+    if (daemon::TargetSpec* running = running_target(context, lun.target); running && e.ok()) {
+      std::erase_if(running->luns, [&](const daemon::LunSpec& l) { return l.id == lun.id; });
+    }
+    return e;
   };
   return admin;
 }
@@ -217,6 +232,7 @@ control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::S
           "serving {} on {}", spec.name,
           iscsi::address_text(spec.portals[i].host, ports[ports.size() - spec.portals.size() + i]));
     }
+    context.config->targets.push_back(spec);
     spdlog::info("target {} added with {} LUN(s)", spec.name, luns.size());
     return luns;
   };
@@ -231,6 +247,8 @@ control::ControlCommands::TargetAdmin target_admin(LunContext& context, iscsi::S
         });
     if (!e.ok()) return e;
     context.target_index.erase(target);
+    std::erase_if(context.config->targets,
+                  [&](const daemon::TargetSpec& t) { return t.name == target; });
     spdlog::info("target {} removed: its sessions end, its LUNs are retired", target);
     return Status();
   };

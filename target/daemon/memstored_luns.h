@@ -26,7 +26,10 @@ namespace memstore::memstored {
 
 // What every LUN of the daemon shares. Lives as long as the daemon runs.
 struct LunContext {
-  const daemon::Config* config = nullptr;  // spin, compensation, state directory, control
+  // What runs (spin, compensation, state directory, control initiators):
+  // lun-add, lun-remove, target-add and target-remove keep its targets and
+  // LUNs as they run (memstored_running.h).
+  daemon::Config* config = nullptr;
   std::shared_ptr<scsi::MemoryBudget> buffer_budget;
   std::shared_ptr<scsi::MemoryBudget> batch_budget;
   std::ofstream* completions = nullptr;  // --completion-log, when open

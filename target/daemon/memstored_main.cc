@@ -34,6 +34,7 @@
 #include "target/daemon/memstored_luns.h"
 #include "target/daemon/memstored_sessions.h"
 #include "target/daemon/memstored_reload.h"
+#include "target/daemon/memstored_running.h"
 #include "target/daemon/portal_check.h"
 #include "target/daemon/security_log.h"
 #include "target/driver/timed_lun.h"
@@ -197,6 +198,7 @@ int main(int argc, char** argv) {
   commands.set_lun_admin(memstored::lun_admin(lun_context, server, commands));
   commands.set_target_admin(memstored::target_admin(lun_context, server));
   commands.set_sessions(memstored::sessions_query(server));
+  commands.set_save(memstored::save_config(io, running, commands));
   control::MetricsServer metrics_server(io, commands, [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
     const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()
@@ -267,14 +269,17 @@ int main(int argc, char** argv) {
     poll_closed();
   });
   // SIGHUP re-reads the configuration file and applies what can change
-  // live (target/daemon/reload.h); the rest is logged as needing a restart.
+  // live (target/daemon/reload.h), compared with what runs now
+  // (memstored_running.h); the rest is logged as needing a restart.
   std::function<void()> on_hup = [&] {
     hup.async_wait([&](const boost::system::error_code& ec, int) {
       if (ec) return;
-      std::map<std::pair<std::string, std::uint16_t>, driver::TimedLun*> lun_index;
-      for (const control::ControlLun& l : commands.luns()) lun_index[{l.target, l.id}] = l.driver;
-      memstored::reload(cli, running, lun_index);
-      on_hup();
+      memstored::refresh_running(io, running, commands.luns(), [&] {
+        std::map<std::pair<std::string, std::uint16_t>, driver::TimedLun*> lun_index;
+        for (const control::ControlLun& l : commands.luns()) lun_index[{l.target, l.id}] = l.driver;
+        memstored::reload(cli, running, lun_index);
+        on_hup();
+      });
     });
   };
   on_hup();
