@@ -90,6 +90,7 @@ int cmd_admin(const AdminArgs& a) {
   if (a.policy) request["policy"] = *a.policy;
   if (a.seed) request["seed"] = *a.seed;
   if (a.off_ms) request["off_ms"] = *a.off_ms;
+  if (a.initiator) request["initiator"] = *a.initiator;
   // The daemon's working directory is not this one: the path goes absolute.
   if (a.file) request["file"] = std::filesystem::absolute(*a.file).lexically_normal().string();
   // The option, its request key, and an example for the error.
@@ -100,6 +101,7 @@ int cmd_admin(const AdminArgs& a) {
   } objects[] = {
       {a.rule, "rule", R"('{"op": "read", "lba": [1000, 1007], "action": "medium-error"}')"},
       {a.config, "config", R"('{"id": 1, "backing": "memory", "timing": "off"}')"},
+      {a.chap, "chap", R"('{"user": "host1", "secret": "a-secret-of-12-bytes-or-more"}')"},
   };
   for (const auto& o : objects) {
     if (!o.text) continue;

@@ -54,8 +54,8 @@ int cmd_set(const Common& c, const SetArgs& a);
 struct AdminArgs {
   std::string socket;  // path of the daemon's control socket
   std::string
-      command;  // luns, lun-*, target-*, sessions, connections, save, stats, faults, fault-*,
-                // timing, power-cut
+      command;  // luns, lun-*, target-*, sessions, connections, save, access, acl-*, chap-*,
+                // stats, faults, fault-*, timing, power-cut
   std::string target;  // empty: the daemon's only target
   std::optional<std::uint32_t> lun;
   std::optional<std::uint32_t> id;    // fault-remove
@@ -67,6 +67,8 @@ struct AdminArgs {
   std::optional<std::uint64_t> seed;  // power-cut
   std::optional<double> off_ms;       // power-cut
   std::optional<std::string> file;    // save: where the daemon writes the configuration
+  std::optional<std::string> initiator;  // acl-add, acl-remove
+  std::optional<std::string> chap;       // chap-set: a JSON object
   int timeout_s = 10;
 };
 int cmd_admin(const AdminArgs& a);

@@ -98,11 +98,13 @@ int run(int argc, char** argv) {
   admin.socket = memstore::memsctl::default_control_socket();
   auto* a = app.add_subcommand(
       "admin",
-      "memstored's control socket: LUNs and targets added and removed, sessions, the running "
-      "configuration saved, statistics, fault rules, timing and power cuts");
+      "memstored's control socket: LUNs and targets added and removed, sessions, access "
+      "control, the running configuration saved, statistics, fault rules, timing and power "
+      "cuts");
   a->add_option("command", admin.command,
                 "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, "
-                "save, stats, faults, fault-add, fault-remove, fault-clear, timing or power-cut")
+                "save, access, acl-add, acl-remove, acl-clear, chap-set, chap-clear, stats, faults, "
+                "fault-add, fault-remove, fault-clear, timing or power-cut")
       ->required();
   a->add_option(
       "--socket", admin.socket,
@@ -130,6 +132,11 @@ int run(int argc, char** argv) {
   a->add_option("--file", admin.file,
                 "save: the file the daemon writes its running configuration to (mode 0600); "
                 "without it the configuration is printed");
+  a->add_option("--initiator", admin.initiator,
+                "acl-add, acl-remove: the initiator's iSCSI name");
+  a->add_option("--chap", admin.chap,
+                "chap-set: the target's CHAP as a JSON object: user, secret and, for mutual "
+                "CHAP, mutual_user and mutual_secret");
   a->add_option("--timeout", admin.timeout_s, "Seconds to wait for the reply")
       ->check(CLI::Range(1, 3600));
   a->callback([&] { status = memstore::memsctl::cmd_admin(admin); });

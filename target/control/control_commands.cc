@@ -142,14 +142,15 @@ const LunCommand kLunCommands[] = {
     {"timing", timing},
 };
 
-std::string command_names() {
+}  // namespace
+
+std::string ControlCommands::command_names() const {
   std::string s =
       "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, save";
+  for (const auto& [name, run] : daemon_commands_) s += ", " + name;
   for (const LunCommand& c : kLunCommands) s += std::string(", ") + c.name;
   return s + ", power-cut";
 }
-
-}  // namespace
 
 json failure(const std::string& error) {
   return {{"ok", false}, {"error", error}};
@@ -356,6 +357,11 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) {
   if (cmd == "power-cut") return power_cut(request, reply);
   if (cmd == "sessions" || cmd == "connections") return sessions(cmd, request, reply);
   if (cmd == "save") return save(request, reply);
+  for (const auto& [name, run] : daemon_commands_) {
+    if (cmd != name) continue;
+    Expected<json> r = run(request);
+    return reply(r.ok() ? ok(std::move(r).value()) : failure(r.error().message));
+  }
   for (const LunCommand& c : kLunCommands) {
     if (cmd != c.name) continue;
     const Expected<const ControlLun*> lun = find(request);

@@ -77,6 +77,13 @@ class ControlCommands {
   using SaveConfig = std::function<void(const std::string& file,
                                         std::function<void(Expected<json>)> done)>;
   void set_save(SaveConfig save) { save_ = std::move(save); }
+  // A command of the daemon's own (memstored's acl-* and chap-*), answered at
+  // once on the caller's thread: its reply's fields, or an error naming the
+  // key and the fix. Listed with the others in the error for an unknown one.
+  using DaemonCommand = std::function<Expected<json>(const json& request)>;
+  void add_command(std::string name, DaemonCommand run) {
+    daemon_commands_.emplace_back(std::move(name), std::move(run));
+  }
   // The daemon's LUNs now, in the order they were added.
   const std::vector<ControlLun>& luns() const { return luns_; }
 
@@ -103,6 +110,8 @@ class ControlCommands {
   TargetAdmin target_admin_;
   SessionsQuery sessions_;
   SaveConfig save_;
+  std::vector<std::pair<std::string, DaemonCommand>> daemon_commands_;
+  std::string command_names() const;
 };
 
 // Replies.

@@ -73,9 +73,10 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
     // power-cut is not among them: the LUN logs its own cut, whatever caused
     // it, with every write it took (scsi::Lun::power_cycle).
-    static const std::set<std::string> kChanges = {"fault-add",  "fault-remove", "fault-clear",
-                                                   "timing",     "lun-add",      "lun-remove",
-                                                   "target-add", "target-remove"};
+    static const std::set<std::string> kChanges = {
+        "fault-add",  "fault-remove",  "fault-clear", "timing",    "lun-add",  "lun-remove",
+        "target-add", "target-remove", "acl-add",     "acl-remove", "acl-clear", "chap-set",
+        "chap-clear"};
     if (kChanges.contains(cmd)) log_(shown("control socket: "));
   }
 

@@ -512,4 +512,14 @@ Expected<TargetSpec> parse_target_table(const toml::table& t, const std::string&
   return target;
 }
 
+Expected<Chap> parse_chap_table(const toml::table& t, const std::string& where) {
+  const std::string source = "chap-set";
+  Ctx ctx{source, {}};
+  std::optional<Chap> chap;
+  if (!parse_chap(ctx, &t, where, chap)) {
+    return Error(ctx.error.substr(ctx.error.find(": ") + 2));  // after "chap-set:LINE"
+  }
+  return *chap;
+}
+
 }  // namespace memstore::daemon

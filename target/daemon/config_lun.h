@@ -30,4 +30,9 @@ Expected<TargetSpec> parse_target_table(const toml::table& t, const std::string&
                                         const std::string& state_dir,
                                         const std::vector<std::string>& control_initiators);
 
+// A `chap` table (user, secret, mutual_user, mutual_secret), checked as the
+// configuration file's are: what the control socket's chap-set gives.
+// Errors name the key under `where` and the fix.
+Expected<Chap> parse_chap_table(const toml::table& t, const std::string& where);
+
 }  // namespace memstore::daemon

@@ -30,6 +30,7 @@
 #include "target/daemon/awake_cpus.h"
 #include "target/daemon/config.h"
 #include "target/daemon/journal_log.h"
+#include "target/daemon/memstored_access.h"
 #include "target/daemon/memstored_flags.h"
 #include "target/daemon/memstored_luns.h"
 #include "target/daemon/memstored_sessions.h"
@@ -199,6 +200,7 @@ int main(int argc, char** argv) {
   commands.set_target_admin(memstored::target_admin(lun_context, server));
   commands.set_sessions(memstored::sessions_query(server));
   commands.set_save(memstored::save_config(io, running, commands));
+  memstored::add_access_commands(commands, running, server);
   control::MetricsServer metrics_server(io, commands, [&server] { return server.connections(); });
   if (!config.metrics.empty()) {
     const daemon::Portal at = *daemon::parse_portal(config.metrics);  // checked by resolve()
@@ -277,7 +279,7 @@ int main(int argc, char** argv) {
       memstored::refresh_running(io, running, commands.luns(), [&] {
         std::map<std::pair<std::string, std::uint16_t>, driver::TimedLun*> lun_index;
         for (const control::ControlLun& l : commands.luns()) lun_index[{l.target, l.id}] = l.driver;
-        memstored::reload(cli, running, lun_index);
+        memstored::reload(cli, running, lun_index, server);
         on_hup();
       });
     });

@@ -6,12 +6,14 @@
 
 #include <boost/asio/post.hpp>
 
+#include "target/daemon/memstored_luns.h"
 #include "target/daemon/reload.h"
 
 namespace memstore::memstored {
 
 void reload(const daemon::CommandLine& cli, daemon::Config& running,
-            const std::map<std::pair<std::string, std::uint16_t>, driver::TimedLun*>& luns) {
+            const std::map<std::pair<std::string, std::uint16_t>, driver::TimedLun*>& luns,
+            iscsi::Server& server) {
   if (cli.config_file.empty()) {
     spdlog::warn("reload (SIGHUP): memstored runs without --config; there is nothing to re-read");
     return;
@@ -27,6 +29,19 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
   }
   const daemon::ReloadPlan plan = daemon::plan_reload(running, *next);
   if (plan.log_level) spdlog::set_level(spdlog::level::from_str(*plan.log_level));
+  for (const daemon::AccessReload& change : plan.access) {
+    daemon::TargetSpec access;
+    access.acl = change.acl;
+    access.chap = change.chap;
+    if (const Status e = server.set_security(change.target, security_of(access)); !e.ok()) {
+      spdlog::error("reload: target {}: ACL and CHAP not applied: {}", change.target,
+                    e.error().message);
+      continue;
+    }
+    spdlog::info("reload: target {}: ACL {} initiator(s){}, CHAP {}", change.target,
+                 change.acl.size(), change.acl.empty() ? " (any initiator)" : "",
+                 change.chap ? "required" : "not required");
+  }
   for (const daemon::LunReload& change : plan.luns) {
     driver::TimedLun* d = luns.at({change.target, change.id});
     // On the LUN's own loop, between its commands.
@@ -45,6 +60,7 @@ void reload(const daemon::CommandLine& cli, daemon::Config& running,
     });
   }
   for (const std::string& what : plan.not_applied) spdlog::warn("reload: {}", what);
+  // Each target's access change has its own line above.
   spdlog::info("reload (SIGHUP): {} LUN(s) changed live, {} change(s) need a restart",
                plan.luns.size(), plan.not_applied.size());
   // What now runs, not what was read: a change that needs a restart stays

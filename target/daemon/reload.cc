@@ -77,10 +77,10 @@ ReloadPlan plan_reload(const Config& running, const Config& next) {
       plan.not_applied.push_back(tw + ": added; restart to serve it");
       continue;
     }
-    if (rt->alias != nt.alias || rt->portals != nt.portals || rt->acl != nt.acl ||
-        rt->chap != nt.chap) {
-      plan.not_applied.push_back(tw + ": alias, portals, acl or chap changed; restart to apply");
+    if (rt->alias != nt.alias || rt->portals != nt.portals) {
+      plan.not_applied.push_back(tw + ": alias or portals changed; restart to apply");
     }
+    if (rt->acl != nt.acl || rt->chap != nt.chap) plan.access.push_back({nt.name, nt.acl, nt.chap});
     for (const LunSpec& nl : nt.luns) {
       const LunSpec* rl = find_lun(*rt, nl.id);
       const std::string lw = tw + " LUN " + std::to_string(nl.id) + ": ";
@@ -115,6 +115,13 @@ ReloadPlan plan_reload(const Config& running, const Config& next) {
 Config applied_config(const Config& running, const Config& next, const ReloadPlan& plan) {
   Config now = running;
   if (plan.log_level) now.log_level = *plan.log_level;
+  for (const AccessReload& change : plan.access) {
+    for (TargetSpec& t : now.targets) {
+      if (t.name != change.target) continue;
+      t.acl = change.acl;
+      t.chap = change.chap;
+    }
+  }
   for (const LunReload& change : plan.luns) {
     const TargetSpec* nt = find_target(next, change.target);
     const LunSpec* nl = nt == nullptr ? nullptr : find_lun(*nt, change.id);

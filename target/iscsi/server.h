@@ -126,6 +126,14 @@ class Server {
   // ErrorRecoveryLevel 0 their tasks end with them). Any thread; done on
   // the server's io_context.
   void power_cut(const std::string& target, std::chrono::nanoseconds off);
+  // Replaces a target's access control while the server runs (the control
+  // socket's acl-* and chap-* commands, SIGHUP): logins and discovery answer
+  // by the new ACL and CHAP from now on. A session already logged in stays
+  // unless the new ACL leaves its initiator out: then it ends, its
+  // connection aborted on its own loop. Sessions that passed the old CHAP
+  // stay (CHAP is checked at login, RFC 7143 §12.1). An error names the
+  // target when it is not served. Call on the server's io_context.
+  Status set_security(const std::string& target, const SecurityConfig& security);
   // Every session in the full feature phase, with its connection's status
   // (memsctl admin sessions), sorted by target, initiator and ISID. Each
   // connection is asked on its own loop; `done` runs on the server's

@@ -49,9 +49,14 @@ void SessionRegistry::leave(std::uint64_t nexus) {
 }
 
 void SessionRegistry::abort_target(const std::string& target) {
+  abort_if(target, [](const SessionIdentity&) { return true; });
+}
+
+void SessionRegistry::abort_if(const std::string& target,
+                               const std::function<bool(const SessionIdentity&)>& leaves) {
   const std::lock_guard lock(mutex_);
   for (const auto& [nexus, a] : sessions_) {
-    if (a.id.target != target) continue;
+    if (a.id.target != target || !leaves(a.id)) continue;
     if (auto c = a.connection.lock()) boost::asio::post(c->executor(), [c] { c->abort(); });
   }
 }

@@ -39,6 +39,9 @@ class SessionRegistry {
   // Ends every session logged in to `target`: their connections are
   // aborted, each on its own loop.
   void abort_target(const std::string& target);
+  // Ends the sessions logged in to `target` for which `leaves` says so.
+  void abort_if(const std::string& target,
+                const std::function<bool(const SessionIdentity&)>& leaves);
   // Calls `each` for every session logged in to `target`, with the registry
   // locked: `each` must not call back into it.
   void for_target(const std::string& target,

@@ -49,26 +49,49 @@ TEST(Reload, TimingAndFaultsChangeLive) {
 }
 
 // The next reload compares with what runs, not with the file last read: an
-// ACL changed (restart needed) and changed back needs no restart, while a
+// alias changed (restart needed) and changed back needs no restart, while a
 // change applied live is what runs from then on.
 TEST(Reload, ComparesWithWhatRunsNotWithTheFileLastRead) {
-  const std::string acl = "[[target]]\nname = \"iqn.2026-11.org.memstore:r\"\n";
+  const std::string named = "[[target]]\nname = \"iqn.2026-11.org.memstore:r\"\n";
   const Config started = parsed(kBase);
-  const Config acl_changed = parsed(acl + "acl = [\"iqn.2026-11.org.example:a\"]\n" +
-                                    "[[target.lun]]\nbacking = \"memory\"\ntiming = \"off\"\n");
-  const ReloadPlan first = plan_reload(started, acl_changed);
+  const Config alias_changed = parsed(named + "alias = \"other\"\n" +
+                                      "[[target.lun]]\nbacking = \"memory\"\ntiming = \"off\"\n");
+  const ReloadPlan first = plan_reload(started, alias_changed);
   ASSERT_EQ(first.not_applied.size(), 1U);
-  EXPECT_THAT(first.not_applied[0], HasSubstr("acl or chap changed; restart to apply"));
+  EXPECT_THAT(first.not_applied[0], HasSubstr("alias or portals changed; restart to apply"));
   ASSERT_EQ(first.luns.size(), 1U);
-  const Config runs = applied_config(started, acl_changed, first);
-  EXPECT_TRUE(runs.targets[0].acl.empty()) << "the ACL needs a restart: it is not what runs";
+  const Config runs = applied_config(started, alias_changed, first);
+  EXPECT_TRUE(runs.targets[0].alias.empty()) << "the alias needs a restart: it is not what runs";
   EXPECT_EQ(runs.targets[0].luns[0].config.timing.mode, scsi::TimingMode::kOff) << "applied live";
 
-  // Back to the ACL that runs, timing kept: nothing to apply, nothing needs a restart.
+  // Back to the alias that runs, timing kept: nothing to apply, nothing needs a restart.
   const Config back = parsed(kBase + "timing = \"off\"\n");
   const ReloadPlan second = plan_reload(runs, back);
   EXPECT_TRUE(second.not_applied.empty()) << second.not_applied[0];
   EXPECT_TRUE(second.luns.empty());
+}
+
+// ACL and CHAP apply live (iscsi::Server::set_security): the plan names the
+// target with its new access, nothing needs a restart, and what runs then
+// has them, so that a reload of the same file changes nothing more.
+TEST(Reload, AclAndChapApplyLive) {
+  const std::string named = "[[target]]\nname = \"iqn.2026-11.org.memstore:r\"\n";
+  const std::string lun = "[[target.lun]]\nbacking = \"memory\"\n";
+  const Config started = parsed(kBase);
+  const Config secured =
+      parsed(named + "acl = [\"iqn.2026-11.org.example:a\"]\n" +
+             "chap = { user = \"u\", secret = \"sixteen-byte-key\" }\n" + lun);
+  const ReloadPlan plan = plan_reload(started, secured);
+  EXPECT_TRUE(plan.not_applied.empty()) << plan.not_applied[0];
+  ASSERT_EQ(plan.access.size(), 1U);
+  EXPECT_EQ(plan.access[0].target, "iqn.2026-11.org.memstore:r");
+  EXPECT_THAT(plan.access[0].acl, ElementsAre("iqn.2026-11.org.example:a"));
+  ASSERT_TRUE(plan.access[0].chap);
+  EXPECT_EQ(plan.access[0].chap->secret, "sixteen-byte-key");
+  const Config runs = applied_config(started, secured, plan);
+  EXPECT_EQ(runs.targets[0].acl, secured.targets[0].acl);
+  EXPECT_EQ(runs.targets[0].chap, secured.targets[0].chap);
+  EXPECT_TRUE(plan_reload(runs, secured).access.empty());
 }
 
 // The power strategies come from `set`, which only a restart applies: a
