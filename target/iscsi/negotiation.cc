@@ -316,8 +316,23 @@ void Negotiation::answer_send_targets(std::string_view v, Result& r) const {
     if (!all && e.target_name != wanted) continue;
     if (!listable(e)) continue;
     r.keys.emplace_back("TargetName", e.target_name);
-    for (const std::string& a : e.addresses) r.keys.emplace_back("TargetAddress", a);
+    for (const std::string& a : e.addresses) r.keys.emplace_back("TargetAddress", reachable(a));
   }
+}
+
+// "0.0.0.0:3260,1" or "[::]:3260,1" with the connection's own address in
+// place of the wildcard (LoginConfig::local_host); any other as it is.
+std::string Negotiation::reachable(const std::string& address) const {
+  if (config_.local_host.empty()) return address;
+  for (const std::string_view wildcard : {"0.0.0.0:", "[::]:"}) {
+    if (address.starts_with(wildcard)) {
+      const std::string host = config_.local_host.find(':') != std::string::npos
+                                   ? "[" + config_.local_host + "]"
+                                   : config_.local_host;
+      return host + address.substr(wildcard.size() - 1);
+    }
+  }
+  return address;
 }
 
 Negotiation::Result Negotiation::ready_for_full_feature() const {

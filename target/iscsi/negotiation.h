@@ -90,6 +90,11 @@ struct LoginConfig {
   TargetLimits limits;
   SecurityConfig security;
   std::vector<DiscoveryEntry> send_targets;
+  // The address this connection came to. SendTargets names it in place of a
+  // wildcard portal's (0.0.0.0, ::), which no initiator can connect to: the
+  // TargetAddress must be one the initiator reaches (RFC 7143 §13.8,
+  // Appendix C). Empty: addresses as configured.
+  std::string local_host;
 };
 
 enum class SessionType : std::uint8_t { kNormal, kDiscovery };
@@ -173,6 +178,7 @@ class Negotiation {
   void check_burst_lengths(Result& r);
   void add_target_keys(Phase phase, Result& r);
   void answer_send_targets(std::string_view value, Result& r) const;
+  std::string reachable(const std::string& address) const;
   bool listable(const DiscoveryEntry& e) const;
   const std::string& value(std::string_view key) const;
 

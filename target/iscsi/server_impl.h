@@ -161,6 +161,17 @@ struct Server::Impl {
     const std::uint64_t nexus = next_nexus++;
     const std::uint16_t tsih = next_tsih++;
     if (next_tsih == 0) next_tsih = 1;  // TSIH 0 is reserved (RFC 7143 §11.12.3)
+    // The address the initiator reached, for a wildcard portal's SendTargets
+    // answer (LoginConfig::local_host); an IPv4 peer on a dual-stack
+    // listener reached the IPv4 address, not its IPv6 mapping.
+    std::string local;
+    boost::system::error_code ec;
+    if (asio::ip::address a = socket.local_endpoint(ec).address(); !ec) {
+      if (a.is_v6() && a.to_v6().is_v4_mapped()) {
+        a = asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+      }
+      local = a.to_string();
+    }
     // The connection, for admit(): set before it starts.
     auto self = std::make_shared<std::weak_ptr<Connection>>();
     Placement placement;
@@ -173,12 +184,13 @@ struct Server::Impl {
     }
     auto conn = make_connection(
         std::move(socket),
-        [this, nexus, tsih, loop, self, peer](Session::Sink sink) {
+        [this, nexus, tsih, loop, self, peer, local](Session::Sink sink) {
           auto session = std::make_unique<Session>(
               [this, loop](std::string_view n) { return find(loop, n); }, discovery, nexus, tsih,
               std::move(sink), limits.session,
               [this, self](const SessionIdentity& id) { return admit(id, *self); });
           session->set_audit(peer, security_log);
+          session->set_local_host(local);
           session->set_event_log(event_log);
           session->set_debug_log(debug_log, debug_wanted);
           return session;

@@ -142,6 +142,9 @@ class Session {
   // Where refused logins are reported, and the connection's peer address
   // ("address:port") they name (security_event.h). Set before the first PDU.
   void set_audit(std::string peer, SecurityLog log);
+  // The address the initiator connected to (LoginConfig::local_host), for
+  // SendTargets behind a wildcard portal. Call before the login.
+  void set_local_host(std::string host) { local_host_ = std::move(host); }
   // Where the session's events go for the operator's log, one line each: a
   // login into the full feature phase, a logout, a connection that ended
   // without one, a task management function. Each line names the initiator,
@@ -220,6 +223,7 @@ class Session {
   std::vector<std::uint8_t> login_text_;  // continued (C bit) login text
   // For the security log (session_login.cc): who logs in, from where, to what.
   std::string peer_, login_initiator_, login_target_;
+  std::string local_host_;
   SecurityLog security_log_;
   EventLog event_log_;
   EventLog debug_log_;

@@ -149,6 +149,7 @@ void Session::on_login(const LoginRequestPdu& req, std::span<const std::uint8_t>
       const std::string port = initiator_port_name(login_initiator_, req.isid);
       for (const auto& [id, lun] : target_->luns) lun->describe_nexus(nexus_, port);
     }
+    config.local_host = local_host_;
     negotiation_ = std::make_unique<Negotiation>(std::move(config));
   }
   const Phase phase =

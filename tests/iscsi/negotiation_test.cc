@@ -400,6 +400,26 @@ TEST(NegotiationTest, DiscoveryCanBeDisabled) {
       kSessionTypeNotSupported);
 }
 
+// A portal on every address (0.0.0.0, ::) is no address an initiator can
+// connect to: SendTargets names the one this connection came to instead.
+TEST(NegotiationTest, SendTargetsNamesTheConnectionsAddressForAWildcardPortal) {
+  for (const auto& [local, want] : {std::pair<std::string, std::string>{"192.0.2.7", "192.0.2.7"},
+                                    {"2001:db8::7", "[2001:db8::7]"}}) {
+    LoginConfig c;
+    c.local_host = local;
+    c.send_targets = {{kTarget, {"0.0.0.0:3260,1", "[::]:3261,1", "10.0.0.1:3262,1"}, {}, false}};
+    Negotiation n(c);
+    ASSERT_TRUE(
+        n.respond({{"InitiatorName", kInitiator}, {"SessionType", "Discovery"}}, Phase::kOperational)
+            .ok());
+    EXPECT_EQ(n.respond({{"SendTargets", "All"}}, Phase::kFullFeature).keys,
+              (KeyList{{"TargetName", kTarget},
+                       {"TargetAddress", want + ":3260,1"},
+                       {"TargetAddress", want + ":3261,1"},
+                       {"TargetAddress", "10.0.0.1:3262,1"}}));
+  }
+}
+
 TEST(NegotiationTest, SendTargetsInNormalSession) {
   Negotiation n(config());
   ASSERT_TRUE(op(n, {}).ok());
