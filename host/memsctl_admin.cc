@@ -81,7 +81,9 @@ std::string default_control_socket() {
 }
 
 int cmd_admin(const AdminArgs& a) {
-  json request = {{"cmd", a.command}};
+  // JSON-RPC 2.0 (docs/memstored.md, "Control socket"): the options are the
+  // method's named params.
+  json request = json::object();
   if (!a.target.empty()) request["target"] = a.target;
   if (a.lun) request["lun"] = *a.lun;
   if (a.id) request["id"] = *a.id;
@@ -117,22 +119,31 @@ int cmd_admin(const AdminArgs& a) {
     std::cerr << "memsctl: " << fd.error().message << "\n";
     return kExitFailure;
   }
-  const memstore::Expected<std::string> line = exchange(*fd, request.dump() + "\n", a.timeout_s);
+  const json call = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", a.command}, {"params", request}};
+  const memstore::Expected<std::string> line = exchange(*fd, call.dump() + "\n", a.timeout_s);
   ::close(*fd);
   if (!line.ok()) {
     std::cerr << "memsctl: " << line.error().message << "\n";
     return kExitFailure;
   }
-  json reply = json::parse(*line, nullptr, false);
-  if (reply.is_discarded() || !reply.is_object()) {
+  const json response = json::parse(*line, nullptr, false);
+  if (response.is_discarded() || !response.is_object()) {
     std::cerr << "memsctl: control socket: the reply is not JSON\n";
     return kExitFailure;
   }
-  if (!reply.value("ok", false)) {
-    std::cerr << "memsctl: " << reply.value("error", std::string("refused")) << "\n";
+  if (response.contains("error")) {
+    const json& e = response["error"];
+    const json message = e.is_object() ? e.value("message", json("refused")) : e;
+    std::cerr << "memsctl: " << (message.is_string() ? message.get<std::string>() : message.dump())
+              << "\n";
     return kExitFailure;
   }
-  reply.erase("ok");
+  if (!response.contains("result") || !response["result"].is_object()) {
+    std::cerr << "memsctl: control socket: the reply has no result (is the daemon older than "
+                 "JSON-RPC?)\n";
+    return kExitFailure;
+  }
+  const json& reply = response["result"];
   // save without --file: the configuration itself, ready to redirect to a file.
   if (a.command == "save" && reply.contains("toml") && reply["toml"].is_string()) {
     std::cout << reply["toml"].get<std::string>();

@@ -70,6 +70,7 @@ struct AdminArgs {
   std::optional<std::string> initiator;  // acl-add, acl-remove
   std::optional<std::string> chap;       // chap-set: a JSON object
   int timeout_s = 10;
+  bool json = false;  // accepted as every command takes it: the reply is JSON anyway
 };
 int cmd_admin(const AdminArgs& a);
 // The socket memsctl admin opens without --socket: $MEMSTORED_CONTROL_SOCKET,

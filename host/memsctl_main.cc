@@ -104,7 +104,8 @@ int run(int argc, char** argv) {
   a->add_option("command", admin.command,
                 "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, "
                 "save, access, acl-add, acl-remove, acl-clear, chap-set, chap-clear, stats, faults, "
-                "fault-add, fault-remove, fault-clear, timing or power-cut")
+                "fault-add, fault-remove, fault-clear, timing, power-cut, or rpc_get_methods (the "
+                "daemon's list)")
       ->required();
   a->add_option(
       "--socket", admin.socket,
@@ -137,6 +138,10 @@ int run(int argc, char** argv) {
   a->add_option("--chap", admin.chap,
                 "chap-set: the target's CHAP as a JSON object: user, secret and, for mutual "
                 "CHAP, mutual_user and mutual_secret");
+  // The reply is JSON already; the flag every other command takes is
+  // accepted here too, so that scripts can pass it everywhere.
+  a->add_flag("--json", admin.json,
+              "The reply as JSON (admin always prints JSON; save without --file prints TOML)");
   a->add_option("--timeout", admin.timeout_s, "Seconds to wait for the reply")
       ->check(CLI::Range(1, 3600));
   a->callback([&] { status = memstore::memsctl::cmd_admin(admin); });

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "target/control/fault_json.h"
+#include "target/control/json_rpc.h"
 #include "target/control/power_cut_json.h"
 #include "target/lunspec/fault_toml.h"
 #include "target/lunspec/lun_spec.h"
@@ -145,11 +146,9 @@ const LunCommand kLunCommands[] = {
 }  // namespace
 
 std::string ControlCommands::command_names() const {
-  std::string s =
-      "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, save";
-  for (const auto& [name, run] : daemon_commands_) s += ", " + name;
-  for (const LunCommand& c : kLunCommands) s += std::string(", ") + c.name;
-  return s + ", power-cut";
+  std::string s;
+  for (const std::string& m : methods()) s += (s.empty() ? "" : ", ") + m;
+  return s;
 }
 
 json failure(const std::string& error) {
@@ -335,13 +334,40 @@ void ControlCommands::save(const json& request, const Reply& reply) {
 
 void ControlCommands::handle(const std::string& line, const Reply& reply) {
   const json request = json::parse(line, nullptr, false);
-  if (request.is_discarded() || !request.is_object()) {
-    return reply(failure("a request is one JSON object per line, e.g. {\"cmd\": \"luns\"}"));
+  if (is_json_rpc(request)) {
+    auto call = rpc_call(request);
+    if (json* error = std::get_if<json>(&call)) return reply(std::move(*error));
+    RpcCall& c = std::get<RpcCall>(call);
+    if (!c.id) {
+      // A notification: run, answer nothing (JSON-RPC 2.0 §4.1).
+      return run(c.command, [reply](json r) { reply({{kNotificationKey, std::move(r)}}); });
+    }
+    return run(c.command, [reply, id = *c.id](const json& r) { reply(rpc_response(r, id)); });
   }
+  if (request.is_discarded() || !request.is_object()) {
+    return reply(failure(
+        "a request is one JSON object per line, e.g. {\"cmd\": \"luns\"} or {\"jsonrpc\": "
+        "\"2.0\", \"method\": \"luns\", \"id\": 1}"));
+  }
+  run(request, reply);
+}
+
+std::vector<std::string> ControlCommands::methods() const {
+  std::vector<std::string> names = {"rpc_get_methods", "luns",     "lun-add",
+                                    "lun-remove",      "target-add", "target-remove",
+                                    "sessions",        "connections", "save"};
+  for (const auto& [name, run] : daemon_commands_) names.push_back(name);
+  for (const LunCommand& c : kLunCommands) names.emplace_back(c.name);
+  names.emplace_back("power-cut");
+  return names;
+}
+
+void ControlCommands::run(const json& request, const Reply& reply) {
   if (!request.contains("cmd") || !request["cmd"].is_string()) {
     return reply(failure("cmd: is missing; use one of " + command_names()));
   }
   const std::string cmd = request["cmd"].get<std::string>();
+  if (cmd == "rpc_get_methods") return reply(ok({{"methods", methods()}}));
   if (cmd == "luns") {
     json list = json::array();
     for (const ControlLun& l : luns_) {

@@ -88,8 +88,14 @@ class ControlCommands {
   const std::vector<ControlLun>& luns() const { return luns_; }
 
   // One request line; `reply` gets {"ok": true, ...} or {"ok": false,
-  // "error": "..."} (an error names the key at fault and the fix).
+  // "error": "..."} (an error names the key at fault and the fix), or, for a
+  // JSON-RPC 2.0 request (json_rpc.h), its response. A JSON-RPC
+  // notification gets no response: its reply is {kNotificationKey: the
+  // command's reply}, for the log only.
+  static constexpr const char* kNotificationKey = "notification";
   void handle(const std::string& line, const Reply& reply);
+  // Every command's name, as rpc_get_methods lists them.
+  std::vector<std::string> methods() const;
 
  private:
   // The request's target: named, or the only one there is.
@@ -112,6 +118,8 @@ class ControlCommands {
   SaveConfig save_;
   std::vector<std::pair<std::string, DaemonCommand>> daemon_commands_;
   std::string command_names() const;
+  // One command object ({"cmd": ..., keys}), answered in the command form.
+  void run(const json& request, const Reply& reply);
 };
 
 // Replies.

@@ -53,6 +53,10 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
                      boost::asio::buffers_begin(input_.data()) + static_cast<std::ptrdiff_t>(n));
     input_.consume(n);
     commands_.handle(line, [self = shared_from_this(), line](json reply) {
+      if (reply.contains(ControlCommands::kNotificationKey)) {  // logged, never answered
+        self->report(line, reply[ControlCommands::kNotificationKey]);
+        return self->read();
+      }
       self->report(line, reply);
       self->send(std::move(reply), true);
     });
@@ -68,9 +72,14 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
                  .dump(-1, ' ', false, json::error_handler_t::replace);
     };
     if (debug_log_) debug_log_(shown("control socket request: "));
-    if (!log_ || !reply.value("ok", false)) return;
+    // The command form's {"ok": true}, or a JSON-RPC result.
+    if (!log_ || !(reply.value("ok", false) || reply.contains("result"))) return;
     const json request = json::parse(line, nullptr, false);
-    const std::string cmd = request.is_object() ? request.value("cmd", std::string()) : "";
+    std::string cmd;
+    if (request.is_object()) {
+      const json& name = request.contains("method") ? request["method"] : request.value("cmd", json());
+      if (name.is_string()) cmd = name.get<std::string>();
+    }
     // power-cut is not among them: the LUN logs its own cut, whatever caused
     // it, with every write it took (scsi::Lun::power_cycle).
     static const std::set<std::string> kChanges = {

@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <optional>
 
+#include "target/control/json_rpc.h"
 #include "target/control/metrics_server.h"
 #include "tests/iscsi/raw_initiator.h"
 #include "tests/scsi/cdb_builders.h"
@@ -192,6 +193,52 @@ TEST_F(ControlCommandsTest, ErrorsNameTheKey) {
   std::string out;
   commands.handle("not json", [&](json r) { out = r["error"]; });
   EXPECT_EQ(out.substr(0, 34), "a request is one JSON object per l");
+}
+
+// JSON-RPC 2.0 (json_rpc.h): the same commands by method and named params,
+// results and errors in the specification's form, a notification answered
+// with nothing, and the methods listed.
+TEST_F(ControlCommandsTest, JsonRpcRequestsGetTheSpecificationsResponses) {
+  const json luns = ask({{"jsonrpc", "2.0"}, {"id", 7}, {"method", "luns"}});
+  EXPECT_EQ(luns["jsonrpc"], "2.0");
+  EXPECT_EQ(luns["id"], 7);
+  ASSERT_TRUE(luns.contains("result")) << luns.dump();
+  EXPECT_FALSE(luns["result"].contains("ok"));
+  EXPECT_EQ(luns["result"]["luns"][0]["device"], "g2");
+
+  const json timing = ask({{"jsonrpc", "2.0"},
+                           {"id", "t"},
+                           {"method", "timing"},
+                           {"params", {{"lun", 0}, {"mode", "scaled"}, {"scale", 2}}}});
+  EXPECT_EQ(timing["id"], "t");
+  EXPECT_EQ(timing["result"]["timing"], "scaled");
+
+  auto code = [&](const json& request) { return ask(request)["error"]["code"].get<int>(); };
+  EXPECT_EQ(code({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "explode"}}), kRpcMethodNotFound);
+  EXPECT_EQ(code({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "stats"}, {"params", {1, 2}}}),
+            kRpcInvalidParams);
+  EXPECT_EQ(code({{"jsonrpc", "1.0"}, {"id", 1}, {"method", "luns"}}), kRpcInvalidRequest);
+  EXPECT_EQ(code({{"jsonrpc", "2.0"}, {"id", {1}}, {"method", "luns"}}), kRpcInvalidRequest);
+  EXPECT_EQ(code({{"jsonrpc", "2.0"}, {"id", 1}}), kRpcInvalidRequest);
+  const json failed =
+      ask({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "stats"}, {"params", {{"lun", 9}}}});
+  EXPECT_EQ(failed["error"]["code"], kRpcCommandFailed);
+  EXPECT_EQ(failed["error"]["message"],
+            "lun: no LUN 9 of target 'iqn.2026-11.org.memstore:a' (`luns` lists them)");
+  EXPECT_EQ(failed["id"], 2);
+
+  // A notification runs and gets no response: only the log sees its reply.
+  const json quiet = ask({{"jsonrpc", "2.0"},
+                          {"method", "fault-add"},
+                          {"params", {{"lun", 0}, {"rule", {{"action", "busy"}}}}}});
+  ASSERT_TRUE(quiet.contains(ControlCommands::kNotificationKey)) << quiet.dump();
+  EXPECT_EQ(ask({{"cmd", "faults"}, {"lun", 0}})["faults"].size(), 1U) << "it ran";
+
+  const json methods = ask({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "rpc_get_methods"}});
+  const auto& names = methods["result"]["methods"];
+  for (const char* m : {"rpc_get_methods", "luns", "lun-add", "save", "stats", "power-cut"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), m), names.end()) << m;
+  }
 }
 
 TEST_F(ControlCommandsTest, AtMostTwentyFourFailedTips) {

@@ -12,6 +12,7 @@ Usage: access_test.py MEMSTORED MEMSCTL
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -97,7 +98,26 @@ def main(memstored, memsctl):
                 listed), f"access lists the ACL and the CHAP user, no secret: {listed}")
             saved = admin(memsctl, sock, "save")
             check(Y in saved and SECRET in saved, "save keeps the ACL and the secret")
-            admin(memsctl, sock, "chap-clear")
+            # JSON-RPC on the socket itself: a notification (no id) runs and is
+            # not answered; the request after it gets the one reply line.
+            with socket.socket(socket.AF_UNIX) as raw:
+                raw.connect(sock)
+                raw.settimeout(10)
+                raw.sendall(b'{"jsonrpc": "2.0", "method": "chap-clear"}\n'
+                            b'{"jsonrpc": "2.0", "id": 5, "method": "access"}\n')
+                got = b""
+                while got.count(b"\n") < 1:
+                    got += raw.recv(4096)
+                raw.settimeout(0.5)
+                try:
+                    got += raw.recv(4096)
+                except socket.timeout:
+                    pass
+            lines = got.decode().splitlines()
+            reply = json.loads(lines[0]) if lines else {}
+            check(len(lines) == 1 and reply.get("id") == 5
+                  and reply.get("result", {}).get("targets", [{}])[0].get("chap") is None,
+                  f"a JSON-RPC notification is run and not answered: {lines}")
             admin(memsctl, sock, "acl-clear")
             check(refused(port, X, 5) is None, "cleared, any initiator logs in without CHAP")
 
