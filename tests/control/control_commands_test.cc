@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "target/control/json_rpc.h"
+#include "target/control/metrics_families.h"
 #include "target/control/metrics_server.h"
 #include "tests/iscsi/raw_initiator.h"
 #include "tests/scsi/cdb_builders.h"
@@ -323,43 +324,35 @@ namespace memstore::control {
 namespace {
 
 TEST(MetricsText, EveryLunInTheExpositionFormat) {
-  const std::vector<ControlLun> luns = {{"iqn.a\"b", 0, "g2", "memory", nullptr},
-                                        {"iqn.c", 3, "g2", "memory", nullptr}};
-  const json lateness = {{"count", 4},    {"mean_us", 2.5}, {"p50_us", 2.0},
-                         {"p99_us", 5.0}, {"p999_us", 6.0}, {"max_us", 6.0}};
-  const std::vector<json> stats = {{{"ok", true},
-                                    {"commands", 7},
-                                    {"reads", 4},
-                                    {"writes", 2},
-                                    {"check_conditions", 1},
-                                    {"bytes_in", 4096},
-                                    {"bytes_out", 512},
-                                    {"faults_fired", 2},
-                                    {"lateness", lateness}},
-                                   failure("lun: gone")};  // a LUN without a reply is left out
-  const std::string text = metrics_text(luns, stats, 3);
-  EXPECT_NE(text.find("# TYPE memstore_commands_total counter\n"
-                      "memstore_commands_total{target=\"iqn.a\\\"b\",lun=\"0\"} 7\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("memstore_reads_total{target=\"iqn.a\\\"b\",lun=\"0\"} 4\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("memstore_writes_total{target=\"iqn.a\\\"b\",lun=\"0\"} 2\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(
-      text.find("memstore_bytes_total{target=\"iqn.a\\\"b\",lun=\"0\",direction=\"in\"} 4096\n"),
-      std::string::npos);
-  EXPECT_NE(text.find("memstore_delivery_lateness_seconds{target=\"iqn.a\\\"b\",lun=\"0\","
-                      "quantile=\"0.99\"} 5e-06\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(
-      text.find("memstore_delivery_lateness_seconds_count{target=\"iqn.a\\\"b\",lun=\"0\"} 4\n"),
-      std::string::npos);
-  EXPECT_NE(text.find("memstore_connections 3\n"), std::string::npos);
-  EXPECT_EQ(text.find("lun=\"3\""), std::string::npos);
+  LunSample a{"iqn.a\"b", 0, {}, {}, 2};
+  a.counters = {.commands = 7, .check_conditions = 1, .reads = 4, .writes = 2, .bytes_in = 4096,
+                .bytes_out = 512};
+  for (const std::int64_t late_ns : {500, 1'500, 4'000, 3'000'000}) a.lateness.add(late_ns);
+  const LunSample c{"iqn.c", 3, {}, {}, 0};
+  const std::string text = metrics_text(metric_families({a, c}, 3));
+  auto has = [&](const std::string& line) {
+    EXPECT_NE(text.find(line + "\n"), std::string::npos) << line << "\nnot in:\n" << text;
+  };
+  has("# TYPE memstore_commands_total counter");
+  has("memstore_commands_total{target=\"iqn.a\\\"b\",lun=\"0\"} 7");
+  has("memstore_reads_total{target=\"iqn.a\\\"b\",lun=\"0\"} 4");
+  has("memstore_writes_total{target=\"iqn.a\\\"b\",lun=\"0\"} 2");
+  has("memstore_faults_fired_total{target=\"iqn.a\\\"b\",lun=\"0\"} 2");
+  has("memstore_bytes_total{target=\"iqn.a\\\"b\",lun=\"0\",direction=\"in\"} 4096");
+  // A histogram: cumulative counts at each bound, every delivery under +Inf.
+  has("# TYPE memstore_delivery_lateness_seconds histogram");
+  has("memstore_delivery_lateness_seconds_bucket{target=\"iqn.a\\\"b\",lun=\"0\",le=\"1e-06\"} 1");
+  has("memstore_delivery_lateness_seconds_bucket{target=\"iqn.a\\\"b\",lun=\"0\",le=\"2e-06\"} 2");
+  has("memstore_delivery_lateness_seconds_bucket{target=\"iqn.a\\\"b\",lun=\"0\",le=\"5e-06\"} 3");
+  has("memstore_delivery_lateness_seconds_bucket{target=\"iqn.a\\\"b\",lun=\"0\",le=\"0.002\"} 3");
+  has("memstore_delivery_lateness_seconds_bucket{target=\"iqn.a\\\"b\",lun=\"0\",le=\"0.005\"} 4");
+  has("memstore_delivery_lateness_seconds_bucket{target=\"iqn.a\\\"b\",lun=\"0\",le=\"+Inf\"} 4");
+  has("memstore_delivery_lateness_seconds_count{target=\"iqn.a\\\"b\",lun=\"0\"} 4");
+  has("memstore_delivery_lateness_seconds_count{target=\"iqn.c\",lun=\"3\"} 0");
+  has("memstore_connections 3");
+  EXPECT_NE(text.find("memstore_build_info{version=\""), std::string::npos);
+  EXPECT_NE(text.find("\nprocess_resident_memory_bytes "), std::string::npos);
+  EXPECT_NE(text.find("\nprocess_open_fds "), std::string::npos);
 }
 
 // lun-add and lun-remove: the request checked here, the LUN opened by the
