@@ -117,7 +117,7 @@ added=iqn.2026-11.org.memstore:added
   fail "target-add with CHAP: $(cat "$work/target-add")"
 ok "iscsi://carol%added-secret-777@127.0.0.1:${ports[0]}/$added/0?target_user=t2&target_password=added-mutual-888" ||
   fail "the target added with CHAP refused its own secret"
-logged '"cmd":"target-add","config":{"chap":{"mutual_secret":"\*\*\*","mutual_user":"t2","secret":"\*\*\*","user":"carol"}' ||
+logged '"method":"target-add","params":{"config":{"chap":{"mutual_secret":"\*\*\*","mutual_user":"t2","secret":"\*\*\*","user":"carol"}' ||
   fail "target-add is not in the log with its secrets redacted"
 sed -i 's/alice-secret-123/alice-secret-new/' "$work/memstored.toml"
 kill -HUP "$pid"

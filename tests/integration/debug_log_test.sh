@@ -51,7 +51,7 @@ expect "\[debug\] login request: .*CHAP_N=dora, CHAP_R=\*\*\*"
 expect "\[debug\] login response: .*CHAP_A=5"
 expect "\[debug\] negotiated: initiator iqn.* from 127.0.0.1:[0-9]*: SessionType=Normal, HeaderDigest=.*, MaxBurstLength=[0-9]*"
 expect "\[debug\] LUN 0 of iqn.2026-11.org.memstore:debug: fault rule 1 (medium-error) fired on operation 0x28 at LBA 0 from iqn"
-expect '\[debug\] control socket request: {"cmd":"luns"} -> {"luns":\[{'
+expect '\[debug\] control socket request: {"id":1,"jsonrpc":"2.0","method":"luns","params":{}} -> {"id":1,"jsonrpc":"2.0","result":{"luns":\[{'
 grep -q "dora-secret-1234" "$log" && fail "the CHAP secret is in the debug log"
 [ -n "${SHOW:-}" ] && grep "\[debug\]" "$log"
 echo "ok: $(grep -c '\[debug\]' "$log") debug lines, no secret"

@@ -65,7 +65,7 @@ for run in 1 2; do
       fail "fault-add: $(cat "$work/added")"
     id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/added")
     if iscsi-readcapacity16 "$url" >/dev/null 2>&1; then fail "the rule added at run time did not fire"; fi
-    grep -q 'control socket: {"cmd":"fault-add","lun":4,"rule":{' "$log" ||
+    grep -q 'control socket: {"id":1,"jsonrpc":"2.0","method":"fault-add","params":{"lun":4,"rule":{' "$log" ||
       fail "the rule added through the control socket is not in the daemon's log"
     "$memsctl" admin fault-remove --lun 4 --id "$id" >/dev/null || fail "fault-remove"
     iscsi-readcapacity16 "$url" >/dev/null || fail "READ CAPACITY(16) after the rule was removed"
