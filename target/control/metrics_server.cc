@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "target/control/metrics_families.h"
-#include "target/iscsi/address_text.h"
 
 namespace memstore::control {
 
@@ -78,7 +77,9 @@ MetricsServer::~MetricsServer() {
 }
 
 Status MetricsServer::start(const std::string& host, std::uint16_t port) {
-  const std::string at = iscsi::address_text(host, port);
+  // civetweb's form: "127.0.0.1:9464", "[::1]:9464".
+  const std::string at = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+                         std::to_string(port);
   // civetweb's options (its UserManual): the address, the worker threads,
   // how long a request may take to arrive, and how large its head may be.
   std::vector<std::string> options = {"listening_ports",    at,
