@@ -13,13 +13,13 @@ import json
 import os
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import iscsi_raw  # noqa: E402
+from control_client import Checks, admin  # noqa: E402
 
 X = iscsi_raw.INITIATOR
 Y = "iqn.2026-11.org.memstore.test:allowed"
@@ -27,14 +27,6 @@ SECRET = "access-test-secret-77"
 INQUIRY = bytes([0x12, 0, 0, 0, 36, 0])
 
 
-def admin(memsctl, sock, *args, fail=False):
-    out = subprocess.run([memsctl, "admin", "--socket", sock, *args], capture_output=True,
-                         text=True, timeout=30)
-    if (out.returncode != 0) != fail:
-        raise AssertionError(f"memsctl admin {' '.join(args)}: exit {out.returncode}: "
-                             f"{out.stderr.strip()}")
-    return out.stderr.strip() if fail else (json.loads(out.stdout) if out.stdout.startswith("{")
-                                            else out.stdout)
 
 
 def refused(port, initiator, isid):
@@ -58,12 +50,7 @@ def ended(session):
 
 
 def main(memstored, memsctl):
-    failures = []
-
-    def check(ok, what):
-        print(("PASS " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
+    check = Checks()
 
     with tempfile.TemporaryDirectory() as work:
         sock = os.path.join(work, "control.sock")
@@ -96,7 +83,7 @@ def main(memstored, memsctl):
             t = listed["targets"][0]
             check(t["acl"] == [Y] and t["chap"] == {"user": "u"} and SECRET not in json.dumps(
                 listed), f"access lists the ACL and the CHAP user, no secret: {listed}")
-            saved = admin(memsctl, sock, "save")
+            saved = admin(memsctl, sock, "save", raw=True)
             check(Y in saved and SECRET in saved, "save keeps the ACL and the secret")
             # JSON-RPC on the socket itself: a notification (no id) runs and is
             # not answered; the request after it gets the one reply line.
@@ -145,11 +132,7 @@ def main(memstored, memsctl):
             proc.wait(timeout=20)
         log.seek(0)
         check(SECRET not in log.read(), "the secret never reached the log")
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    print("access control at run time: all checks passed")
-    return 0
+    return check.status("access control at run time")
 
 
 if __name__ == "__main__":

@@ -11,23 +11,17 @@ import json
 import os
 import signal
 import stat
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import iscsi_raw  # noqa: E402
+from control_client import Checks, admin  # noqa: E402
 
 SECRET = "saved-config-secret-42"
 SECOND = "iqn.2026-11.org.memstore.test:second"
 
 
-def admin(memsctl, sock, *args, raw=False):
-    out = subprocess.run([memsctl, "admin", "--socket", sock, *args], capture_output=True,
-                         text=True, timeout=30)
-    if out.returncode != 0:
-        raise AssertionError(f"memsctl admin {' '.join(args)}: {out.stderr.strip()}")
-    return out.stdout if raw else json.loads(out.stdout)
 
 
 def stop(proc):
@@ -49,12 +43,7 @@ def state(memsctl, sock):
 
 
 def main(memstored, memsctl):
-    failures = []
-
-    def check(ok, what):
-        print(("PASS " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
+    check = Checks()
 
     with tempfile.TemporaryDirectory() as work:
         sock = os.path.join(work, "control.sock")
@@ -103,11 +92,7 @@ def main(memstored, memsctl):
             check(again == text, "saved again, the same text")
         finally:
             stop(proc)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    print("saved configuration: all checks passed")
-    return 0
+    return check.status("saved configuration")
 
 
 if __name__ == "__main__":

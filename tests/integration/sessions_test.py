@@ -8,34 +8,22 @@ WRITEs apart.
 
 Usage: sessions_test.py MEMSTORED MEMSCTL
 """
-import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import iscsi_raw  # noqa: E402
+from control_client import Checks, admin  # noqa: E402
 
 TWO = "iqn.2026-11.org.memstore.test:second"
 
 
-def admin(memsctl, sock, *args):
-    out = subprocess.run([memsctl, "admin", "--socket", sock, *args], capture_output=True,
-                         text=True, timeout=30)
-    if out.returncode != 0:
-        raise AssertionError(f"memsctl admin {' '.join(args)}: {out.stderr.strip()}")
-    return json.loads(out.stdout)
 
 
 def main(memstored, memsctl):
-    failures = []
-
-    def check(ok, what):
-        print(("PASS " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
+    check = Checks()
 
     with tempfile.TemporaryDirectory() as work:
         sock = os.path.join(work, "control.sock")
@@ -105,10 +93,7 @@ def main(memstored, memsctl):
             proc.terminate()
             proc.wait(timeout=30)
             log.close()
-    if failures:
-        print(f"{len(failures)} failed")
-        return 1
-    return 0
+    return check.status("sessions and connections")
 
 
 if __name__ == "__main__":
