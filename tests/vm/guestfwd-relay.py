@@ -4,8 +4,9 @@
 # the Linux initiator case). QEMU's user network keeps restrict=on and runs
 # this program, through a guestfwd rule `guestfwd=tcp:ADDR:PORT-cmd:...`, for
 # every TCP connection the guest opens to ADDR:PORT; its stdin and stdout are
-# that connection. It connects to HOST:PORT on the host and copies bytes both
-# ways until both directions have ended:
+# that connection. It connects to HOST:PORT on the host (trying again for up
+# to 10 s while it is refused) and copies bytes both ways until both
+# directions have ended:
 #   - the target closes (or memstored is killed): the guest's side is shut
 #     for writing, so the guest sees a FIN, as from the target itself;
 #   - the guest closes: the target's side is shut for writing.
@@ -46,11 +47,28 @@ def main() -> int:
     if down_file and os.path.exists(down_file):
         log("path down, closed")
         return 1
-    try:
-        target = socket.create_connection((host, port), timeout=5)
-    except OSError as e:
-        log(f"target refused: {e}")
-        return 1  # nothing listens: the guest's connection just closes
+    # A daemon restarting (killed and started again by the VM test) refuses
+    # for the second or so before it listens: the relay waits that out, as
+    # a connect through a slow path would, instead of handing the guest a
+    # refusal. Under load, iscsid once took such a refusal and then closed
+    # every later connection unused until its recovery timed out.
+    deadline = time.time() + 10
+    refusals = 0
+    while True:
+        try:
+            target = socket.create_connection((host, port), timeout=5)
+            break
+        except ConnectionRefusedError as e:
+            refusals += 1
+            if time.time() >= deadline:
+                log(f"target refused for 10 s: {e}")
+                return 1  # nothing listens: the guest's connection just closes
+            time.sleep(0.2)
+        except OSError as e:
+            log(f"target unreachable: {e}")
+            return 1
+    if refusals:
+        log(f"target refused {refusals} time(s) before it listened")
     target.settimeout(None)
     target.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     # fds 0 and 1 are the same socket (QEMU's end of the guest connection).
