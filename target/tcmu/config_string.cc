@@ -183,8 +183,7 @@ constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
 Status resolve_params(lunspec::LunSpec& spec) {
   if (const auto e = lunspec::resolve_device(spec, {}); !e.ok()) {
     static constexpr const char* kKeys[] = {"device", "set", "config", "rotation_rate"};
-    return Error(std::string(kKeys[static_cast<int>(e.error().field)]) + ": " +
-                 e.error().message);
+    return Error(std::string(kKeys[static_cast<int>(e.error().field)]) + ": " + e.error().message);
   }
   if (spec.config.disk) return {};
   if (!spec.device_config.empty()) {

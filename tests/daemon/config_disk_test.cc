@@ -68,9 +68,9 @@ TEST(ConfigDisk, UnknownDeviceNamesTheFieldAndEveryDevice) {
                         "disk20k, cheetah4lp or superdisk"));
   CommandLine cli;
   cli.device = "cheetah";
-  EXPECT_THAT(
-      error_of(resolve(cli)),
-      HasSubstr("device: unknown preset 'cheetah'; use g1, g2, g3, uysal03, asplos99-g1, asplos99-g2, asplos99-g3, atlas10k, disk20k, cheetah4lp or superdisk"));
+  EXPECT_THAT(error_of(resolve(cli)),
+              HasSubstr("device: unknown preset 'cheetah'; use g1, g2, g3, uysal03, asplos99-g1, "
+                        "asplos99-g2, asplos99-g3, atlas10k, disk20k, cheetah4lp or superdisk"));
   cli.device = "disk20k";
   const auto r = resolve(cli);
   ASSERT_TRUE(r.ok()) << error_of(r);
