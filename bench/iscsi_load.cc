@@ -9,18 +9,22 @@
 // what it ran (how bench/isolation ends its background load).
 // With --csv it writes one line per command (its ITT is the target's task
 // tag, so bench/timing-report can join it with memstored's --completion-log).
+// With --trace it replays a DiskSim ASCII trace open-loop instead (memsim's
+// --write-trace: arrival ms, device, LBN, blocks, 1 = read): each command is
+// issued at its arrival time however many are still in flight, and its latency
+// runs from that arrival (bench/asplos99-microbench).
 //
 //   iscsi-load [options] iscsi://host:port/iqn/lun
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
 #include <poll.h>
 
-#include <cerrno>
-#include <csignal>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -29,6 +33,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,6 +59,15 @@ struct Options {
   std::uint64_t range_blocks = 0;  // 0: the whole LUN
   std::uint64_t step_bytes = 0;    // sequential patterns: distance between commands (0: --bs)
   bool busy_poll = false;          // poll without sleeping
+  std::string trace;               // DiskSim ASCII trace to replay open-loop (see the top)
+};
+
+// One command of a --trace file.
+struct TraceCommand {
+  std::int64_t arrival_ns = 0;
+  std::uint64_t lba = 0;
+  std::uint32_t blocks = 0;
+  bool read = true;
 };
 
 struct Record {
@@ -78,6 +92,7 @@ struct Session {
   int lun = 0;
   std::uint32_t index = 0;
   std::vector<Slot> slots;
+  std::deque<Slot> trace_slots;  // --trace: one per command, never reused
 };
 
 volatile std::sig_atomic_t g_stop = 0;  // SIGTERM: issue no more commands
@@ -101,6 +116,8 @@ struct Run {
   std::int64_t timed_start_ns = -1;  // when the warm-up was over
   Clock::time_point epoch = Clock::now();
   std::string error;
+  std::vector<TraceCommand> trace;  // --trace: the commands, in arrival order
+  std::size_t trace_next = 0;       // the next one to issue
 
   std::int64_t now_ns() const {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - epoch).count();
@@ -133,7 +150,9 @@ struct Run {
 
 Run* g_run = nullptr;
 
-void on_sigterm(int /*sig*/) { g_stop = 1; }
+void on_sigterm(int /*sig*/) {
+  g_stop = 1;
+}
 
 // SIGTERM ends the run as if its count were reached. No SA_RESTART: the
 // signal interrupts poll(), so the loop sees it at once.
@@ -159,13 +178,25 @@ void on_complete(iscsi_context* /*ctx*/, int status, void* command_data, void* p
   }
   if (task != nullptr) scsi_free_scsi_task(task);
   ++run.done;
-  if (run.more()) issue(*slot->session, *slot);
+  if (run.trace.empty() && run.more()) issue(*slot->session, *slot);
 }
 
 // The pattern's next command on the session, with its operation in r.op.
 scsi_task* submit(Run& run, Session& s, Slot& slot, Record& r) {
   const auto bytes = run.opt.block_bytes;
   const int block = static_cast<int>(run.lun_block);
+  if (!run.trace.empty()) {
+    const TraceCommand& c = run.trace[run.trace_next++];
+    r.lba = c.lba;
+    const std::uint32_t n = c.blocks * run.lun_block;
+    if (c.read) {
+      r.op = "R";
+      return iscsi_read16_task(s.ctx, s.lun, r.lba, n, block, 0, 0, 0, 0, 0, on_complete, &slot);
+    }
+    r.op = "W";
+    return iscsi_write16_task(s.ctx, s.lun, r.lba, run.write_buffer.data(), n, block, 0, 0, 0, 0, 0,
+                              on_complete, &slot);
+  }
   if (run.opt.pattern == "sync") {
     // The whole LUN (NUMBER OF LOGICAL BLOCKS 0), both CDB sizes in turn.
     if (run.syncs++ % 2 == 0) {
@@ -224,6 +255,32 @@ std::optional<std::uint64_t> max_write_same_blocks(Session& s) {
   return max;
 }
 
+// Reads a DiskSim ASCII trace ("arrival_ms devno lbn blocks flags", flags bit 0 = read), as
+// memsim's --write-trace writes it. Empty with `error` set when a line does not parse.
+std::vector<TraceCommand> read_trace(const std::string& path, std::string& error) {
+  std::vector<TraceCommand> out;
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot read " + path;
+    return {};
+  }
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::istringstream fields(line);
+    double ms = 0;
+    long long dev = 0, lbn = 0, blocks = 0, flags = 0;
+    if (!(fields >> ms >> dev >> lbn >> blocks >> flags) || ms < 0 || lbn < 0 || blocks < 1) {
+      error = path + ":" + std::to_string(n) + ": expected 'arrival_ms devno lbn blocks flags'";
+      return {};
+    }
+    out.push_back({std::llround(ms * 1e6), static_cast<std::uint64_t>(lbn),
+                   static_cast<std::uint32_t>(blocks), (flags & 1) != 0});
+  }
+  if (out.empty()) error = path + ": no commands";
+  return out;
+}
+
 double percentile(std::vector<std::int64_t>& v, double p) {
   if (v.empty()) return 0;
   const std::size_t i =
@@ -262,6 +319,9 @@ int main(int argc, char** argv) {
       "--step", opt.step_bytes,
       "seqread/seqwrite/writesame: bytes from one command's start to the next's, wrapping "
       "around the range (a multiple of --bs; default --bs)");
+  app.add_option("--trace", opt.trace,
+                 "replay this DiskSim ASCII trace open-loop, each command at its arrival time "
+                 "(--pattern, --bs, --qd, --count, --warmup, --duration do not apply)");
   app.add_flag("--busy-poll", opt.busy_poll,
                "poll the sockets without sleeping (one core at 100%): a completion is seen "
                "when it arrives, not when the scheduler wakes the client");
@@ -271,13 +331,25 @@ int main(int argc, char** argv) {
   run.opt = opt;
   run.rng.seed(opt.seed);
   g_run = &run;
+  if (!opt.trace.empty()) {
+    run.trace = read_trace(opt.trace, run.error);
+    if (run.trace.empty()) {
+      std::cerr << "iscsi-load: --trace: " << run.error << "\n";
+      return 2;
+    }
+    run.error.clear();
+    run.opt.pattern = "trace";
+    run.opt.warmup = 0;
+    run.opt.count = run.trace.size();
+    run.opt.duration_s = 0;
+  }
 
   std::vector<Session> sessions(static_cast<std::size_t>(opt.sessions));
   for (std::size_t i = 0; i < sessions.size(); ++i) {
     Session& s = sessions[i];
     s.index = static_cast<std::uint32_t>(i);
-    const std::string initiator =
-        "iqn.2026-11.org.memstore:iscsi-load-" + std::to_string(::getpid()) + "-" + std::to_string(i);
+    const std::string initiator = "iqn.2026-11.org.memstore:iscsi-load-" +
+                                  std::to_string(::getpid()) + "-" + std::to_string(i);
     s.ctx = iscsi_create_context(initiator.c_str());
     iscsi_url* url = iscsi_parse_full_url(s.ctx, opt.url.c_str());
     if (url == nullptr) {
@@ -341,23 +413,62 @@ int main(int argc, char** argv) {
   }
   // Not zeros: a WRITE SAME of zeros may be taken as a deallocation.
   run.write_buffer.assign(opt.pattern == "writesame" ? run.lun_block : opt.block_bytes, 0x5A);
+  if (!run.trace.empty()) {
+    std::uint32_t most = 0;
+    for (const TraceCommand& c : run.trace) {
+      if (c.lba + c.blocks > run.lun_blocks) {
+        std::cerr << "iscsi-load: --trace: LBA " << c.lba << " + " << c.blocks
+                  << " blocks is past the LUN's " << run.lun_blocks
+                  << " blocks (a trace made for another device?)\n";
+        return 2;
+      }
+      most = std::max(most, c.blocks);
+    }
+    run.write_buffer.assign(std::size_t{most} * run.lun_block, 0x5A);
+  }
 
   for (Session& s : sessions) s.slots.resize(static_cast<std::size_t>(opt.qd), Slot{&s, 0});
   stop_on_sigterm();
-  if (opt.warmup == 0) run.timed_start_ns = run.now_ns();  // every command is timed
+  const bool replay = !run.trace.empty();
+  if (replay) run.epoch = Clock::now();                        // the trace's time 0
+  if (run.opt.warmup == 0) run.timed_start_ns = run.now_ns();  // every command is timed
   for (Session& s : sessions) {
     for (Slot& slot : s.slots) {
-      if (run.more()) issue(s, slot);
+      if (!replay && run.more()) issue(s, slot);
     }
   }
+  // --trace: issues every command whose arrival has come, round robin over the sessions;
+  // returns the poll timeout (ms) until the next arrival.
+  std::size_t next_session = 0;
+  std::vector<std::int64_t> issue_late_ns;
+  auto issue_due = [&]() -> int {
+    while (run.trace_next < run.trace.size() && g_stop == 0) {
+      const std::int64_t arrival_ns = run.trace[run.trace_next].arrival_ns;
+      const std::int64_t wait_ns = arrival_ns - run.now_ns();
+      if (wait_ns > 0) {
+        return opt.busy_poll ? 0
+                             : static_cast<int>(std::min<std::int64_t>(wait_ns / 1'000'000, 1000));
+      }
+      Session& s = sessions[next_session++ % sessions.size()];
+      Slot& slot = s.trace_slots.emplace_back(Slot{&s, 0});
+      issue(s, slot);
+      // The latency runs from the arrival, not from when this loop got to it; how late the
+      // command went out is kept apart.
+      Record& r = run.records[slot.record];
+      issue_late_ns.push_back(r.submit_ns - arrival_ns);
+      r.submit_ns = arrival_ns;
+    }
+    return opt.busy_poll ? 0 : 1000;
+  };
   std::vector<pollfd> fds(sessions.size());
-  while (run.done < run.issued) {
+  while (run.done < run.issued || (replay && run.trace_next < run.trace.size() && g_stop == 0)) {
+    const int timeout_ms = replay ? issue_due() : (opt.busy_poll ? 0 : 1000);
     for (std::size_t i = 0; i < sessions.size(); ++i) {
       fds[i].fd = iscsi_get_fd(sessions[i].ctx);
       fds[i].events = static_cast<short>(iscsi_which_events(sessions[i].ctx));
       fds[i].revents = 0;
     }
-    if (::poll(fds.data(), fds.size(), opt.busy_poll ? 0 : 1000) < 0) {
+    if (::poll(fds.data(), fds.size(), timeout_ms) < 0) {
       if (errno == EINTR) continue;  // SIGTERM: more() now says no
       std::perror("iscsi-load: poll");
       return 1;
@@ -389,7 +500,16 @@ int main(int argc, char** argv) {
   const double iops = static_cast<double>(timed) / seconds;
   const double mbps = iops * static_cast<double>(run.bytes_per_cmd()) / 1e6;
   const double p50 = percentile(lat, 50), p99 = percentile(lat, 99), p999 = percentile(lat, 99.9);
-  const double maxl = lat.empty() ? 0 : static_cast<double>(*std::max_element(lat.begin(), lat.end()));
+  const double maxl =
+      lat.empty() ? 0 : static_cast<double>(*std::max_element(lat.begin(), lat.end()));
+  // Mean and population standard deviation (Welford), what the trace replay reports.
+  double mean = 0, m2 = 0;
+  for (std::size_t i = 0; i < lat.size(); ++i) {
+    const double d = static_cast<double>(lat[i]) - mean;
+    mean += d / static_cast<double>(i + 1);
+    m2 += d * (static_cast<double>(lat[i]) - mean);
+  }
+  const double sd = lat.empty() ? 0 : std::sqrt(m2 / static_cast<double>(lat.size()));
 
   if (!opt.csv.empty()) {
     std::ofstream out(opt.csv);
@@ -401,11 +521,31 @@ int main(int argc, char** argv) {
     }
   }
   if (opt.json) {
-    nlohmann::json j = {{"pattern", opt.pattern}, {"bs", opt.block_bytes}, {"qd", opt.qd},
-                        {"sessions", opt.sessions}, {"count", timed}, {"failed", run.failed},
-                        {"seconds", seconds}, {"iops", iops}, {"mb_per_s", mbps},
-                        {"latency_us", {{"p50", p50 / 1e3}, {"p99", p99 / 1e3},
-                                        {"p99.9", p999 / 1e3}, {"max", maxl / 1e3}}}};
+    nlohmann::json j = {{"pattern", opt.pattern},
+                        {"bs", opt.block_bytes},
+                        {"qd", opt.qd},
+                        {"sessions", opt.sessions},
+                        {"count", timed},
+                        {"failed", run.failed},
+                        {"seconds", seconds},
+                        {"iops", iops},
+                        {"mb_per_s", mbps},
+                        {"latency_us",
+                         {{"mean", mean / 1e3},
+                          {"sd", sd / 1e3},
+                          {"p50", p50 / 1e3},
+                          {"p99", p99 / 1e3},
+                          {"p99.9", p999 / 1e3},
+                          {"max", maxl / 1e3}}}};
+    if (replay && !issue_late_ns.empty()) {
+      double late_sum = 0;
+      for (const std::int64_t l : issue_late_ns) late_sum += static_cast<double>(l);
+      j["issue_late_us"] = {{"mean", late_sum / static_cast<double>(issue_late_ns.size()) / 1e3},
+                            {"p99", percentile(issue_late_ns, 99) / 1e3},
+                            {"max", static_cast<double>(*std::max_element(issue_late_ns.begin(),
+                                                                          issue_late_ns.end())) /
+                                        1e3}};
+    }
     std::cout << j.dump(2) << "\n";
   } else {
     std::printf("%s bs=%u qd=%d sessions=%d: %llu commands in %.3f s, %.0f IOPS, %.1f MB/s\n",

@@ -4,12 +4,15 @@
 //
 // Within a zone, LBNs fill a track, then the next track of the cylinder, then
 // the next cylinder. Physical sectors are numbered the same way from the
-// zone's first cylinder; slipped sectors are skipped (the LBNs after a slip
-// move on by one), and the zone's spare sectors are its last ones. This is
-// DiskSim's layout "g1" with "Sectors per zone" sparing (scheme 9) and its
-// mapping scheme 1: on every odd cylinder of a zone (counted from the zone's
-// first), the tracks run from the last surface to the first, so that a
-// cylinder switch stays on the same surface.
+// zone's first cylinder. A zone is cut into spare ranges: the whole zone
+// (DiskSim's layout "g1" with "Sectors per zone" sparing, scheme 9) or runs of
+// spare_range_cylinders cylinders ("Sectors per range", scheme 8). A range's
+// spare sectors are its last ones; slipped sectors are skipped (the LBNs
+// after a slip move on by one, up to the range's end, where the spares absorb
+// it). Mapping scheme 1 (cylinder_switch_on_surface): on every odd cylinder of
+// a zone (counted from the zone's first), the tracks run from the last surface
+// to the first, so that a cylinder switch stays on the same surface; scheme 0:
+// every cylinder runs from surface 0.
 //
 // Skew: track t (0-based, in LBN order) of zone cylinder c starts its sector
 // 0 at (t + (surfaces - 1) c) * track_skew + c * cylinder_skew sectors
@@ -55,7 +58,15 @@ class ZonedLayout {
     DiskZone z;
     Lbn first_lbn = 0;
     std::int64_t lbns = 0;
+    // The zone's spare ranges: each full one has range_sectors physical
+    // sectors, of which range_lbns hold LBNs (the rest are its spares).
+    std::int64_t range_sectors = 0;
+    std::int64_t range_lbns = 0;
   };
+  // A zone-relative LBN as a zone-relative physical sector, and back (nullopt
+  // for a slipped or spare sector).
+  std::int64_t physical_of(const Zone& zone, std::int64_t rel) const;
+  std::optional<std::int64_t> rel_of(const Zone& zone, std::int64_t physical) const;
   const Zone& zone_of_lbn(Lbn lbn) const;
   const Zone& zone_of_cylinder(std::int32_t cylinder) const;
   // The track index in LBN order of a physical surface on a zone cylinder.
@@ -63,6 +74,7 @@ class ZonedLayout {
 
   std::vector<Zone> zones_;
   std::int32_t surfaces_;
+  bool serpentine_;
   std::int64_t blocks_ = 0;
 };
 

@@ -161,20 +161,184 @@ ZonedDiskParams disk20k() {
   return p;
 }
 
+// --- Seagate Cheetah 4LP (ST34501N) ----------------------------------------------------------
+// Seed 003's reference disk (Schlosser et al., ASPLOS IX, §2.1 and Table 2: a Cheetah 4LP
+// ST-34501W, "a validated DiskSim module"). Every number below is DiskSim's validated Cheetah
+// 4LP ("SEAGATE_ST34501N_validate" of valid/cheetah4LP.parv, with valid/cheetah4LP.model and
+// valid/cheetah4LP.seek, in the CMU release; the same files as the Atlas 10K's above). The W
+// and N of the model number differ only in the SCSI connector. Parameter names in the
+// comments are DiskSim's. Table 2 agrees where it overlaps: 10,033 rpm, 8 data surfaces,
+// 2.99 ms average latency (half a revolution); its "130-194 sectors per track" counts one
+// fewer than DiskSim's zones.
+
+// cheetah4LP.model, "Zones": first and last cylinder, "Blocks per track", "Skew for track
+// switch", "Skew for cylinder switch", "Number of spares" and "slips" of each of the 7 bands.
+// The cylinder after each band (1344, 2449, ...) is in none and holds no LBN. "Sparing scheme
+// used = 8" with "Rangesize for sparing = 12": 108 spares at the end of every 12 cylinders.
+// Zone 1's "defects = [233375, 233375]" remaps a sector to itself, which changes no timing,
+// so it is left out.
+std::vector<DiskZone> cheetah4lp_zones() {
+  return {
+      {0, 1343, 195, 22, 37, 108, {1448762, 1916532, 1918075, 1919618, 1921161}},
+      {1345, 2448, 187, 22, 35, 108, {234713, 236193, 237860, 239340, 240820, 242299, 1624216}},
+      {2450, 3541, 176, 20, 33, 108, {}},
+      {3543,
+       4406,
+       166,
+       19,
+       31,
+       108,
+       {365917, 367310, 368623, 369937, 820783, 822097, 823410, 824724}},
+      {4408, 5223, 155, 18, 29, 108, {}},
+      {5225, 5956, 145, 17, 27, 108, {}},
+      {5958, 6580, 131, 15, 25, 108, {}},
+  };
+}
+
+// cheetah4LP.seek: "Seek distances measured: 103", distance in cylinders and time in ms (here
+// ns), used with "Seek type = extracted" (1 cylinder: "Single cylinder seek time = 0.636";
+// 6,580: "Full strobe seek time = 16.107").
+std::vector<SeekPoint> cheetah4lp_seek_curve() {
+  return {{1, 636000},      {2, 1146000},     {3, 1160000},     {4, 1275000},     {5, 1285000},
+          {6, 1403000},     {7, 1287000},     {8, 1420000},     {9, 1539000},     {10, 1416000},
+          {12, 1527000},    {14, 1550000},    {16, 1547000},    {18, 1547000},    {20, 1679000},
+          {25, 1928000},    {30, 1936000},    {35, 1937000},    {40, 2070000},    {45, 2187000},
+          {50, 2314000},    {60, 2325000},    {70, 2324000},    {80, 2459000},    {90, 2586000},
+          {100, 2705000},   {125, 3111000},   {150, 3627000},   {175, 3622000},   {200, 3754000},
+          {225, 3875000},   {250, 3878000},   {275, 3843000},   {300, 4008000},   {325, 4007000},
+          {350, 4135000},   {375, 4136000},   {400, 4138000},   {425, 4266000},   {450, 4397000},
+          {475, 4400000},   {500, 4414000},   {600, 4795000},   {700, 5056000},   {800, 5426000},
+          {900, 5576000},   {1000, 5838000},  {1100, 6099000},  {1200, 6356000},  {1300, 6606000},
+          {1400, 6744000},  {1500, 7003000},  {1600, 7138000},  {1700, 7269000},  {1800, 7398000},
+          {1900, 7779000},  {2000, 7788000},  {2100, 8050000},  {2200, 8178000},  {2300, 8433000},
+          {2400, 8568000},  {2500, 8817000},  {2600, 8824000},  {2700, 9082000},  {2800, 9221000},
+          {2900, 9474000},  {3000, 9727000},  {3100, 9857000},  {3200, 9997000},  {3300, 10254000},
+          {3400, 10383000}, {3500, 10513000}, {3600, 10647000}, {3700, 10905000}, {3800, 11039000},
+          {3900, 11297000}, {4000, 11429000}, {4100, 11552000}, {4200, 11817000}, {4300, 11946000},
+          {4400, 12176000}, {4500, 12334000}, {4600, 12466000}, {4700, 12723000}, {4800, 12856000},
+          {4900, 12990000}, {5000, 13241000}, {5100, 13368000}, {5200, 13635000}, {5300, 13758000},
+          {5400, 13904000}, {5500, 14157000}, {5600, 14288000}, {5700, 14414000}, {5800, 14673000},
+          {5900, 14809000}, {6000, 15060000}, {6100, 15186000}, {6200, 15330000}, {6300, 15579000},
+          {6400, 15727000}, {6500, 15969000}, {6580, 16107000}};
+}
+
+ZonedDiskParams cheetah4lp() {
+  ZonedDiskParams p;
+  p.name = "cheetah4lp";
+  p.rotation_rpm = 10033;  // cheetah4LP.model, "Rotation speed (in rpms)"; Table 2: 10,033
+  p.surfaces = 8;          // "Number of data surfaces"; Table 2: 8
+  p.cylinders = 6581;      // "Number of cylinders"
+  p.zones = cheetah4lp_zones();
+  p.spare_range_cylinders = 12;          // "Sparing scheme used = 8", "Rangesize ... = 12"
+  p.cylinder_switch_on_surface = false;  // "LBN-to-PBN mapping scheme = 0"
+  p.seek_curve = cheetah4lp_seek_curve();
+  p.head_switch_ns = 195'000;    // "Head switch time = 0.195"
+  p.write_settle_ns = 0;         // "Add. write settling delay = 0.0"
+  p.zero_latency = false;        // "Immediate buffer read = 0", "Immediate buffer write = 0"
+  p.bus_ns_per_block = 106'000;  // cheetah4LP.parv, "Bulk sector transfer time = 0.106"
+  // cheetah4LP.parv: "Read hit over. after read = 0.068", "... after write = 0.309", "Read miss
+  // over. after read = 0.60773", "... after write = 0.56883". Writes: "Fast write level = 1"
+  // reports a write early only when it appends to the dirty data of a sequential write
+  // stream; memsim models level 2 or none, so the Cheetah writes through (write_back false)
+  // and a write costs DiskSim's write-miss overheads, "Write miss over. after read = 0.43133",
+  // "... after write = 0.53776". Sequential write streams are therefore slower than DiskSim's;
+  // a random write is a miss in both.
+  p.overheads.read_hit_after_read_ns = 68'000;
+  p.overheads.read_hit_after_write_ns = 309'000;
+  p.overheads.read_miss_after_read_ns = 607'730;
+  p.overheads.read_miss_after_write_ns = 568'830;
+  p.overheads.write_after_read_ns = 431'330;
+  p.overheads.write_after_write_ns = 537'760;
+  // "Number of buffer segments = 3", "Segment size (in blks) = 282", "Maximum read-ahead
+  // (blks) = 282". memsim's read-ahead rule is the Atlas 10K's ("Buffer continuous read = 4",
+  // see disk_zoned.h); the Cheetah's is 3.
+  p.cache.segments = 3;
+  p.cache.segment_blocks = 282;
+  p.cache.write_back = false;
+  return p;
+}
+
+// --- Seed 003's SuperDisk ------------------------------------------------------------------
+// "An aggressive disk drive projection to the year 2005" (Schlosser et al., §2.1 and Table 2):
+// 14,400 rpm, 520-776 sectors per track, 2 data surfaces, 2.08 ms average latency, 5.0 ms
+// average seek (read and write), 10.6 ms full stroke, "streaming bandwidth of up to 100
+// MB/second". The paper gives no layout, curve or cache, so the SuperDisk is the Cheetah 4LP
+// above carried to those figures:
+// - rotation 14,400 rpm (Table 2; half a revolution is Table 2's 2.08 ms latency);
+// - 2 surfaces; every zone has 4 x (the Cheetah's sectors per track - 1): 520 to 776, Table
+//   2's range, which is 4 times its Cheetah column (zone 0 streams 776 x 512 B x 240/s =
+//   95.4 MB/s, "up to 100 MB/second"); the Cheetah's zone boundaries and cylinder count;
+// - the seek curve, head switch and skew times are the Cheetah's scaled by one factor
+//   (0.628), chosen so that the mean seek over random cylinder pairs is Table 2's 5.0 ms (the
+//   Cheetah's curve gives 7.96 ms; Table 2 quotes 7.7 ms); the full stroke then comes out at
+//   10.12 ms against Table 2's 10.6 ms: one factor cannot meet both, and the average is the
+//   figure the text projects ("its seek time drops by 40% ... to a 5 ms average");
+// - no write settle (Table 2's read and write seeks are equal);
+// - no spares or slips (those are one Cheetah's defects);
+// - host interface Ultra320 SCSI (1.6 us a block, as disk20k), faster than the media;
+// - the cache is the Cheetah's 3 segments, each 4 times larger (1128 blocks) so that it still
+//   holds as many tracks; overheads and write-through are the Cheetah's.
+ZonedDiskParams superdisk() {
+  const ZonedDiskParams c = cheetah4lp();
+  ZonedDiskParams p = c;
+  p.name = "superdisk";
+  p.rotation_rpm = 14'400;
+  p.surfaces = 2;
+  const double seek_scale = 5e6 / mean_random_seek_ns(c);
+  for (SeekPoint& s : p.seek_curve)
+    s.time_ns = std::llround(static_cast<double>(s.time_ns) * seek_scale);
+  p.head_switch_ns = std::llround(static_cast<double>(c.head_switch_ns) * seek_scale);
+  p.write_settle_ns = 0;
+  const double old_rev_ns = 60e9 / c.rotation_rpm;
+  const double new_rev_ns = 60e9 / p.rotation_rpm;
+  for (std::size_t i = 0; i < p.zones.size(); ++i) {
+    const DiskZone& old = c.zones[i];
+    DiskZone& z = p.zones[i];
+    z.sectors_per_track = 4 * (old.sectors_per_track - 1);
+    auto skew = [&](std::int32_t old_sectors) {
+      const double t_ns = old_rev_ns * old_sectors / old.sectors_per_track * seek_scale;
+      return static_cast<std::int32_t>(std::ceil(t_ns / new_rev_ns * z.sectors_per_track));
+    };
+    z.track_skew_sectors = skew(old.track_skew_sectors);
+    z.cylinder_skew_sectors = skew(old.cylinder_skew_sectors);
+    z.spare_sectors = 0;
+    z.slips.clear();
+  }
+  p.spare_range_cylinders = 0;
+  p.bus_ns_per_block = 1'600;
+  p.cache.segment_blocks = 4 * c.cache.segment_blocks;
+  return p;
+}
+
 bool parse_ns(std::string_view text, Ns& out) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc{} && end == text.data() + text.size() && out >= 0;
 }
 
+// The presets by name, one table: disk_preset() and disk_preset_names() both read it.
+struct NamedDisk {
+  const char* name;
+  ZonedDiskParams (*make)();
+};
+constexpr NamedDisk kDisks[] = {
+    {"atlas10k", atlas10k},
+    {"disk20k", disk20k},
+    {"cheetah4lp", cheetah4lp},
+    {"superdisk", superdisk},
+};
+
 }  // namespace
 
 std::vector<std::string> disk_preset_names() {
-  return {"atlas10k", "disk20k"};
+  std::vector<std::string> names;
+  for (const NamedDisk& d : kDisks) names.emplace_back(d.name);
+  return names;
 }
 
 std::optional<ZonedDiskParams> disk_preset(std::string_view name) {
-  if (name == "atlas10k") return atlas10k();
-  if (name == "disk20k") return disk20k();
+  for (const NamedDisk& d : kDisks) {
+    if (name == d.name) return d.make();
+  }
   return std::nullopt;
 }
 
@@ -216,14 +380,23 @@ std::vector<ParamError> validate(const ZonedDiskParams& p) {
   if (p.cylinders < 2) fail("cylinders", "must be 2 or more");
   if (p.block_bytes < 1) fail("block_bytes", "must be 1 or more");
   if (p.zones.empty()) fail("zones", "must hold at least one zone");
+  if (p.spare_range_cylinders < 0) fail("spare_range_cylinders", "must be 0 (per zone) or more");
   std::int32_t next = 0;
   for (const DiskZone& z : p.zones) {
-    if (z.first_cylinder != next || z.last_cylinder < z.first_cylinder) {
-      fail("zones", "must cover the cylinders from 0 in order, without gaps");
+    // Cylinders between zones are allowed (they hold no LBN), but the first zone starts
+    // at cylinder 0 and zones do not overlap.
+    const bool in_order = z.first_cylinder == 0 ? next == 0 : z.first_cylinder >= next && next > 0;
+    if (!in_order || z.last_cylinder < z.first_cylinder) {
+      fail("zones", "must start at cylinder 0 and follow one another in order");
       break;
     }
+    const std::int32_t cylinders = z.last_cylinder - z.first_cylinder + 1;
+    const std::int32_t range_cylinders =
+        p.spare_range_cylinders > 0 && p.spare_range_cylinders <= cylinders
+            ? p.spare_range_cylinders
+            : cylinders;
     const std::int64_t sectors =
-        std::int64_t{z.last_cylinder - z.first_cylinder + 1} * p.surfaces * z.sectors_per_track;
+        std::int64_t{range_cylinders} * std::max(p.surfaces, 1) * z.sectors_per_track;
     if (z.sectors_per_track < 1 || z.track_skew_sectors < 0 || z.cylinder_skew_sectors < 0 ||
         z.spare_sectors < 0 || z.spare_sectors + std::int64_t(z.slips.size()) >= sectors ||
         !std::is_sorted(z.slips.begin(), z.slips.end())) {

@@ -31,10 +31,12 @@ struct DiskZone {
   // the extra offset after a cylinder switch, counted from the zone's start.
   std::int32_t track_skew_sectors = 0;
   std::int32_t cylinder_skew_sectors = 0;
-  // Spare sectors held back at the end of the zone (no LBN maps there).
+  // Spare sectors held back (no LBN maps there): at the end of the zone, or
+  // at the end of every spare range (ZonedDiskParams::spare_range_cylinders).
   std::int32_t spare_sectors = 0;
   // Slipped (defective) sectors, as zone-relative physical sector numbers
-  // (cylinder-major, then track, then sector): LBNs skip them.
+  // (cylinder-major, then track, then sector): LBNs skip them, within their
+  // spare range.
   std::vector<std::int64_t> slips;
 };
 
@@ -71,7 +73,17 @@ struct ZonedDiskParams {
   std::int32_t surfaces = 0;
   std::int32_t cylinders = 0;
   std::int32_t block_bytes = 512;
+  // Zones in cylinder order from cylinder 0. A cylinder between two zones
+  // belongs to none and holds no LBN (the Cheetah 4LP has one after each zone).
   std::vector<DiskZone> zones;
+  // Where a zone keeps its spares: 0 = at its end (DiskSim's sparing scheme 9,
+  // "sectors per zone"); N = at the end of every run of N cylinders of the zone
+  // (scheme 8, "sectors per range"; a last, shorter run has none).
+  std::int32_t spare_range_cylinders = 0;
+  // DiskSim's "LBN-to-PBN mapping scheme": true (1) = on every odd cylinder of
+  // a zone the tracks run from the last surface back, so a cylinder switch
+  // stays on its surface; false (0) = every cylinder starts on surface 0.
+  bool cylinder_switch_on_surface = true;
   // Linear interpolation between the points, as DiskSim's "extracted" seek
   // type, and linear extrapolation past the last. Distance 0 costs nothing.
   std::vector<SeekPoint> seek_curve;
@@ -88,7 +100,7 @@ struct ZonedDiskParams {
   DiskCacheParams cache;
 };
 
-// "atlas10k", "disk20k".
+// "atlas10k", "disk20k", "cheetah4lp", "superdisk".
 std::vector<std::string> disk_preset_names();
 std::optional<ZonedDiskParams> disk_preset(std::string_view name);
 

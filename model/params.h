@@ -2,8 +2,9 @@
 // Device parameters: immutable description of one MEMStore design point.
 //
 // Units are in every field name. Presets follow the thesis' Table 3.1 (G1, G2,
-// G3), for G2 the second paper's Table I, and for uysal03 the disk-array
-// study's Table 1 (docs/model.md, "Parameters").
+// G3), for G2 the second paper's Table I, for uysal03 the disk-array
+// study's Table 1, and for asplos99-g1..g3 seed 003's Table 1 (docs/model.md,
+// "Parameters"; docs/reproduction.md, "Seed 003").
 // Everything derived (virtual geometry, access velocity, settle time) is
 // computed from these fields, never stored twice.
 #pragma once
@@ -80,8 +81,9 @@ struct DeviceParams {
   PowerParams power;
 };
 
-// A named preset: "g1", "g2" (default), "g3", or "uysal03" (the disk-array study's chip,
-// FAST '03 Table 1). Returns nullopt for others.
+// A named preset: "g1", "g2" (default), "g3", "uysal03" (the disk-array study's chip,
+// FAST '03 Table 1), or "asplos99-g1", "asplos99-g2", "asplos99-g3" (the three generations of
+// Schlosser et al., ASPLOS IX, Table 1). Returns nullopt for others.
 std::optional<DeviceParams> preset(std::string_view name);
 std::vector<std::string> preset_names();
 

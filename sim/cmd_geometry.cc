@@ -63,6 +63,8 @@ nlohmann::ordered_json disk_params_json(const model::ZonedDiskParams& p) {
           {"cylinders", p.cylinders},
           {"block_bytes", p.block_bytes},
           {"blocks", model::ZonedLayout(p).blocks()},
+          {"spare_range_cylinders", p.spare_range_cylinders},
+          {"cylinder_switch_on_surface", p.cylinder_switch_on_surface},
           {"head_switch_ns", p.head_switch_ns},
           {"write_settle_ns", p.write_settle_ns},
           {"zero_latency", p.zero_latency},

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/device_options.h"
+#include "sim/microbench.h"
 #include "sim/write_buffer.h"
 
 namespace memstore::sim {
@@ -179,6 +180,14 @@ struct SweepArgs {
   OutputFormat format = OutputFormat::kCsv;  // CSV unless --json
 };
 int cmd_sweep(const SweepArgs& a);
+
+// Seed 003's microbenchmark (its Fig. 5; sim/microbench.h) on each device, one CSV row each.
+struct MicrobenchArgs {
+  std::vector<std::string> devices;  // empty: the paper's five (microbench_devices())
+  MicrobenchSpec spec;
+  std::string write_trace;  // with one device: its requests as a DiskSim ASCII trace
+};
+int cmd_microbench(const MicrobenchArgs& a);
 
 // Joins the outputs of `sweep --shard I/N` for every I into the unsharded CSV.
 struct MergeArgs {

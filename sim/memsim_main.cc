@@ -200,6 +200,30 @@ int main(int argc, char** argv) {
   add_format(w, sweep.format, true);
   w->callback([&] { status = memstore::sim::cmd_sweep(sweep); });
 
+  memstore::sim::MicrobenchArgs micro;
+  auto* mb = app.add_subcommand(
+      "microbench",
+      "Seed 003's Fig. 5 microbenchmark: 10,000 random requests, 2/3 reads, 20 requests/s, on "
+      "the Cheetah 4LP, the SuperDisk and asplos99-g1..g3 (CSV)");
+  mb->add_option("--devices", micro.devices,
+                 "Devices, comma-separated (default cheetah4lp,superdisk,asplos99-g1,"
+                 "asplos99-g2,asplos99-g3)")
+      ->delimiter(',');
+  mb->add_option("--requests", micro.spec.requests, "Requests per device (default 10000)")
+      ->check(number_check(false));
+  mb->add_option("--rate", micro.spec.rate_per_s, "Mean arrival rate, requests/s (default 20)")
+      ->check(CLI::PositiveNumber);
+  mb->add_option("--read-fraction", micro.spec.read_fraction, "Fraction of reads (default 2/3)")
+      ->check(CLI::Range(0.0, 1.0));
+  mb->add_option("--mean-size-kb", micro.spec.mean_size_kb,
+                 "Mean exponential request size, KB (default 4)");
+  mb->add_option("--seed", micro.spec.seed, "Random seed (default 1)");
+  mb->add_option("--scheduler", micro.spec.scheduler, "Scheduler (default fcfs)");
+  mb->add_option("--write-trace", micro.write_trace,
+                 "With one device: write its requests as a DiskSim ASCII trace (what "
+                 "bench/asplos99-microbench replays against a live LUN)");
+  mb->callback([&] { status = memstore::sim::cmd_microbench(micro); });
+
   memstore::sim::WbufferArgs wbuffer;
   auto* wb = app.add_subcommand(
       "wbuffer",
@@ -301,14 +325,17 @@ int main(int argc, char** argv) {
       "Figures 5, 6 and 10 of Uysal, Merchant and Alvarez (FAST 2003): the paper's own array "
       "architectures behind the NVRAM, maximum throughput and normal-usage latency (CSV)");
   paper_cmd->add_option("--figure", paper.figure, "5, 6 or 10 (default 5)");
-  paper_cmd->add_option("--max-requests", paper.max_requests,
-                 "Requests per maximum-throughput run (default 20000)")
+  paper_cmd
+      ->add_option("--max-requests", paper.max_requests,
+                   "Requests per maximum-throughput run (default 20000)")
       ->check(number_check(false));
-  paper_cmd->add_option("--half-requests", paper.half_requests,
-                 "Requests per normal-usage run at half the maximum (default 10000)")
+  paper_cmd
+      ->add_option("--half-requests", paper.half_requests,
+                   "Requests per normal-usage run at half the maximum (default 10000)")
       ->check(number_check(false));
-  paper_cmd->add_option("--read-fractions", paper.read_fractions,
-                 "Figure 6: read fractions (default 0,0.25,0.5,0.75,1)")
+  paper_cmd
+      ->add_option("--read-fractions", paper.read_fractions,
+                   "Figure 6: read fractions (default 0,0.25,0.5,0.75,1)")
       ->delimiter(',');
   paper_cmd->add_option("--ks", paper.ks, "Figure 6: LogDisk+K's K values (default 0,1,2,4)")
       ->delimiter(',');
@@ -316,8 +343,9 @@ int main(int argc, char** argv) {
   paper_cmd->add_option("--trace", paper.trace,
                         "Replay this trace open-loop on every Figure 5 configuration instead");
   paper_cmd->add_option("--trace-format", paper.trace_format, "Trace format: disksim or spc");
-  paper_cmd->add_option("--scales", paper.scales,
-                        "With --trace: inter-arrival times divided by each (default 1)")
+  paper_cmd
+      ->add_option("--scales", paper.scales,
+                   "With --trace: inter-arrival times divided by each (default 1)")
       ->delimiter(',');
   paper_cmd->add_option("--max-from", paper.max_from,
                         "Figure 10: take the maximum throughputs from this Figure 5 CSV");

@@ -32,7 +32,7 @@ inline constexpr const char* kDurabilityChoices =
 
 struct LunSpec {
   std::uint16_t id = 0;
-  std::string device = "g2";     // preset: g1, g2, g3, uysal03, or a zoned disk
+  std::string device = "g2";     // preset: a MEMStore (g1, g2, ...) or a zoned disk
   std::string device_config;     // TOML file of MEMStore parameter overrides
   std::vector<std::string> set;  // key=value overrides (a MEMStore's or a disk's keys)
   std::string backing;           // image path, or "memory"

@@ -87,7 +87,10 @@ Expected<std::unique_ptr<Lun>> Lun::create(LunConfig config, std::unique_ptr<Bac
   // INQUIRY names the device preset; a LUN without a stored identity (an
   // in-memory one) gets a stable one from its device name.
   if (config.identity.product == modepages::LunIdentity{}.product) {
-    config.identity.product = (config.disk ? "Disk " : "MEMStore ") + upper(name);
+    // The field holds 16 characters: a name too long for the prefix ("MEMStore
+    // ASPLOS99-G1") goes alone, so that the three generations stay apart.
+    const std::string prefixed = (config.disk ? "Disk " : "MEMStore ") + upper(name);
+    config.identity.product = prefixed.size() <= 16 ? prefixed : upper(name);
   }
   if (config.identity.serial.empty()) {
     const LunIdentityRecord id = identity_for_name(name);

@@ -23,7 +23,8 @@ const char* const kConfigHelp =
     "The image is an absolute path (created sparse when absent; its directory must exist)\n"
     "or 'memory' (volatile). The backstore's size must equal the device's capacity\n"
     "(G2: size=3456000000; atlas10k: size=9199079936). Keys:\n"
-    "  device=g1|g2|g3|uysal03|atlas10k|disk20k  preset (default g2); the last two are disks\n"
+    "  device=g1|g2|g3|uysal03|asplos99-g1|asplos99-g2|asplos99-g3  a MEMStore (default g2)\n"
+    "  device=atlas10k|disk20k|cheetah4lp|superdisk  a zoned rotating disk\n"
     "  config=/abs/params.toml         device parameter overrides (memstored's device_config)\n"
     "  timing=realtime|scaled|off      when completions are delivered (default realtime)\n"
     "  scale=K                         with timing=scaled: wall delay = K x modeled delay\n"
@@ -182,8 +183,7 @@ constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
 Status resolve_params(lunspec::LunSpec& spec) {
   if (const auto e = lunspec::resolve_device(spec, {}); !e.ok()) {
     static constexpr const char* kKeys[] = {"device", "set", "config", "rotation_rate"};
-    return Error(std::string(kKeys[static_cast<int>(e.error().field)]) + ": " +
-                 e.error().message);
+    return Error(std::string(kKeys[static_cast<int>(e.error().field)]) + ": " + e.error().message);
   }
   if (spec.config.disk) return {};
   if (!spec.device_config.empty()) {

@@ -280,5 +280,73 @@ TEST(DiskLunConfig, MemstoreOnlySettingsAreRefused) {
   EXPECT_THAT(r.error().message, HasSubstr("but the device has 17966953"));
 }
 
+// Seed 003's five devices (ASPLOS IX: the Cheetah 4LP, the SuperDisk, G1-G3) each serve as a
+// LUN: INQUIRY names the preset (the generations' names stand alone, too long for the
+// "MEMStore " prefix in 16 characters), READ CAPACITY gives the model's blocks, and a read
+// completes when the preset's own model says.
+TEST(Seed003Luns, EachPresetServesAndItsModelAnswers) {
+  struct Case {
+    const char* preset;
+    bool disk;
+    const char* product;
+  };
+  const Case cases[] = {{"cheetah4lp", true, "Disk CHEETAH4LP "},
+                        {"superdisk", true, "Disk SUPERDISK  "},
+                        {"asplos99-g1", false, "ASPLOS99-G1     "},
+                        {"asplos99-g2", false, "ASPLOS99-G2     "},
+                        {"asplos99-g3", false, "ASPLOS99-G3     "}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.preset);
+    LunConfig config;
+    if (k.disk) {
+      config.disk = model::disk_preset(k.preset);
+    } else {
+      config.device = *model::preset(k.preset);
+    }
+    auto model = k.disk ? model::make_zoned_disk_device(*config.disk, "fcfs")
+                        : model::make_mems_device(config.device, "fcfs");
+    ASSERT_NE(model, nullptr);
+    auto lun = make_lun(config);
+    ASSERT_NE(lun, nullptr);
+    auto execute = [&](std::vector<std::uint8_t> cdb) {
+      cdb.resize(16, 0);
+      ScsiCommand c;
+      c.cdb = cdb;
+      return lun->execute(c);
+    };
+    const ScsiResult inq = execute({0x12, 0, 0, 0, 96});
+    ASSERT_EQ(inq.status, Status::kGood);
+    EXPECT_EQ(std::string(inq.data_in.begin() + 16, inq.data_in.begin() + 32), k.product);
+    const ScsiResult cap = execute({0x9E, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32});
+    ASSERT_EQ(cap.status, Status::kGood);
+    EXPECT_EQ(modepages::get_be64(cap.data_in, 0), static_cast<std::uint64_t>(model->blocks() - 1));
+
+    const std::uint64_t lba = static_cast<std::uint64_t>(model->blocks()) / 3;
+    model::Request req;
+    req.id = 1;
+    req.lbn = static_cast<model::Lbn>(lba);
+    req.blocks = 8;
+    req.op = model::Op::kRead;
+    req.arrival_ns = 1'000'000;
+    model->submit(req);
+    model::Ns want = -1;
+    model->drain([&](const model::Completion& c) { want = c.done_ns; });
+    model::Ns got = -1;
+    const Lun::Sink sink = [&](ScsiResult r) {
+      ASSERT_EQ(r.status, Status::kGood);
+      got = r.complete_ns;
+    };
+    const std::vector<std::uint8_t> cdb = read16(lba, 8);
+    ScsiCommand c;
+    c.tag = 1;
+    c.cdb = cdb;
+    c.arrival_ns = 1'000'000;
+    lun->submit(c, sink);
+    lun->advance(std::numeric_limits<model::Ns>::max() / 2, sink);
+    EXPECT_EQ(got, want);
+    EXPECT_GT(got, 1'000'000);
+  }
+}
+
 }  // namespace
 }  // namespace memstore::scsi::testing
