@@ -86,14 +86,15 @@ int cmd_subregions(const SubregionsArgs& a) {
     return 2;
   }
   // Fig. 6.7 shows service time; it comes first, positioning after it.
-  std::printf(
-      "cx,cy,x_begin,x_end,y_begin,y_end,requests,mean_blocks,mean_service_ms,mean_seek_ms,"
-      "mean_seek_x_ms,mean_seek_y_ms,mean_transfer_ms\n");
+  std::cout << "cx,cy,x_begin,x_end,y_begin,y_end,requests,mean_blocks,mean_service_ms,"
+               "mean_seek_ms,mean_seek_x_ms,mean_seek_y_ms,mean_transfer_ms\n";
+  char line[256];
   for (const SubregionCell& c : *cells) {
-    std::printf("%d,%d,%d,%d,%d,%d,%lld,%.4f,%.6f,%.6f,%.6f,%.6f,%.6f\n", c.cx, c.cy,
-                c.area.x_begin, c.area.x_end, c.area.y_begin, c.area.y_end,
-                static_cast<long long>(c.requests), c.mean_blocks, c.service_ms, c.seek_ms,
-                c.seek_x_ms, c.seek_y_ms, c.transfer_ms);
+    std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%lld,%.4f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+                  c.cx, c.cy, c.area.x_begin, c.area.x_end, c.area.y_begin, c.area.y_end,
+                  static_cast<long long>(c.requests), c.mean_blocks, c.service_ms, c.seek_ms,
+                  c.seek_x_ms, c.seek_y_ms, c.transfer_ms);
+    std::cout << line;
   }
   return 0;
 }

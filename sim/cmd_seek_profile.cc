@@ -34,15 +34,17 @@ int cmd_seek_profile(const SeekProfileArgs& a) {
   const bool corner = a.from == "corner";
   const model::PhysicalAddress from{0, corner ? 0 : g.sx() / 2, corner ? 0 : g.sy() / 2, 0};
   const model::SledState start = m.state_after_reading(g.to_lbn(from));
-  std::printf("from,x_cylinders,y_rows,seek_ms,x_settle_ms,y_turnaround_ms\n");
+  std::cout << "from,x_cylinders,y_rows,seek_ms,x_settle_ms,y_turnaround_ms\n";
+  char line[160];
   for (std::int32_t x = 0; x < g.sx(); x += a.x_step) {
     for (std::int32_t y = 0; y < g.sy(); ++y) {
       const model::Lbn to_lbn = g.to_lbn({0, x, y, 0});
       const int dir = model::Geometry::track_runs_up(g.track_of(to_lbn)) ? 1 : -1;
       const model::Positioning pos = m.position_for(start, x, y, dir);
-      std::printf("%s,%d,%d,%.6f,%.6f,%.6f\n", a.from.c_str(), x - from.x, y - from.y,
-                  pos.total_s * 1e3, (pos.x_base_s + pos.settle_s) * 1e3,
-                  (pos.y.base_s + pos.y.turnaround_s) * 1e3);
+      std::snprintf(line, sizeof line, "%s,%d,%d,%.6f,%.6f,%.6f\n", a.from.c_str(), x - from.x,
+                    y - from.y, pos.total_s * 1e3, (pos.x_base_s + pos.settle_s) * 1e3,
+                    (pos.y.base_s + pos.y.turnaround_s) * 1e3);
+      std::cout << line;
     }
   }
   return 0;

@@ -10,10 +10,14 @@
 #include "model/scheduler.h"
 #include "sim/cmd_paper_array.h"
 #include "sim/commands.h"
+#include "sim/csv_json.h"
 #include "version/unknown_command.h"
 #include "version/version.h"
 
 namespace {
+
+// The --json of the commands that print CSV (sim/csv_json.h).
+constexpr const char* kCsvAsJson = "The same rows as a JSON array of objects instead of CSV";
 
 using memstore::sim::DeviceOptions;
 using memstore::sim::OutputFormat;
@@ -116,7 +120,12 @@ int main(int argc, char** argv) {
   sp->add_option("--from", profile.from, "Start: corner or centre (default corner)");
   sp->add_option("--x-step", profile.x_step, "Every x_step-th cylinder (default 50)")
       ->check(number_check(false));
-  sp->callback([&] { status = memstore::sim::cmd_seek_profile(profile); });
+  bool profile_json = false;
+  sp->add_flag("--json", profile_json, kCsvAsJson);
+  sp->callback([&] {
+    status = memstore::sim::with_json_output(
+        profile_json, [&] { return memstore::sim::cmd_seek_profile(profile); });
+  });
 
   memstore::sim::RunArgs run;
   auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");
@@ -162,7 +171,12 @@ int main(int argc, char** argv) {
   sr->add_option("--read-fraction", subregions.read_fraction, "Fraction of reads (default 0.67)")
       ->check(CLI::Range(0.0, 1.0));
   sr->add_option("--seed", subregions.seed, "Random seed");
-  sr->callback([&] { status = memstore::sim::cmd_subregions(subregions); });
+  bool subregions_json = false;
+  sr->add_flag("--json", subregions_json, kCsvAsJson);
+  sr->callback([&] {
+    status = memstore::sim::with_json_output(
+        subregions_json, [&] { return memstore::sim::cmd_subregions(subregions); });
+  });
 
   memstore::sim::ReplayArgs replay;
   auto* p = app.add_subcommand("replay", "Replay a block trace (DiskSim ASCII or SPC)");
@@ -222,7 +236,12 @@ int main(int argc, char** argv) {
   mb->add_option("--write-trace", micro.write_trace,
                  "With one device: write its requests as a DiskSim ASCII trace (what "
                  "bench/asplos99-microbench replays against a live LUN)");
-  mb->callback([&] { status = memstore::sim::cmd_microbench(micro); });
+  bool micro_json = false;
+  mb->add_flag("--json", micro_json, kCsvAsJson);
+  mb->callback([&] {
+    status = memstore::sim::with_json_output(micro_json,
+                                             [&] { return memstore::sim::cmd_microbench(micro); });
+  });
 
   memstore::sim::WbufferArgs wbuffer;
   auto* wb = app.add_subcommand(
@@ -349,7 +368,12 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   paper_cmd->add_option("--max-from", paper.max_from,
                         "Figure 10: take the maximum throughputs from this Figure 5 CSV");
-  paper_cmd->callback([&] { status = memstore::sim::cmd_paper_array(paper); });
+  bool paper_json = false;
+  paper_cmd->add_flag("--json", paper_json, kCsvAsJson);
+  paper_cmd->callback([&] {
+    status = memstore::sim::with_json_output(
+        paper_json, [&] { return memstore::sim::cmd_paper_array(paper); });
+  });
 
   memstore::sim::PowerArgs power;
   auto* pw = app.add_subcommand(
@@ -379,7 +403,12 @@ int main(int argc, char** argv) {
   auto* m = app.add_subcommand(
       "merge", "Join the outputs of `sweep --shard I/N` (every I) into the unsharded CSV");
   m->add_option("files", merge.files, "Shard files, in any order")->required();
-  m->callback([&] { status = memstore::sim::cmd_merge(merge); });
+  bool merge_json = false;
+  m->add_flag("--json", merge_json, kCsvAsJson);
+  m->callback([&] {
+    status =
+        memstore::sim::with_json_output(merge_json, [&] { return memstore::sim::cmd_merge(merge); });
+  });
 
   if (const auto unknown = memstore::unknown_command(app, "memsim", argc, argv)) {
     std::cerr << "memsim: " << *unknown << "\n";

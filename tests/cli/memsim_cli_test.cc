@@ -9,6 +9,21 @@ namespace {
 using namespace memsim_cli;
 // --- geometry ---------------------------------------------------------------
 
+// Every subcommand that prints takes --json (README, docs/memsim.md).
+TEST(MemsimJson, EverySubcommandTakesJson) {
+  for (const char* cmd : {"geometry", "params", "equiv", "seek", "seek-profile", "run",
+                          "subregions", "replay", "sweep", "wbuffer", "array", "paper-array",
+                          "power", "merge", "microbench"}) {
+    const Result r = memsim({cmd, "--help"});
+    EXPECT_EQ(r.status, 0) << cmd;
+    EXPECT_NE(r.out.find("--json"), std::string::npos) << cmd << " has no --json";
+  }
+  const json rows = ok_json(memsim({"seek-profile", "--x-step", "1000", "--json"}));
+  ASSERT_TRUE(rows.is_array() && !rows.empty()) << rows.dump();
+  EXPECT_EQ(rows[0]["from"], "corner");
+  EXPECT_TRUE(rows[0]["seek_ms"].is_number());
+}
+
 TEST(MemsimGeometry, G2JsonHasThesisValues) {
   json j = ok_json(memsim({"geometry", "--device", "g2", "--json"}));
   EXPECT_EQ(j["p"], 10);
