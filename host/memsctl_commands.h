@@ -52,21 +52,20 @@ int cmd_set(const Common& c, const SetArgs& a);
 
 // memsctl admin: a request to memstored's control socket (memsctl_admin.cc).
 struct AdminArgs {
-  std::string socket;  // path of the daemon's control socket
-  std::string
-      command;  // luns, lun-*, target-*, sessions, connections, save, access, acl-*, chap-*,
-                // stats, faults, fault-*, timing, power-cut
+  std::string socket;   // path of the daemon's control socket
+  std::string command;  // luns, lun-*, target-*, sessions, connections, save, access, acl-*,
+                        // chap-*, stats, faults, fault-*, timing, power-cut
   std::string target;  // empty: the daemon's only target
   std::optional<std::uint32_t> lun;
-  std::optional<std::uint32_t> id;    // fault-remove
-  std::optional<std::string> rule;    // fault-add: a JSON object
-  std::optional<std::string> config;  // lun-add, target-add: a JSON object of the table's keys
-  std::optional<std::string> mode;    // timing
-  std::optional<double> scale;        // timing
-  std::optional<std::string> policy;  // power-cut
-  std::optional<std::uint64_t> seed;  // power-cut
-  std::optional<double> off_ms;       // power-cut
-  std::optional<std::string> file;    // save: where the daemon writes the configuration
+  std::optional<std::uint32_t> id;       // fault-remove
+  std::optional<std::string> rule;       // fault-add: a JSON object
+  std::optional<std::string> config;     // lun-add, target-add: a JSON object of the table's keys
+  std::optional<std::string> mode;       // timing
+  std::optional<double> scale;           // timing
+  std::optional<std::string> policy;     // power-cut
+  std::optional<std::uint64_t> seed;     // power-cut
+  std::optional<double> off_ms;          // power-cut
+  std::optional<std::string> file;       // save: where the daemon writes the configuration
   std::optional<std::string> initiator;  // acl-add, acl-remove
   std::optional<std::string> chap;       // chap-set: a JSON object
   int timeout_s = 10;

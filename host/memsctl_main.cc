@@ -101,11 +101,12 @@ int run(int argc, char** argv) {
       "memstored's control socket: LUNs and targets added and removed, sessions, access "
       "control, the running configuration saved, statistics, fault rules, timing and power "
       "cuts");
-  a->add_option("command", admin.command,
-                "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, "
-                "save, access, acl-add, acl-remove, acl-clear, chap-set, chap-clear, stats, faults, "
-                "fault-add, fault-remove, fault-clear, timing, power-cut, or rpc_get_methods (the "
-                "daemon's list)")
+  a->add_option(
+       "command", admin.command,
+       "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, "
+       "save, access, acl-add, acl-remove, acl-clear, chap-set, chap-clear, stats, faults, "
+       "fault-add, fault-remove, fault-clear, timing, power-cut, or rpc_get_methods (the "
+       "daemon's list)")
       ->required();
   a->add_option(
       "--socket", admin.socket,
@@ -133,8 +134,7 @@ int run(int argc, char** argv) {
   a->add_option("--file", admin.file,
                 "save: the file the daemon writes its running configuration to (mode 0600); "
                 "without it the configuration is printed");
-  a->add_option("--initiator", admin.initiator,
-                "acl-add, acl-remove: the initiator's iSCSI name");
+  a->add_option("--initiator", admin.initiator, "acl-add, acl-remove: the initiator's iSCSI name");
   a->add_option("--chap", admin.chap,
                 "chap-set: the target's CHAP as a JSON object: user, secret and, for mutual "
                 "CHAP, mutual_user and mutual_secret");

@@ -90,8 +90,8 @@ int cmd_subregions(const SubregionsArgs& a) {
                "mean_seek_ms,mean_seek_x_ms,mean_seek_y_ms,mean_transfer_ms\n";
   char line[256];
   for (const SubregionCell& c : *cells) {
-    std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%lld,%.4f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
-                  c.cx, c.cy, c.area.x_begin, c.area.x_end, c.area.y_begin, c.area.y_end,
+    std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%lld,%.4f,%.6f,%.6f,%.6f,%.6f,%.6f\n", c.cx,
+                  c.cy, c.area.x_begin, c.area.x_end, c.area.y_begin, c.area.y_end,
                   static_cast<long long>(c.requests), c.mean_blocks, c.service_ms, c.seek_ms,
                   c.seek_x_ms, c.seek_y_ms, c.transfer_ms);
     std::cout << line;

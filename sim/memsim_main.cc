@@ -371,8 +371,8 @@ int main(int argc, char** argv) {
   bool paper_json = false;
   paper_cmd->add_flag("--json", paper_json, kCsvAsJson);
   paper_cmd->callback([&] {
-    status = memstore::sim::with_json_output(
-        paper_json, [&] { return memstore::sim::cmd_paper_array(paper); });
+    status = memstore::sim::with_json_output(paper_json,
+                                             [&] { return memstore::sim::cmd_paper_array(paper); });
   });
 
   memstore::sim::PowerArgs power;
@@ -406,8 +406,8 @@ int main(int argc, char** argv) {
   bool merge_json = false;
   m->add_flag("--json", merge_json, kCsvAsJson);
   m->callback([&] {
-    status =
-        memstore::sim::with_json_output(merge_json, [&] { return memstore::sim::cmd_merge(merge); });
+    status = memstore::sim::with_json_output(merge_json,
+                                             [&] { return memstore::sim::cmd_merge(merge); });
   });
 
   if (const auto unknown = memstore::unknown_command(app, "memsim", argc, argv)) {

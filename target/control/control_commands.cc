@@ -321,9 +321,9 @@ void ControlCommands::save(const json& request, const Reply& reply) {
   if (request.contains("file")) {
     const json& f = request["file"];
     if (!f.is_string() || f.get<std::string>().empty() || f.get<std::string>().front() != '/') {
-      return reply(failure(
-          "file: must be an absolute path (the daemon's working directory is not yours); "
-          "memsctl admin save --file makes a relative one absolute"));
+      return reply(
+          failure("file: must be an absolute path (the daemon's working directory is not yours); "
+                  "memsctl admin save --file makes a relative one absolute"));
     }
     file = f.get<std::string>();
   }
@@ -345,16 +345,16 @@ void ControlCommands::handle(const std::string& line, const Reply& reply) {
     return run(c.command, [reply, id = *c.id](const json& r) { reply(rpc_response(r, id)); });
   }
   if (request.is_discarded() || !request.is_object()) {
-    return reply(failure(
-        "a request is one JSON object per line, e.g. {\"cmd\": \"luns\"} or {\"jsonrpc\": "
-        "\"2.0\", \"method\": \"luns\", \"id\": 1}"));
+    return reply(
+        failure("a request is one JSON object per line, e.g. {\"cmd\": \"luns\"} or {\"jsonrpc\": "
+                "\"2.0\", \"method\": \"luns\", \"id\": 1}"));
   }
   run(request, reply);
 }
 
 std::vector<std::string> ControlCommands::methods() const {
-  std::vector<std::string> names = {"rpc_get_methods", "luns",     "lun-add",
-                                    "lun-remove",      "target-add", "target-remove",
+  std::vector<std::string> names = {"rpc_get_methods", "luns",        "lun-add",
+                                    "lun-remove",      "target-add",  "target-remove",
                                     "sessions",        "connections", "save"};
   for (const auto& [name, run] : daemon_commands_) names.push_back(name);
   for (const LunCommand& c : kLunCommands) names.emplace_back(c.name);

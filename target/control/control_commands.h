@@ -74,8 +74,8 @@ class ControlCommands {
   // `file` (an absolute path), or, with `file` empty, gives the text back;
   // `done`, on the caller's thread, gets the reply's fields or an error
   // naming the fix. Without it `save` is refused.
-  using SaveConfig = std::function<void(const std::string& file,
-                                        std::function<void(Expected<json>)> done)>;
+  using SaveConfig =
+      std::function<void(const std::string& file, std::function<void(Expected<json>)> done)>;
   void set_save(SaveConfig save) { save_ = std::move(save); }
   // A command of the daemon's own (memstored's acl-* and chap-*), answered at
   // once on the caller's thread: its reply's fields, or an error naming the

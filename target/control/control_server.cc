@@ -77,15 +77,16 @@ class ControlServer::Client : public std::enable_shared_from_this<Client> {
     const json request = json::parse(line, nullptr, false);
     std::string cmd;
     if (request.is_object()) {
-      const json& name = request.contains("method") ? request["method"] : request.value("cmd", json());
+      const json& name =
+          request.contains("method") ? request["method"] : request.value("cmd", json());
       if (name.is_string()) cmd = name.get<std::string>();
     }
     // power-cut is not among them: the LUN logs its own cut, whatever caused
     // it, with every write it took (scsi::Lun::power_cycle).
     static const std::set<std::string> kChanges = {
-        "fault-add",  "fault-remove",  "fault-clear", "timing",    "lun-add",  "lun-remove",
-        "target-add", "target-remove", "acl-add",     "acl-remove", "acl-clear", "chap-set",
-        "chap-clear"};
+        "fault-add",  "fault-remove", "fault-clear",   "timing",  "lun-add",
+        "lun-remove", "target-add",   "target-remove", "acl-add", "acl-remove",
+        "acl-clear",  "chap-set",     "chap-clear"};
     if (kChanges.contains(cmd)) log_(shown("control socket: "));
   }
 

@@ -26,8 +26,8 @@ std::variant<RpcCall, json> rpc_call(const json& request) {
     return rpc_error(kRpcInvalidRequest, "jsonrpc: must be \"2.0\"", shown_id);
   }
   if (!request.contains("method") || !request["method"].is_string()) {
-    return rpc_error(kRpcInvalidRequest,
-                     "method: is missing; rpc_get_methods lists the methods", shown_id);
+    return rpc_error(kRpcInvalidRequest, "method: is missing; rpc_get_methods lists the methods",
+                     shown_id);
   }
   json command = json::object();
   if (request.contains("params")) {

@@ -116,15 +116,25 @@ void process_families(std::vector<MetricFamily>& out) {
   const double page = static_cast<double>(::sysconf(_SC_PAGESIZE));
   const double cpu = (std::stod(f[11]) + std::stod(f[12])) / ticks;
   const double start = boot_time_s() + std::stod(f[19]) / ticks;
-  out.push_back({"process_cpu_seconds_total", "User and system CPU time spent in seconds.",
-                 MetricType::Counter, {counter({}, cpu)}});
-  out.push_back({"process_start_time_seconds", "Start time of the process since the epoch.",
-                 MetricType::Gauge, {gauge({}, start)}});
-  out.push_back({"process_virtual_memory_bytes", "Virtual memory size in bytes.",
-                 MetricType::Gauge, {gauge({}, std::stod(f[20]))}});
-  out.push_back({"process_resident_memory_bytes", "Resident memory size in bytes.",
-                 MetricType::Gauge, {gauge({}, std::stod(f[21]) * page)}});
-  out.push_back({"process_open_fds", "Open file descriptors.", MetricType::Gauge,
+  out.push_back({"process_cpu_seconds_total",
+                 "User and system CPU time spent in seconds.",
+                 MetricType::Counter,
+                 {counter({}, cpu)}});
+  out.push_back({"process_start_time_seconds",
+                 "Start time of the process since the epoch.",
+                 MetricType::Gauge,
+                 {gauge({}, start)}});
+  out.push_back({"process_virtual_memory_bytes",
+                 "Virtual memory size in bytes.",
+                 MetricType::Gauge,
+                 {gauge({}, std::stod(f[20]))}});
+  out.push_back({"process_resident_memory_bytes",
+                 "Resident memory size in bytes.",
+                 MetricType::Gauge,
+                 {gauge({}, std::stod(f[21]) * page)}});
+  out.push_back({"process_open_fds",
+                 "Open file descriptors.",
+                 MetricType::Gauge,
                  {gauge({}, static_cast<double>(open_fds()))}});
 }
 
@@ -157,12 +167,16 @@ std::vector<MetricFamily> metric_families(const std::vector<LunSample>& luns,
                     {}};
   for (const LunSample& l : luns) late.metric.push_back(histogram(l));
   out.push_back(std::move(late));
-  out.push_back({"memstore_connections", "Open iSCSI connections.", MetricType::Gauge,
-                 {gauge({}, static_cast<double>(connections))}});
-  out.push_back({"memstore_build_info", "The memstored build: its version and git revision.",
+  out.push_back({"memstore_connections",
+                 "Open iSCSI connections.",
                  MetricType::Gauge,
-                 {gauge({{"version", std::string(version())}, {"revision", std::string(git_revision())}},
-                        1)}});
+                 {gauge({}, static_cast<double>(connections))}});
+  out.push_back(
+      {"memstore_build_info",
+       "The memstored build: its version and git revision.",
+       MetricType::Gauge,
+       {gauge({{"version", std::string(version())}, {"revision", std::string(git_revision())}},
+              1)}});
   process_families(out);
   return out;
 }

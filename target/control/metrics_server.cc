@@ -41,8 +41,7 @@ class MetricsServer::Collector : public prometheus::Collectable {
         for (std::size_t i = 0; i < luns.size(); ++i) {
           driver::TimedLun* d = luns[i].driver;
           boost::asio::post(d->context(), [g, d, i, target = luns[i].target, id = luns[i].id] {
-            LunSample s{target, id, d->counters(), d->lateness(),
-                        d->lun().faults().fired_total()};
+            LunSample s{target, id, d->counters(), d->lateness(), d->lun().faults().fired_total()};
             const std::lock_guard lock(g->mutex);
             g->samples[i] = std::move(s);
             if (--g->left == 0) g->done.set_value();
@@ -78,8 +77,8 @@ MetricsServer::~MetricsServer() {
 
 Status MetricsServer::start(const std::string& host, std::uint16_t port) {
   // civetweb's form: "127.0.0.1:9464", "[::1]:9464".
-  const std::string at = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
-                         std::to_string(port);
+  const std::string at =
+      (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
   // civetweb's options (its UserManual): the address, the worker threads,
   // how long a request may take to arrive, and how large its head may be.
   std::vector<std::string> options = {"listening_ports",    at,

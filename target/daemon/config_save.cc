@@ -54,7 +54,8 @@ toml::table lun_table(const LunSpec& lun) {
   if (!lun.device_config.empty()) t.insert("device_config", lun.device_config);
   if (!lun.set.empty()) t.insert("set", strings(lun.set));
   t.insert("backing", lun.backing);
-  if (lun.durability != kDefault.durability) t.insert("durability", durability_name(lun.durability));
+  if (lun.durability != kDefault.durability)
+    t.insert("durability", durability_name(lun.durability));
   if (lun.cache_mb) t.insert("cache_mb", static_cast<std::int64_t>(*lun.cache_mb));
   if (lun.cache_writeback_ms != kDefault.cache_writeback_ms) {
     t.insert("cache_writeback_ms", static_cast<std::int64_t>(lun.cache_writeback_ms));

@@ -33,8 +33,9 @@ Expected<daemon::TargetSpec*> target_of(daemon::Config& running, const json& req
 
 Expected<std::string> initiator_of(const json& request) {
   if (!request.contains("initiator") || !request["initiator"].is_string()) {
-    return Error("initiator: is missing; give the initiator's iSCSI name, e.g. "
-                 "iqn.1993-08.org.debian:01:host1");
+    return Error(
+        "initiator: is missing; give the initiator's iSCSI name, e.g. "
+        "iqn.1993-08.org.debian:01:host1");
   }
   std::string name = request["initiator"].get<std::string>();
   if (const Status e = daemon::check_iscsi_name(name); !e.ok()) {
@@ -70,7 +71,8 @@ Status acl_remove(daemon::TargetSpec& t, const json& request) {
   const auto name = initiator_of(request);
   if (!name.ok()) return name.error();
   const auto at = std::find(t.acl.begin(), t.acl.end(), *name);
-  if (at == t.acl.end()) return Error("initiator: " + *name + " is not in the ACL (`access` lists it)");
+  if (at == t.acl.end())
+    return Error("initiator: " + *name + " is not in the ACL (`access` lists it)");
   if (t.acl.size() == 1) {
     // An empty ACL lets every initiator in: that must be asked for by name.
     return Error("initiator: " + *name +
@@ -88,8 +90,9 @@ Status acl_clear(daemon::TargetSpec& t, const json&) {
 
 Status chap_set(daemon::TargetSpec& t, const json& request) {
   if (!request.contains("chap") || !request["chap"].is_object()) {
-    return Error("chap: is missing; give {\"user\": ..., \"secret\": ...} and, for mutual "
-                 "CHAP, mutual_user and mutual_secret");
+    return Error(
+        "chap: is missing; give {\"user\": ..., \"secret\": ...} and, for mutual "
+        "CHAP, mutual_user and mutual_secret");
   }
   const Expected<toml::table> table = control::json_to_toml(request["chap"]);
   if (!table.ok()) return Error("chap." + table.error().message);

@@ -188,10 +188,9 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
   };
   admin.remove = [&context, &server](const control::ControlLun& lun) {
     const std::string name = lun_name(lun.target, lun.id);
-    const Status e =
-        server.remove_lun(lun.target, lun.id, [name](std::unique_ptr<driver::TimedLun> d) {
-          retire(std::move(d), name);
-        });
+    const Status e = server.remove_lun(
+        lun.target, lun.id,
+        [name](std::unique_ptr<driver::TimedLun> d) { retire(std::move(d), name); });
     if (daemon::TargetSpec* running = running_target(context, lun.target); running && e.ok()) {
       std::erase_if(running->luns, [&](const daemon::LunSpec& l) { return l.id == lun.id; });
     }

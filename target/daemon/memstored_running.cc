@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "target/daemon/memstored_running.h"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/post.hpp>
 #include <memory>
-
-#include <spdlog/spdlog.h>
 
 #include "modepages/mode_vendor.h"
 #include "target/control/redact.h"
@@ -71,7 +71,8 @@ void refresh_running(boost::asio::io_context& home, daemon::Config& running,
     driver::TimedLun* d = l.driver;
     boost::asio::post(d->context(), [&home, d, pending, finish, target = l.target, id = l.id] {
       LiveLun live{target, id, d->lun().control(), {}, d->lun().faults().seed()};
-      for (const scsi::FaultSet::Entry& e : d->lun().faults().rules()) live.faults.push_back(e.rule);
+      for (const scsi::FaultSet::Entry& e : d->lun().faults().rules())
+        live.faults.push_back(e.rule);
       boost::asio::post(home, [pending, finish, live = std::move(live)]() mutable {
         pending->read.push_back(std::move(live));
         if (--pending->left == 0) finish();

@@ -11,9 +11,9 @@ using namespace memsim_cli;
 
 // Every subcommand that prints takes --json (README, docs/memsim.md).
 TEST(MemsimJson, EverySubcommandTakesJson) {
-  for (const char* cmd : {"geometry", "params", "equiv", "seek", "seek-profile", "run",
-                          "subregions", "replay", "sweep", "wbuffer", "array", "paper-array",
-                          "power", "merge", "microbench"}) {
+  for (const char* cmd :
+       {"geometry", "params", "equiv", "seek", "seek-profile", "run", "subregions", "replay",
+        "sweep", "wbuffer", "array", "paper-array", "power", "merge", "microbench"}) {
     const Result r = memsim({cmd, "--help"});
     EXPECT_EQ(r.status, 0) << cmd;
     EXPECT_NE(r.out.find("--json"), std::string::npos) << cmd << " has no --json";

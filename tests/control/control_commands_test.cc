@@ -55,10 +55,28 @@ TEST_F(ControlCommandsTest, LunsListsEveryLun) {
 TEST_F(ControlCommandsTest, SessionsAreListedByTargetWithWhatTheyNegotiated) {
   EXPECT_FALSE(ask({{"cmd", "sessions"}})["ok"]) << "refused without the daemon's server";
   commands.set_sessions([](std::function<void(std::vector<SessionInfo>)> done) {
-    done({{"iqn.2026-11.org.memstore:a", "iqn.1994-05.com.example:h1", "800000000001", 3,
-           "10.0.0.5:40000", "10.0.0.1:3260", 12, 75, 40, 2, {{"ImmediateData", "Yes"}}},
-          {"iqn.2026-11.org.memstore:b", "iqn.1994-05.com.example:h2", "800000000002", 4,
-           "10.0.0.6:40001", "10.0.0.1:3260", 1, 64, 1, 0, {}}});
+    done({{"iqn.2026-11.org.memstore:a",
+           "iqn.1994-05.com.example:h1",
+           "800000000001",
+           3,
+           "10.0.0.5:40000",
+           "10.0.0.1:3260",
+           12,
+           75,
+           40,
+           2,
+           {{"ImmediateData", "Yes"}}},
+          {"iqn.2026-11.org.memstore:b",
+           "iqn.1994-05.com.example:h2",
+           "800000000002",
+           4,
+           "10.0.0.6:40001",
+           "10.0.0.1:3260",
+           1,
+           64,
+           1,
+           0,
+           {}}});
   });
   const json all = ask({{"cmd", "sessions"}});
   ASSERT_TRUE(all["ok"]);
@@ -325,7 +343,11 @@ namespace {
 
 TEST(MetricsText, EveryLunInTheExpositionFormat) {
   LunSample a{"iqn.a\"b", 0, {}, {}, 2};
-  a.counters = {.commands = 7, .check_conditions = 1, .reads = 4, .writes = 2, .bytes_in = 4096,
+  a.counters = {.commands = 7,
+                .check_conditions = 1,
+                .reads = 4,
+                .writes = 2,
+                .bytes_in = 4096,
                 .bytes_out = 512};
   for (const std::int64_t late_ns : {500, 1'500, 4'000, 3'000'000}) a.lateness.add(late_ns);
   const LunSample c{"iqn.c", 3, {}, {}, 0};

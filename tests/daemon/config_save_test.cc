@@ -2,6 +2,8 @@
 // A configuration written back as TOML (memsctl admin save) reads back to
 // the same configuration: every key of the every-key example, CHAP secrets
 // as given, and a file only its owner may read.
+#include "target/daemon/config_save.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -13,7 +15,6 @@
 #include <string>
 
 #include "target/daemon/config.h"
-#include "target/daemon/config_save.h"
 #include "tests/daemon/example_text.h"
 
 namespace memstore::daemon {
@@ -142,8 +143,7 @@ durability = "write-through"
 }
 
 TEST(ConfigSave, DefaultsAreLeftOutButEachLunSaysWhatItIs) {
-  const auto first =
-      parse_config("[[target]]\n[[target.lun]]\nbacking = \"memory\"\n", "min.toml");
+  const auto first = parse_config("[[target]]\n[[target.lun]]\nbacking = \"memory\"\n", "min.toml");
   ASSERT_TRUE(first.ok()) << first.error().message;
   const std::string saved = config_to_toml(*first);
   EXPECT_THAT(saved, HasSubstr("device = 'g2'"));

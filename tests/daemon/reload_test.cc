@@ -78,9 +78,8 @@ TEST(Reload, AclAndChapApplyLive) {
   const std::string named = "[[target]]\nname = \"iqn.2026-11.org.memstore:r\"\n";
   const std::string lun = "[[target.lun]]\nbacking = \"memory\"\n";
   const Config started = parsed(kBase);
-  const Config secured =
-      parsed(named + "acl = [\"iqn.2026-11.org.example:a\"]\n" +
-             "chap = { user = \"u\", secret = \"sixteen-byte-key\" }\n" + lun);
+  const Config secured = parsed(named + "acl = [\"iqn.2026-11.org.example:a\"]\n" +
+                                "chap = { user = \"u\", secret = \"sixteen-byte-key\" }\n" + lun);
   const ReloadPlan plan = plan_reload(started, secured);
   EXPECT_TRUE(plan.not_applied.empty()) << plan.not_applied[0];
   ASSERT_EQ(plan.access.size(), 1U);

@@ -409,9 +409,9 @@ TEST(NegotiationTest, SendTargetsNamesTheConnectionsAddressForAWildcardPortal) {
     c.local_host = local;
     c.send_targets = {{kTarget, {"0.0.0.0:3260,1", "[::]:3261,1", "10.0.0.1:3262,1"}, {}, false}};
     Negotiation n(c);
-    ASSERT_TRUE(
-        n.respond({{"InitiatorName", kInitiator}, {"SessionType", "Discovery"}}, Phase::kOperational)
-            .ok());
+    ASSERT_TRUE(n.respond({{"InitiatorName", kInitiator}, {"SessionType", "Discovery"}},
+                          Phase::kOperational)
+                    .ok());
     EXPECT_EQ(n.respond({{"SendTargets", "All"}}, Phase::kFullFeature).keys,
               (KeyList{{"TargetName", kTarget},
                        {"TargetAddress", want + ":3260,1"},
