@@ -115,6 +115,38 @@ ZonedDiskParams atlas10k() {
   return p;
 }
 
+// `p` (a copy of `base`) carried to another drive: `rpm`; the seek curve and
+// head switch scaled by one factor, chosen so that the mean seek over random
+// cylinder pairs is `mean_seek_ns` (a faster actuator); each zone's sectors per
+// track from `sectors(base zone)`; skews kept as times, scaled like the seek,
+// in the new sectors; no spares or slips (one drive's own defects). Returns the
+// seek factor, for what else the caller scales with it.
+template <class Sectors>
+double carry(ZonedDiskParams& p, const ZonedDiskParams& base, std::int32_t rpm, double mean_seek_ns,
+             Sectors sectors) {
+  p.rotation_rpm = rpm;
+  const double seek_scale = mean_seek_ns / mean_random_seek_ns(base);
+  for (SeekPoint& s : p.seek_curve)
+    s.time_ns = std::llround(static_cast<double>(s.time_ns) * seek_scale);
+  p.head_switch_ns = std::llround(static_cast<double>(base.head_switch_ns) * seek_scale);
+  const double old_rev_ns = 60e9 / base.rotation_rpm;
+  const double new_rev_ns = 60e9 / p.rotation_rpm;
+  for (std::size_t i = 0; i < p.zones.size(); ++i) {
+    const DiskZone& old = base.zones[i];
+    DiskZone& z = p.zones[i];
+    z.sectors_per_track = sectors(old);
+    auto skew = [&](std::int32_t old_sectors) {
+      const double t_ns = old_rev_ns * old_sectors / old.sectors_per_track * seek_scale;
+      return static_cast<std::int32_t>(std::ceil(t_ns / new_rev_ns * z.sectors_per_track));
+    };
+    z.track_skew_sectors = skew(old.track_skew_sectors);
+    z.cylinder_skew_sectors = skew(old.cylinder_skew_sectors);
+    z.spare_sectors = 0;
+    z.slips.clear();
+  }
+  return seek_scale;
+}
+
 // --- The disk-array paper's 20,000 rpm disk --------------------------------------------
 // Uysal, Merchant and Riedel ("Using MEMS-based storage in disk arrays", FAST 2003) pair
 // MEMStores with an aggressive future disk: 20,000 rpm, 3 ms average seek, 125 MB/s media
@@ -133,30 +165,12 @@ ZonedDiskParams disk20k() {
   const ZonedDiskParams a = atlas10k();
   ZonedDiskParams p = a;
   p.name = "disk20k";
-  p.rotation_rpm = 20'000;
-  const double seek_scale = 3e6 / mean_random_seek_ns(a);
-  for (SeekPoint& s : p.seek_curve)
-    s.time_ns = std::llround(static_cast<double>(s.time_ns) * seek_scale);
-  p.head_switch_ns = std::llround(static_cast<double>(a.head_switch_ns) * seek_scale);
-  p.write_settle_ns = std::llround(static_cast<double>(a.write_settle_ns) * seek_scale);
-  const double outer_sectors = std::floor(125e6 * (60.0 / p.rotation_rpm) / p.block_bytes);
-  const double old_rev_ns = 60e9 / a.rotation_rpm;
-  const double new_rev_ns = 60e9 / p.rotation_rpm;
-  for (std::size_t i = 0; i < p.zones.size(); ++i) {
-    const DiskZone& old = a.zones[i];
-    DiskZone& z = p.zones[i];
-    z.sectors_per_track = static_cast<std::int32_t>(
+  const double outer_sectors = std::floor(125e6 * (60.0 / 20'000) / a.block_bytes);
+  const double seek_scale = carry(p, a, 20'000, 3e6, [&](const DiskZone& old) {
+    return static_cast<std::int32_t>(
         std::lround(outer_sectors * old.sectors_per_track / a.zones[0].sectors_per_track));
-    auto skew = [&](std::int32_t old_sectors) {
-      const double t_ns = old_rev_ns * old_sectors / old.sectors_per_track * seek_scale;
-      return static_cast<std::int32_t>(std::ceil(t_ns / new_rev_ns * z.sectors_per_track));
-    };
-    z.track_skew_sectors = skew(old.track_skew_sectors);
-    z.cylinder_skew_sectors = skew(old.cylinder_skew_sectors);
-    // Spares and slips are the Atlas 10K drive's own defects; a new drive has its own.
-    z.spare_sectors = 0;
-    z.slips.clear();
-  }
+  });
+  p.write_settle_ns = std::llround(static_cast<double>(a.write_settle_ns) * seek_scale);
   p.bus_ns_per_block = 1'600;
   return p;
 }
@@ -282,28 +296,9 @@ ZonedDiskParams superdisk() {
   const ZonedDiskParams c = cheetah4lp();
   ZonedDiskParams p = c;
   p.name = "superdisk";
-  p.rotation_rpm = 14'400;
   p.surfaces = 2;
-  const double seek_scale = 5e6 / mean_random_seek_ns(c);
-  for (SeekPoint& s : p.seek_curve)
-    s.time_ns = std::llround(static_cast<double>(s.time_ns) * seek_scale);
-  p.head_switch_ns = std::llround(static_cast<double>(c.head_switch_ns) * seek_scale);
+  carry(p, c, 14'400, 5e6, [](const DiskZone& old) { return 4 * (old.sectors_per_track - 1); });
   p.write_settle_ns = 0;
-  const double old_rev_ns = 60e9 / c.rotation_rpm;
-  const double new_rev_ns = 60e9 / p.rotation_rpm;
-  for (std::size_t i = 0; i < p.zones.size(); ++i) {
-    const DiskZone& old = c.zones[i];
-    DiskZone& z = p.zones[i];
-    z.sectors_per_track = 4 * (old.sectors_per_track - 1);
-    auto skew = [&](std::int32_t old_sectors) {
-      const double t_ns = old_rev_ns * old_sectors / old.sectors_per_track * seek_scale;
-      return static_cast<std::int32_t>(std::ceil(t_ns / new_rev_ns * z.sectors_per_track));
-    };
-    z.track_skew_sectors = skew(old.track_skew_sectors);
-    z.cylinder_skew_sectors = skew(old.cylinder_skew_sectors);
-    z.spare_sectors = 0;
-    z.slips.clear();
-  }
   p.spare_range_cylinders = 0;
   p.bus_ns_per_block = 1'600;
   p.cache.segment_blocks = 4 * c.cache.segment_blocks;
