@@ -242,18 +242,23 @@ def triple(rows, side):
 
 
 def verdict(rows):
-    """met / missed against GOAL_EXCESS_US and never early, on the median excess."""
+    """The goal is per run: met when every round's excess is within GOAL_EXCESS_US and no
+    delivery was early; else in how many rounds it was missed, and by how much the median
+    excess is over each bound it exceeds."""
     if any(r["early"] for r in rows):
         return "**missed** (early)"
-    missed = []
+    if any(r["excess"][k] is None for r in rows for k in GOAL_EXCESS_US):
+        return "— (probe overflowed)"
+    ok = sum(all(r["excess"][k] <= bound for k, bound in GOAL_EXCESS_US.items()) for r in rows)
+    if ok == len(rows):
+        return f"met ({ok}/{len(rows)})"
+    over = []
     for k, bound in GOAL_EXCESS_US.items():
-        values = [r["excess"][k] for r in rows]
-        if any(v is None for v in values):
-            return "— (probe overflowed)"
-        med = statistics.median(values)
+        med = statistics.median(r["excess"][k] for r in rows)
         if med > bound:
-            missed.append(f"{k} by {med - bound:.1f} µs")
-    return "met" if not missed else "**missed**: " + ", ".join(missed)
+            over.append(f"{k} by {med - bound:.1f} µs")
+    text = f"**missed** in {len(rows) - ok}/{len(rows)}"
+    return text + (" (median: " + ", ".join(over) + ")" if over else "")
 
 
 def table(points):
@@ -311,5 +316,7 @@ def describe(priority):
             f"as memstored, waking every {interval} µs, from the start of the measured "
             f"clients to their end; its histogram has 1 µs buckets (a percentile is its "
             f"bucket's lower edge), memstored's lateness is delivered − due from its "
-            f"completion log. Goal: memstored's p99 ≤ cyclictest's + 5 µs, p99.9 ≤ + 20 µs "
-            f"(median over the rounds), never early")
+            f"completion log. cyclictest skips the periods it missed, so a stall of the CPU "
+            f"gives each of its threads one late sample, where memstored delivers every "
+            f"command due in it late. Goal: memstored's p99 ≤ cyclictest's + 5 µs, p99.9 ≤ "
+            f"+ 20 µs in every round, never early")

@@ -87,9 +87,11 @@ class Probe(unittest.TestCase):
         c = {"p50": 10.0, "p99": 17.0, "p99.9": 40.0}
         p = rtprobe.point("x", 1, m, 0, c, 0.0, "0.1 0.2 0.3")
         self.assertEqual(p["excess"], {"p50": -7.0, "p99": 3.0, "p99.9": 10.0})
-        self.assertEqual(rtprobe.verdict([p]), "met")
+        self.assertEqual(rtprobe.verdict([p]), "met (1/1)")
         late = rtprobe.point("x", 2, {**m, "p99": 30.0}, 0, c, 0.0, "0.1 0.2 0.3")
-        self.assertEqual(rtprobe.verdict([late]), "**missed**: p99 by 8.0 µs")
+        self.assertEqual(rtprobe.verdict([late]), "**missed** in 1/1 (median: p99 by 8.0 µs)")
+        # The goal is per run: one round over the bound misses it, whatever the median.
+        self.assertEqual(rtprobe.verdict([p, p, late]), "**missed** in 1/3")
         early = rtprobe.point("x", 3, m, 1, c, 0.0, "0.1 0.2 0.3")
         self.assertIn("early", rtprobe.verdict([p, early]))
         self.assertEqual(rtprobe.spread([1.0, 3.0, 2.0]), "2.0 (1.0 … 3.0)")
