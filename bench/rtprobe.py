@@ -10,6 +10,13 @@ bench/lun-scale run it beside memstored (the same CPUs, the same scheduling, for
 same span of time) and report memstored's excess over it at p50, p99 and p99.9, and a
 short run of it alone, before the round's points, as the probe's own view of the machine.
 
+As a command, it reads one completion log for the section of docs/benchmarks.md that
+compares the two:  python3 bench/rtprobe.py bursts COMPLETIONS.csv [THRESHOLD_US]
+groups the deliveries later than THRESHOLD_US (default 200) into bursts (each delivered
+within THRESHOLD_US of the previous late one: one stall of the loop's CPU), and gives each
+burst's size, worst lateness and end modulo 100 ms, and p99.9 with each burst counted
+once, as cyclictest counts a stall.
+
 Environment (shared by the three scripts):
   PROBE_INTERVAL_US  cyclictest's wake-up interval (default 1000)
   PROBE_ALONE_S      seconds of cyclictest alone per round (default 2; 0: none)
@@ -22,7 +29,7 @@ import statistics
 import subprocess
 import time
 
-import bench_targets as bt
+import bench_targets as bt  # noqa: E402 (also run as a command, from bench/)
 
 # The goal of issue 42: memstored's lateness at most this far above cyclictest's, in µs,
 # in the same run, and never early.
@@ -320,3 +327,54 @@ def describe(priority):
             f"gives each of its threads one late sample, where memstored delivers every "
             f"command due in it late. Goal: memstored's p99 ≤ cyclictest's + 5 µs, p99.9 ≤ "
             f"+ 20 µs in every round, never early")
+
+
+def bursts(deliveries, threshold_ns=200_000):
+    """deliveries: (delivered_ns, late_ns) pairs. The late ones (over threshold_ns) grouped in
+    delivery order into bursts, a burst ending where the next late delivery comes more than
+    threshold_ns after the previous one: the commands one stall held back, delivered as it
+    ended."""
+    out = []
+    for delivered, late in sorted(d for d in deliveries if d[1] > threshold_ns):
+        if out and delivered - out[-1][-1][0] <= threshold_ns:
+            out[-1].append((delivered, late))
+        else:
+            out.append([(delivered, late)])
+    return out
+
+
+def once_per_burst(deliveries, threshold_ns=200_000):
+    """Lateness in µs with each burst counted once, by its worst delivery: the sampling of a
+    periodic probe that skips the periods a stall made it miss."""
+    values = [late for _, late in deliveries if late <= threshold_ns]
+    values += [max(late for _, late in b) for b in bursts(deliveries, threshold_ns)]
+    return [v / 1e3 for v in values]
+
+
+def read_deliveries(completion_log):
+    """(delivered_ns, late_ns) of every delivery in memstored's --completion-log."""
+    with open(completion_log) as f:
+        columns = f.readline().rstrip("\n").split(",")
+        delivered, late = columns.index("delivered_ns"), columns.index("late_ns")
+        return [(int(x[delivered]), int(x[late])) for x in (line.split(",") for line in f)]
+
+
+def main(argv):
+    if len(argv) not in (3, 4) or argv[1] != "bursts":
+        raise SystemExit("usage: python3 bench/rtprobe.py bursts COMPLETIONS.csv [THRESHOLD_US]")
+    threshold = int(float(argv[3]) * 1e3) if len(argv) == 4 else 200_000
+    d = read_deliveries(argv[2])
+    groups = bursts(d, threshold)
+    print(f"{len(d)} deliveries, {sum(map(len, groups))} later than {threshold / 1e3:g} µs, "
+          f"in {len(groups)} bursts")
+    for b in groups:
+        print(f"  ends at {b[-1][0] / 1e9:.3f} s ({b[-1][0] % 100_000_000 / 1e6:.1f} ms mod "
+              f"100 ms): {len(b)} deliveries, worst {max(x for _, x in b) / 1e3:.0f} µs")
+    every = bt.percentiles([x / 1e3 for _, x in d])["p99.9"]
+    once = bt.percentiles(once_per_burst(d, threshold))["p99.9"]
+    print(f"p99.9: {every:.1f} µs over every delivery, {once:.1f} µs with each burst once")
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv)

@@ -97,5 +97,23 @@ class Probe(unittest.TestCase):
         self.assertEqual(rtprobe.spread([1.0, 3.0, 2.0]), "2.0 (1.0 … 3.0)")
 
 
+class Bursts(unittest.TestCase):
+    def test_a_stall_is_one_burst(self):
+        # A 3 ms stall ending at 10.003 s held back three deliveries; a lone late one at
+        # 11 s; the rest on time.
+        d = [(10_003_000_000, 2_900_000), (10_003_010_000, 1_900_000),
+             (10_003_020_000, 900_000), (11_000_000_000, 300_000)]
+        d += [(i * 1_000_000, 1_000) for i in range(2000)]
+        groups = rtprobe.bursts(d)
+        self.assertEqual([len(b) for b in groups], [3, 1])
+        once = rtprobe.once_per_burst(d)
+        self.assertEqual(len(once), 2002)
+        self.assertEqual(sorted(once)[-2:], [300.0, 2900.0])
+        # Counted once, the stall's two lesser deliveries leave the tail: p99.9 is the
+        # value at rank 2001 of 2004 (the stall's 900 µs), then at rank 1999 of 2002 (on time).
+        self.assertEqual(bt.percentiles([x / 1e3 for _, x in d])["p99.9"], 900.0)
+        self.assertEqual(bt.percentiles(once)["p99.9"], 1.0)
+
+
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1])
