@@ -29,13 +29,16 @@ import statistics
 import subprocess
 import time
 
-import bench_targets as bt  # noqa: E402 (also run as a command, from bench/)
+# Beside this file: the scripts put bench/ on sys.path, and Python does when this is run.
+import bench_targets as bt
 
 # The goal of issue 42: memstored's lateness at most this far above cyclictest's, in µs,
 # in the same run, and never early.
 GOAL_EXCESS_US = {"p99": 5.0, "p99.9": 20.0}
 # cyclictest's histogram has one bucket per µs up to this; later wake-ups are counted as
-# overflows only. 50 ms is above the longest vCPU stall bench/vm-stalls has seen here.
+# overflows only, and a percentile that falls among them is reported as "> this", not
+# guessed. 50 ms keeps each histogram file near 1 MB and the percentiles up to p99.9 in
+# range in these runs (the longest stalls are tens of ms, and rare).
 HISTOGRAM_MAX_US = 50000
 PERCENTILES = ("p50", "p99", "p99.9")
 ENV_KEYS = ("PROBE_INTERVAL_US", "PROBE_ALONE_S", "ROUNDS")
@@ -168,7 +171,7 @@ def histogram_percentiles(hist):
 
 
 class Probe:
-    """cyclictest running beside memstored from start() to stop()."""
+    """cyclictest running beside memstored, from its creation to stop()."""
 
     def __init__(self, cpus, priority, histfile, duration_s=None):
         self.cpus, self.priority, self.histfile = cpus, priority, histfile
