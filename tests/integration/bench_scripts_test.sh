@@ -4,7 +4,9 @@
 # bench/throughput-vs-tgt at a tiny scale and checks their tables: every row
 # present, no early delivery, LUN A's WRITE SAME and SYNCHRONIZE CACHE streams
 # ran, tgt compared over two rounds with both clients, and the JSON holds
-# every round and step; and that bench/read-ceiling's patch still applies.
+# every round and step; that the realtime scripts ran cyclictest beside memstored
+# (a row per point in their second table, one alone phase); and that
+# bench/read-ceiling's patch still applies.
 # Usage: bench_scripts_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
@@ -28,6 +30,8 @@ for _ in range(100):
 PY
 )
 export BENCH_PORT
+# cyclictest alone for 1 s per round (bench/rtprobe.py), not the default 2.
+export PROBE_ALONE_S=1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -36,6 +40,13 @@ COUNT=300 WORKLOADS=randread-qd1,randwrite-qd8 COMPENSATION_US=auto \
 cat "$out/timing.md"
 grep -q '^| randread-qd1 | 300 |' "$out/timing.md"
 grep -q '^| randwrite-qd8 | 300 |' "$out/timing.md"
+# Against cyclictest: memstored's, cyclictest's and the excess's three percentiles per
+# workload, no early delivery, and the alone phase.
+for w in randread-qd1 randwrite-qd8; do
+  grep -Eq "^\| $w \| 1 \| [-0-9.]+ / [-0-9.]+ / [-0-9.]+ \| [0-9.]+ / [0-9.]+ / [0-9.]+ \| .* \| 0 \| [0-9]+ \| [0-9.]+ \| (met|\*\*missed|—)" \
+    "$out/timing.md"
+done
+grep -Eq '^\| 1 \| [0-9]+ / [0-9]+ / [0-9]+ / [0-9]+ \| [1-9][0-9]* \|' "$out/timing.md"
 
 # Isolation: 8 MiB WRITE SAMEs (0.2 s of the model each) instead of 512 MiB,
 # with 1 and 2 threads, B alone and with A busy.
@@ -46,6 +57,9 @@ for threads in 1 2; do
   grep -Eq "^\| $threads \| idle \| 300 \| .* \| 0 \| .* \| — \|$" "$out/isolation.md"
   grep -Eq "^\| $threads \| [1-9][0-9]* × 8 MiB WRITE SAME .* / [1-9][0-9]* SYNC CACHE \| 300 \| .* \| 0 \| .* \| (met|missed) \|$" \
     "$out/isolation.md"
+  for a in idle busy; do
+    grep -q "^| threads $threads, A $a | 1 | " "$out/isolation.md"
+  done
 done
 python3 - "$out/isolation/isolation.json" <<'PY'
 import json, sys
@@ -54,7 +68,7 @@ assert [(r["threads"], r["a_busy"]) for r in d["runs"]] == \
     [(1, False), (1, True), (2, False), (2, True)], d["runs"]
 for r in d["runs"]:
     assert r["b_client"]["failed"] == 0 and r["b_report"]["joined"] == 300
-    assert r["steal_ms_per_s"] >= 0
+    assert r["steal_ms_per_s"] >= 0 and r["cyclictest_us"]["count"] > 0
     if r["a_busy"]:
         ws, sync = r["a_clients"]["writesame"], r["a_clients"]["sync"]
         assert ws["failed"] == 0 and sync["failed"] == 0 and ws["bs"] == 16384 * 512
@@ -70,6 +84,7 @@ for threads in 1 2; do
       "$out/lun-scale.md"
   done
   grep -q "^- threads $threads: the largest LUN count with p99 ≤ 20 µs is " "$out/lun-scale.md"
+  grep -q "^| threads $threads, 3 LUNs | 1 | " "$out/lun-scale.md"
 done
 python3 - "$out/lun-scale/lun-scale.json" <<'PY'
 import json, sys
@@ -79,6 +94,8 @@ for s in d["steps"]:
     assert len(s["clients"]) == s["luns"] and s["failed_commands"] == 0
     assert s["steal_ms_per_s"] >= 0
     assert s["iops_per_lun_min"] > 0 and s["late_us"]["count"] > 0
+    assert s["cyclictest_us"]["count"] > 0 and s["round"] == 1
+assert len(d["cyclictest"]) == 4 and len(d["cyclictest_alone"]) == 1
 PY
 
 # The same with one target per LUN (LAYOUT=targets): each client reaches its
