@@ -81,6 +81,20 @@ std::string default_control_socket() {
 }
 
 int cmd_admin(const AdminArgs& a) {
+  // `trace start` is the method trace-start; the one command of two words.
+  std::string method = a.command;
+  if (a.command == "trace") {
+    if (a.action != "start" && a.action != "stop") {
+      std::cerr << "memsctl: trace: say start or stop, e.g. memsctl admin trace start --lun 0 "
+                   "--file cap.trace\n";
+      return kExitUsage;
+    }
+    method = "trace-" + a.action;
+  } else if (!a.action.empty()) {
+    std::cerr << "memsctl: " << a.command << ": takes no word after it ('" << a.action
+              << "'); only trace does (start or stop)\n";
+    return kExitUsage;
+  }
   // JSON-RPC 2.0 (docs/memstored.md, "Control socket"): the options are the
   // method's named params.
   json request = json::object();
@@ -93,6 +107,7 @@ int cmd_admin(const AdminArgs& a) {
   if (a.seed) request["seed"] = *a.seed;
   if (a.off_ms) request["off_ms"] = *a.off_ms;
   if (a.initiator) request["initiator"] = *a.initiator;
+  if (a.format) request["format"] = *a.format;
   // The daemon's working directory is not this one: the path goes absolute.
   if (a.file) request["file"] = std::filesystem::absolute(*a.file).lexically_normal().string();
   // The option, its request key, and an example for the error.
@@ -119,7 +134,7 @@ int cmd_admin(const AdminArgs& a) {
     std::cerr << "memsctl: " << fd.error().message << "\n";
     return kExitFailure;
   }
-  const json call = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", a.command}, {"params", request}};
+  const json call = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", method}, {"params", request}};
   const memstore::Expected<std::string> line = exchange(*fd, call.dump() + "\n", a.timeout_s);
   ::close(*fd);
   if (!line.ok()) {

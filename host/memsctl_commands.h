@@ -54,7 +54,8 @@ int cmd_set(const Common& c, const SetArgs& a);
 struct AdminArgs {
   std::string socket;   // path of the daemon's control socket
   std::string command;  // luns, lun-*, target-*, sessions, connections, save, access, acl-*,
-                        // chap-*, stats, faults, fault-*, timing, power-cut
+                        // chap-*, stats, faults, fault-*, timing, power-cut, trace
+  std::string action;   // trace: start or stop
   std::string target;  // empty: the daemon's only target
   std::optional<std::uint32_t> lun;
   std::optional<std::uint32_t> id;       // fault-remove
@@ -68,6 +69,7 @@ struct AdminArgs {
   std::optional<std::string> file;       // save: where the daemon writes the configuration
   std::optional<std::string> initiator;  // acl-add, acl-remove
   std::optional<std::string> chap;       // chap-set: a JSON object
+  std::optional<std::string> format;     // trace start: disksim or spc
   int timeout_s = 10;
   bool json = false;  // accepted as every command takes it: the reply is JSON anyway
 };

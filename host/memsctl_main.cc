@@ -105,9 +105,10 @@ int run(int argc, char** argv) {
        "command", admin.command,
        "luns, lun-add, lun-remove, target-add, target-remove, sessions, connections, "
        "save, access, acl-add, acl-remove, acl-clear, chap-set, chap-clear, stats, faults, "
-       "fault-add, fault-remove, fault-clear, timing, power-cut, or rpc_get_methods (the "
-       "daemon's list)")
+       "fault-add, fault-remove, fault-clear, timing, power-cut, trace (start or stop), or "
+       "rpc_get_methods (the daemon's list)")
       ->required();
+  a->add_option("action", admin.action, "trace: start or stop");
   a->add_option(
       "--socket", admin.socket,
       "The daemon's control socket (default $MEMSTORED_CONTROL_SOCKET, else " + admin.socket + ")");
@@ -133,7 +134,10 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0.0, 3'600'000.0));
   a->add_option("--file", admin.file,
                 "save: the file the daemon writes its running configuration to (mode 0600); "
-                "without it the configuration is printed");
+                "without it the configuration is printed. trace start: the file the LUN's "
+                "requests are captured into");
+  a->add_option("--format", admin.format,
+                "trace start: disksim (default; what memsim replay reads by default) or spc");
   a->add_option("--initiator", admin.initiator, "acl-add, acl-remove: the initiator's iSCSI name");
   a->add_option("--chap", admin.chap,
                 "chap-set: the target's CHAP as a JSON object: user, secret and, for mutual "

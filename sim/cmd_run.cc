@@ -19,6 +19,18 @@ namespace memstore::sim {
 
 namespace {
 
+// memsim replay --completions: a request's line, on the model's clock. The
+// request is its place among the trace's kept requests, from 0.
+constexpr const char* kCompletionHeader =
+    "request,arrival_ns,lbn,blocks,op,start_ns,done_ns,service_ns,response_ns\n";
+
+void write_completion(std::ostream& out, const model::Completion& c) {
+  const model::Request& r = c.request;
+  out << r.id << ',' << r.arrival_ns << ',' << r.lbn << ',' << r.blocks << ','
+      << (r.op == model::Op::kRead ? 'r' : 'w') << ',' << c.start_ns << ',' << c.done_ns << ','
+      << c.done_ns - c.start_ns << ',' << c.response_ns() << '\n';
+}
+
 // `memsim run --workload user|server|mobile`: one of the power paper's
 // trace shapes (sim/shaped_workload.h) at --scale.
 int run_shaped(const RunArgs& a, const WorkloadShape& shape) {
@@ -103,13 +115,30 @@ int cmd_replay(const ReplayArgs& a) {
   options.scale = a.scale;
   options.capacity_blocks = device->blocks();
   if (a.device_number >= 0) options.device_filter = a.device_number;
+  options.absolute_times = a.absolute_times;
   const std::vector<std::string> problems = validate(options);
   for (const std::string& e : problems) std::cerr << "memsim: " << e << "\n";
   if (!problems.empty()) return 2;
+  std::ofstream completions;
+  if (!a.completions.empty()) {
+    completions.open(a.completions, std::ios::binary | std::ios::trunc);
+    if (!completions) {
+      std::cerr << "memsim: --completions: cannot write '" << a.completions << "'\n";
+      return 1;
+    }
+    completions << kCompletionHeader;
+  }
+  model::Device::Sink on_completion;
+  if (completions.is_open()) {
+    on_completion = [&completions](const model::Completion& c) {
+      write_completion(completions, c);
+    };
+  }
   TraceReader reader(in, *format, options);
   RunStats stats;
   try {
-    stats = simulate_pipelined(*device, requests_of(reader), simulation_threads(a.threads));
+    stats = simulate_pipelined(*device, requests_of(reader), simulation_threads(a.threads),
+                               on_completion);
   } catch (const std::ios_base::failure& e) {
     // libstdc++'s filebuf throws when read(2) fails (EIO, a special file).
     std::cerr << "memsim: " << a.trace << ": read error: " << e.what() << "\n";
@@ -118,6 +147,13 @@ int cmd_replay(const ReplayArgs& a) {
   if (const Status read = reader.status(); !read.ok()) {
     std::cerr << "memsim: " << a.trace << ": " << read.error().message << "\n";
     return 1;
+  }
+  if (completions.is_open()) {
+    completions.close();
+    if (!completions) {
+      std::cerr << "memsim: --completions: error writing '" << a.completions << "'\n";
+      return 1;
+    }
   }
   return print_run(stats, {a.device.device, a.device.scheduler, a.trace}, a.format);
 }

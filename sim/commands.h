@@ -162,6 +162,8 @@ struct ReplayArgs {
   std::string trace_format = "disksim";
   double scale = 1.0;
   std::int64_t device_number = -1;  // -1: every device in the trace
+  bool absolute_times = false;      // TraceOptions::absolute_times
+  std::string completions;          // CSV of every completion; empty: none
   int threads = 0;                  // as in RunArgs
   OutputFormat format = OutputFormat::kText;
 };

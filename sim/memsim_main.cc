@@ -188,6 +188,12 @@ int main(int argc, char** argv) {
       ->check(number_check(false));
   p->add_option("--device-number", replay.device_number,
                 "Replay only this device number / ASU of the trace");
+  p->add_flag("--absolute-times", replay.absolute_times,
+              "Arrivals as the trace gives them, not from its first request (a live LUN's "
+              "capture: the LUN's model clock)");
+  p->add_option("--completions", replay.completions,
+                "Write one CSV line per request served: arrival, start and completion on the "
+                "model's clock, to join a live LUN's --completion-log");
   add_threads(p, replay.threads, "parses the trace");
   add_format(p, replay.format, true);
   p->callback([&] { status = memstore::sim::cmd_replay(replay); });

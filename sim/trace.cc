@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -363,22 +362,6 @@ std::optional<double> parse_finite(std::string_view token) {
 
 }  // namespace trace_detail
 
-std::optional<TraceFormat> parse_trace_format(std::string_view name) {
-  if (name == "disksim") return TraceFormat::kDiskSim;
-  if (name == "spc") return TraceFormat::kSpc;
-  return std::nullopt;
-}
-
-std::string disksim_line(const model::Request& r) {
-  // Integer arithmetic, so the six decimals are exact.
-  char line[96];
-  const int n = std::snprintf(line, sizeof line, "%" PRId64 ".%06" PRId64 " 0 %" PRId64 " %d %d\n",
-                              r.arrival_ns / 1'000'000, r.arrival_ns % 1'000'000,
-                              static_cast<std::int64_t>(r.lbn), static_cast<int>(r.blocks),
-                              r.op == model::Op::kRead ? 1 : 0);
-  return {line, static_cast<std::size_t>(n)};
-}
-
 std::vector<std::string> validate(const TraceOptions& options) {
   std::vector<std::string> errors;
   if (!(options.scale > 0.0) || !std::isfinite(options.scale)) {
@@ -505,7 +488,12 @@ TraceItem TraceReader::next() {
     if (options_.device_filter && r.device != *options_.device_filter) continue;
 
     if (kept_ == 0) {
-      first_time_ = r.time;
+      if (options_.absolute_times && r.time < 0) {
+        return fail(std::string(fmt.time_field) + " " + std::string(r.time_text) + " " + fmt.unit +
+                    " is before 0, which --absolute-times cannot replay; leave the option out to "
+                    "start the trace at its first request");
+      }
+      first_time_ = options_.absolute_times ? 0.0 : r.time;
     } else if (r.time < previous_time_) {
       return fail(std::string(fmt.time_field) + " " + std::string(r.time_text) + " " + fmt.unit +
                   " is earlier than the previous request (" +

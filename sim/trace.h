@@ -16,7 +16,8 @@
 // Replay follows the thesis (§6.1.1): arrival times are taken relative to the
 // first request kept (which arrives at 0) and every inter-arrival gap is
 // divided by `scale` (scale 2 halves the gaps, doubling the arrival rate), then
-// rounded to integer ns. Each traced device is replayed on its own simulated
+// rounded to integer ns (TraceOptions::absolute_times keeps the times as
+// written). Each traced device is replayed on its own simulated
 // device (§6.1.1: "each traced disk is replaced by a distinct simulated
 // MEMStore"), hence `device_filter`.
 //
@@ -56,19 +57,15 @@
 
 #include "base/expected.h"
 #include "model/request.h"
+#include "model/trace_line.h"
 
 namespace memstore::sim {
 
-enum class TraceFormat { kDiskSim, kSpc };
-
-// "disksim" or "spc"; nullopt for anything else.
-std::optional<TraceFormat> parse_trace_format(std::string_view name);
-
-// `r` as one DiskSim ASCII line, newline included: the arrival in ms with six
-// decimals (whole ns, so TraceReader gives back the same arrival_ns), device
-// 0, the LBN, the size in blocks, and flags 1 for a read, 0 for a write. DiskSim
-// 4.0 reads the same line as its "ascii" trace format. REQUIRES: r.arrival_ns >= 0.
-std::string disksim_line(const model::Request& r);
+// The formats and their writers live with the model's requests
+// (model/trace_line.h), so that a live LUN writes the lines this reads.
+using model::disksim_line;
+using model::parse_trace_format;
+using model::TraceFormat;
 
 struct TraceOptions {
   // Inter-arrival scaling (thesis §6.1.1): every gap is divided by scale.
@@ -77,6 +74,13 @@ struct TraceOptions {
   std::int32_t block_bytes = 512;    // for SPC byte sizes
   // Keep only requests of this devno (DiskSim) or ASU (SPC); default keep all.
   std::optional<std::int64_t> device_filter;
+  // Arrivals as written, on the clock the trace was taken on, instead of
+  // from the first request: a live LUN's capture dates its requests on the
+  // LUN's model clock, which started with the device idle at 0 as memsim's
+  // does, so the first request finds the device in the same state (its
+  // power state after the idle time, docs/memstored.md "Traces"). Times must
+  // then be >= 0.
+  bool absolute_times = false;
 };
 
 // Everything wrong with `options`, naming the memsim option; empty if usable.

@@ -11,12 +11,13 @@
 #include "target/scsi/fault_set.h"
 
 namespace memstore::control {
-namespace {
 
-json ok(json fields = json::object()) {
+json ok(json fields) {
   fields["ok"] = true;
   return fields;
 }
+
+namespace {
 
 json lateness_json(const delivery::Lateness& l) {
   auto us = [](double ns) { return ns / 1e3; };
@@ -359,6 +360,8 @@ std::vector<std::string> ControlCommands::methods() const {
   for (const auto& [name, run] : daemon_commands_) names.push_back(name);
   for (const LunCommand& c : kLunCommands) names.emplace_back(c.name);
   names.emplace_back("power-cut");
+  names.emplace_back("trace-start");
+  names.emplace_back("trace-stop");
   return names;
 }
 
@@ -381,6 +384,8 @@ void ControlCommands::run(const json& request, const Reply& reply) {
   if (cmd == "target-add") return reply(target_add(request));
   if (cmd == "target-remove") return reply(target_remove(request));
   if (cmd == "power-cut") return power_cut(request, reply);
+  if (cmd == "trace-start") return trace_start(request, reply);
+  if (cmd == "trace-stop") return trace_stop(request, reply);
   if (cmd == "sessions" || cmd == "connections") return sessions(cmd, request, reply);
   if (cmd == "save") return save(request, reply);
   for (const auto& [name, run] : daemon_commands_) {

@@ -33,6 +33,8 @@ struct ControlLun {
   std::string device;   // preset name
   std::string backing;  // image path or "memory"
   driver::TimedLun* driver = nullptr;
+  // lunspec::memsim_device_args of its spec: a capture's replay command.
+  std::string memsim_args;
 };
 
 class ControlCommands {
@@ -107,6 +109,9 @@ class ControlCommands {
   json target_add(const json& request);
   json target_remove(const json& request);
   void power_cut(const json& request, const Reply& reply);
+  // trace-start and trace-stop (control_trace.cc; docs/memstored.md, "Traces").
+  void trace_start(const json& request, const Reply& reply);
+  void trace_stop(const json& request, const Reply& reply);
   void sessions(const std::string& cmd, const json& request, const Reply& reply);
   void save(const json& request, const Reply& reply);
 
@@ -123,6 +128,7 @@ class ControlCommands {
 };
 
 // Replies.
+json ok(json fields = json::object());
 json failure(const std::string& error);
 
 }  // namespace memstore::control

@@ -262,10 +262,10 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
   if (!only_keys(ctx, t, where,
                  {"id", "device", "device_config", "set", "backing", "durability", "timing",
                   "scale", "scheduler", "rotation_rate", "fault", "fault_seed", "cache_mb",
-                  "cache_writeback_ms", "write_log"})) {
+                  "cache_writeback_ms", "write_log", "trace", "trace_format"})) {
     return false;
   }
-  std::string durability = "write-back", timing = "realtime";
+  std::string durability = "write-back", timing = "realtime", trace_format = "disksim";
   if (!get_int(ctx, t, where, "id", lun.id, 0, 16383) ||
       !get_string(ctx, t, where, "device", lun.device) ||
       !get_string(ctx, t, where, "device_config", lun.device_config) ||
@@ -273,6 +273,8 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
       !get_string(ctx, t, where, "backing", lun.backing) ||
       !get_string(ctx, t, where, "durability", durability) ||
       !get_string(ctx, t, where, "write_log", lun.write_log) ||
+      !get_string(ctx, t, where, "trace", lun.trace) ||
+      !get_string(ctx, t, where, "trace_format", trace_format) ||
       !get_string(ctx, t, where, "timing", timing) ||
       !get_string(ctx, t, where, "scheduler", lun.config.scheduler) ||
       !get_int(ctx, t, where, "rotation_rate", lun.config.rotation_rate, 0, 65534) ||
@@ -293,6 +295,16 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
   }
   lun.durability = *named;
   if (!parse_volatile_cache(ctx, t, where, lun)) return false;
+  const auto format = model::parse_trace_format(trace_format);
+  if (!format) {
+    return ctx.fail(t.get("trace_format"), where + "trace_format",
+                    "must be \"disksim\" or \"spc\"");
+  }
+  if (t.get("trace_format") && lun.trace.empty()) {
+    return ctx.fail(t.get("trace_format"), where + "trace_format",
+                    "applies only to a capture; add trace = \"PATH\" or remove it");
+  }
+  lun.trace_format = *format;
   const auto mode = scsi::parse_timing_mode(timing);
   if (!mode)
     return ctx.fail(t.get("timing"), where + "timing",

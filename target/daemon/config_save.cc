@@ -61,6 +61,12 @@ toml::table lun_table(const LunSpec& lun) {
     t.insert("cache_writeback_ms", static_cast<std::int64_t>(lun.cache_writeback_ms));
   }
   if (!lun.write_log.empty()) t.insert("write_log", lun.write_log);
+  if (!lun.trace.empty()) {
+    t.insert("trace", lun.trace);
+    if (lun.trace_format != kDefault.trace_format) {
+      t.insert("trace_format", std::string(model::trace_format_name(lun.trace_format)));
+    }
+  }
   if (c.timing.mode != kDefault.config.timing.mode) {
     t.insert("timing", scsi::timing_mode_name(c.timing.mode));
   }

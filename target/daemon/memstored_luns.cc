@@ -10,6 +10,7 @@
 #include "target/daemon/config_lun.h"
 #include "target/iscsi/address_text.h"
 #include "target/lunspec/lun_factory.h"
+#include "target/lunspec/lun_trace.h"
 
 namespace memstore::memstored {
 
@@ -110,7 +111,8 @@ Expected<OpenedTarget> open_target(LunContext& context, const daemon::TargetSpec
         open_driver(context, spec, ti, t.name, lun_ids, where + "lun[" + std::to_string(li) + "].");
     if (!driver.ok()) return driver.error();
     auto& d = *driver;
-    out.luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get()});
+    out.luns.push_back({t.name, spec.id, spec.model_name(), spec.backing, d.get(),
+                        lunspec::memsim_device_args(spec)});
     out.setup.luns[spec.id] = std::move(d);
   }
   context.target_index[t.name] = ti;
@@ -176,7 +178,8 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     auto opened = open_driver(context, spec, ti, target, ids, "config.");
     if (!opened.ok()) return opened.error();
     auto& driver = *opened;
-    control::ControlLun entry{target, spec.id, spec.model_name(), spec.backing, driver.get()};
+    control::ControlLun entry{target,        spec.id,     spec.model_name(),
+                              spec.backing,  driver.get(), lunspec::memsim_device_args(spec)};
     if (const Status e = server.add_lun(target, spec.id, std::move(driver)); !e.ok()) {
       return e.error();
     }

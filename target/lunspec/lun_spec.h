@@ -45,6 +45,10 @@ struct LunSpec {
   // Every write, discard and flush recorded in dm-log-writes' format
   // (scsi::LoggedStore); empty: none.
   std::string write_log;
+  // Every request the model is given, captured from the start
+  // (scsi::RequestTrace); empty: none.
+  std::string trace;
+  model::TraceFormat trace_format = model::TraceFormat::kDiskSim;
   // The LUN as open_lun() makes it, less what comes from its backing (its
   // identity). From the configuration: config.device, resolved from
   // `device`, `device_config` and `set` (resolve_device), or config.disk

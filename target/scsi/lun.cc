@@ -392,11 +392,13 @@ void Lun::queue_media(ScsiResult result, Outcome& outcome, const CommandContext&
   }
   pending_pool_.insert(pending_, req.id).first->second = std::move(p);
   stats_.on_arrival(device_->pending());
+  if (trace_) trace_->record(req);
   device_->submit(req);
   if (then) {
     // Queued right behind the first access: FCFS serves it next; other
     // schedulers may put other requests between the two.
     stats_.on_arrival(device_->pending());
+    if (trace_) trace_->record(*then);
     device_->submit(*then);
   }
   advance(arrival, sink);

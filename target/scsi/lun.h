@@ -49,6 +49,7 @@
 #include "target/scsi/memory_budget.h"
 #include "target/scsi/node_pool.h"
 #include "target/scsi/rate_limiter.h"
+#include "target/scsi/request_trace.h"
 #include "target/scsi/reservations.h"
 #include "target/scsi/sense.h"
 #include "target/scsi/timing.h"
@@ -218,6 +219,14 @@ class Lun {
   const LunConfig& config() const { return config_; }
   const Timing& timing() const { return config_.timing; }
   model::EnergyReport energy(Ns until) const { return device_->energy(until); }
+  // Every request the model is given from now on goes to `trace`
+  // (request_trace.h); nullptr ends the capture. Returns the capture it
+  // replaces, still open.
+  std::unique_ptr<RequestTrace> set_trace(std::unique_ptr<RequestTrace> trace) {
+    std::swap(trace, trace_);
+    return trace;
+  }
+  const RequestTrace* trace() const { return trace_.get(); }
   // Whether the model merges queued requests now (page 22h, power.merge_requests).
   bool merging_requests() const { return device_->merge_requests(); }
   // The transport delivered a completion `late_ns` after its modeled time
@@ -497,6 +506,7 @@ class Lun {
   // Refused control-page changes are logged at most this often (an
   // initiator can provoke them at will).
   RateLimiter refusal_log_limit_{5};
+  std::unique_ptr<RequestTrace> trace_;  // set_trace()
 };
 
 }  // namespace memstore::scsi
