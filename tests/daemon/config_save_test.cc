@@ -40,6 +40,8 @@ void expect_same_lun(const LunSpec& a, const LunSpec& b) {
   EXPECT_EQ(a.cache_mb, b.cache_mb);
   EXPECT_EQ(a.cache_writeback_ms, b.cache_writeback_ms);
   EXPECT_EQ(a.write_log, b.write_log);
+  EXPECT_EQ(a.trace, b.trace);
+  EXPECT_EQ(a.trace_format, b.trace_format);
   EXPECT_EQ(a.config.timing.mode, b.config.timing.mode);
   EXPECT_EQ(a.config.timing.scale, b.config.timing.scale);
   EXPECT_EQ(a.config.scheduler, b.config.scheduler);
@@ -110,6 +112,8 @@ backing = "memory"
 durability = "volatile"
 cache_mb = 4
 cache_writeback_ms = 250
+trace = "/var/tmp/lun3.trace"
+trace_format = "spc"
 timing = "scaled"
 scale = 2.5
 scheduler = "sptf"

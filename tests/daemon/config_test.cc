@@ -138,6 +138,27 @@ TEST(DaemonConfig, AVolatileCacheTakesItsSizeAndIdleTime) {
       HasSubstr("durability: must be \"write-back\", \"write-through\" or \"volatile\""));
 }
 
+// trace and trace_format: the LUN's requests captured from the start
+// (docs/memstored.md, "Traces").
+TEST(DaemonConfig, ATraceTakesItsFileAndFormat) {
+  const auto r = parse_config(
+      "[[target]]\n[[target.lun]]\nbacking = \"memory\"\ntrace = \"/tmp/a.trace\"\n"
+      "trace_format = \"spc\"\n",
+      "t.toml");
+  ASSERT_TRUE(r.ok()) << error_of(r);
+  const lunspec::LunSpec& lun = r.value().targets[0].luns[0];
+  EXPECT_EQ(lun.trace, "/tmp/a.trace");
+  EXPECT_EQ(lun.trace_format, model::TraceFormat::kSpc);
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ntrace_format = \"spc\"\n",
+                                    "u.toml")),
+              HasSubstr("u.toml:3: target[0].lun[0].trace_format: applies only to a capture; add "
+                        "trace = \"PATH\" or remove it"));
+  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ntrace = \"/tmp/a\"\n"
+                                    "trace_format = \"csv\"\n",
+                                    "v.toml")),
+              HasSubstr("v.toml:4: target[0].lun[0].trace_format: must be \"disksim\" or \"spc\""));
+}
+
 TEST(DaemonConfig, ErrorsNameTheKeyAndLine) {
   EXPECT_THAT(error_of(parse_config("[[target]]\nnmae = \"x\"\n", "a.toml")),
               HasSubstr("a.toml:2: target[0].nmae: unknown key"));

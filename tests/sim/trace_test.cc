@@ -79,6 +79,40 @@ TEST(DiskSimLine, WritesWholeNanosecondsAndReadsBackTheSameRequest) {
   }
 }
 
+// A live LUN's capture (target/scsi/request_trace.h): both formats read back
+// with --absolute-times give the requests on the clock they were dated on.
+TEST(TraceLines, AbsoluteTimesGiveBackTheCapturedRequests) {
+  std::vector<model::Request> written(3);
+  written[0] = {0, 7'000'123'456, 4096, 8, model::Op::kWrite};
+  written[1] = {1, 7'000'123'456, 4096, 8, model::Op::kRead};  // a second access, same arrival
+  written[2] = {2, 9'999'999'999'999, 0, 1, model::Op::kRead};
+  TraceOptions o = options(10'000'000);
+  o.absolute_times = true;
+  for (const TraceFormat f : {TraceFormat::kDiskSim, TraceFormat::kSpc}) {
+    std::string text = "# a comment line, as the capture's header\n";
+    for (const model::Request& r : written) text += model::trace_line(f, r, 512);
+    const Result back = read_all(text, f, o);
+    EXPECT_EQ(back.last.kind, Kind::kEnd) << back.last.error;
+    ASSERT_EQ(back.requests.size(), written.size());
+    for (std::size_t i = 0; i < written.size(); ++i) {
+      EXPECT_EQ(back.requests[i].arrival_ns, written[i].arrival_ns) << i;
+      EXPECT_EQ(back.requests[i].lbn, written[i].lbn) << i;
+      EXPECT_EQ(back.requests[i].blocks, written[i].blocks) << i;
+      EXPECT_EQ(back.requests[i].op, written[i].op) << i;
+    }
+  }
+  // Without the option the same trace starts at its first request.
+  const Result rebased =
+      read_all(disksim_line(written[0]) + disksim_line(written[2]), TraceFormat::kDiskSim,
+               options(10'000'000));
+  ASSERT_EQ(rebased.requests.size(), 2u);
+  EXPECT_EQ(rebased.requests[0].arrival_ns, 0);
+  EXPECT_EQ(rebased.requests[1].arrival_ns, written[2].arrival_ns - written[0].arrival_ns);
+  EXPECT_NE(error_of("-1.5 0 0 1 1\n", TraceFormat::kDiskSim, o)
+                .find("is before 0, which --absolute-times cannot replay"),
+            std::string::npos);
+}
+
 TEST(DiskSimTrace, ParsesGoodLines) {
   const Result r = read_all(
       "# comment\n"
