@@ -44,6 +44,12 @@ void lun_fixed(const LunSpec& a, const LunSpec& b, const std::string& where,
   differ(a.set != b.set, "set");
   differ(a.backing != b.backing, "backing");
   differ(a.durability != b.durability, "durability");
+  differ(a.cache_mb != b.cache_mb, "cache_mb");
+  differ(a.cache_writeback_ms != b.cache_writeback_ms, "cache_writeback_ms");
+  differ(a.write_log != b.write_log, "write_log");
+  // A capture while the LUN runs is the control socket's trace-start.
+  differ(a.trace != b.trace, "trace");
+  differ(a.trace_format != b.trace_format, "trace_format");
   differ(a.config.rotation_rate != b.config.rotation_rate, "rotation_rate");
 }
 

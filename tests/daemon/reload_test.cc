@@ -110,6 +110,18 @@ TEST(Reload, PowerStrategiesChangeOnlyAtARestart) {
                           "apply"));
 }
 
+// The keys that shape the store or open files at the start: named, not applied.
+TEST(Reload, TheStoresKeysAndTheCaptureNeedARestart) {
+  const ReloadPlan p = plan_reload(
+      parsed(kBase), parsed(kBase + "write_log = \"/tmp/w.log\"\ntrace = \"/tmp/t.trace\"\n"));
+  EXPECT_TRUE(p.luns.empty());
+  EXPECT_THAT(p.not_applied,
+              ElementsAre("target 'iqn.2026-11.org.memstore:r' LUN 0: write_log: changed; restart "
+                          "to apply",
+                          "target 'iqn.2026-11.org.memstore:r' LUN 0: trace: changed; restart to "
+                          "apply"));
+}
+
 TEST(Reload, WhatNeedsARestartIsNamed) {
   const ReloadPlan p = plan_reload(
       parsed(kBase), parsed("[daemon]\nthreads = 3\n[limits]\nmax_connections = 10\n"
