@@ -145,6 +145,20 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
   }
 }
 
+void memstore_tcmu_set_log(struct memstore_tcmu_lun* lun, memstore_tcmu_log_fn log,
+                           void* context, const char* name) {
+  try {
+    lun->driver->set_log(
+        [log, context](memstore::scsi::LogLevel level, std::string_view message) {
+          const std::string line(message);
+          log(context, static_cast<memstore_tcmu_log_level>(level), line.c_str());
+        },
+        name == nullptr ? "memstore" : name);
+  } catch (...) {
+    // Out of memory: the LUN goes on without a log.
+  }
+}
+
 uint64_t memstore_tcmu_size_bytes(const struct memstore_tcmu_lun* lun) {
   return lun->driver->blocks() * lun->driver->block_size();
 }

@@ -9,8 +9,10 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <condition_variable>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -21,6 +23,7 @@
 #include "target/delivery/clock.h"
 #include "target/driver/handler_memory.h"
 #include "target/driver/timed_lun.h"
+#include "target/scsi/sense.h"
 
 namespace memstore::tcmu {
 namespace {
@@ -108,6 +111,14 @@ class ThreadedLunDriver::LunThread {
     return answer.take();
   }
 
+  void set_compensation(std::chrono::nanoseconds c) {
+    ask([this, c](driver::TimedLun& d) {
+      d.set_compensation(c);
+      compensation_ns_ = c.count();
+      return true;
+    });
+  }
+
  private:
   // One command on its way, on the caller's stack until its result is back.
   // The CDB is copied (at most 8 + 255 bytes, TCMU's variable-length CDB);
@@ -133,17 +144,101 @@ class ThreadedLunDriver::LunThread {
   };
 
   // On the LUN thread. All commands share nexus 0; the tags only tell them
-  // apart in the driver's table of pending commands.
+  // apart in the driver's table of pending commands. While the power is
+  // off the command waits in held_ (power_on()).
   void submit(Call& call) {
+    if (power_back_) {
+      held_.push_back(&call);
+      return;
+    }
+    const std::uint64_t tag = next_tag_++;
     try {
       call.command.nexus = 0;
-      call.command.tag = next_tag_++;
-      driver_.submit(call.command, [this, &call](scsi::ScsiResult r) {
-        call.returned.put(Returned{std::move(r), clock_.now()});
+      call.command.tag = tag;
+      outstanding_.emplace(tag, &call);
+      driver_.submit(call.command, [this, tag](scsi::ScsiResult r) {
+        // A call the cut took (power_lost) is answered by power_on(), and
+        // the engine drops its result anyway; this guards the call record,
+        // which is gone once answered.
+        const auto it = outstanding_.find(tag);
+        if (it == outstanding_.end()) return;
+        Call& done = *it->second;
+        outstanding_.erase(it);
+        done.returned.put(Returned{std::move(r), clock_.now()});
       });
     } catch (...) {
-      call.returned.fail(std::current_exception());
+      // Answered once: from here, unless the cut already took it.
+      if (outstanding_.erase(tag) != 0) call.returned.fail(std::current_exception());
     }
+  }
+
+  // The Lun's power was cut (scsi::Lun::power_cycle, from a power-cut
+  // fault rule), inside the submit of the command that met the rule. Under
+  // LIO the handler owns no connection to end, as memstored does, so the
+  // cut is what an initiator behind a powered target (an array, a bridge)
+  // sees of a logical unit that lost power: nothing comes back for the off
+  // time. Every command in the LUN at the cut is gone (SAM-5, power on: the
+  // logical unit aborts every command) and is never carried out; its
+  // worker is held until the power comes back and then answered with the
+  // unit attention the logical unit reports after a power on, CHECK
+  // CONDITION, UNIT ATTENTION, POWER ON, RESET, OR BUS DEVICE RESET
+  // OCCURRED (06h/29h/00h). Not GOOD: what the command would have
+  // acknowledged may be what the cut took. The initiator retries a command
+  // ended by a unit attention (Linux: scsi_check_sense's NEEDS_RETRY), as
+  // it would retry one that timed out and was aborted; a worker cannot wait
+  // for that abort, since tcmu-runner 1.5.x has no way to end a command
+  // without answering it.
+  void power_lost(std::chrono::nanoseconds off) {
+    power_back_ = clock_.now() + off.count();
+    for (const auto& [tag, call] : outstanding_) cut_off_.push_back(call);
+    outstanding_.clear();
+    wait_for_power(off);
+  }
+
+  void wait_for_power(std::chrono::nanoseconds after) {
+    power_timer_.expires_after(after);
+    power_timer_.async_wait([this](const boost::system::error_code& e) {
+      if (!e) power_on();
+    });
+  }
+
+  // The off time has passed: the commands the cut took are answered with
+  // the unit attention, and those that arrived meanwhile reach the Lun now,
+  // in the order they arrived; the first of them to need it meets the
+  // Lun's own POWER ON unit attention (SAM-5, "Unit attention conditions").
+  void power_on() {
+    // Not before the Lun itself is back on its model clock (scaled timing
+    // rounds, and compensation dates an arrival earlier): a command it
+    // still took to be without power would never be answered.
+    if (driver_.lun().powered_off(driver_.model_time() - compensation_ns_)) {
+      wait_for_power(std::chrono::milliseconds(1));
+      return;
+    }
+    power_back_.reset();
+    std::vector<Call*> cut = std::move(cut_off_);
+    std::vector<Call*> held = std::move(held_);
+    cut_off_.clear();
+    held_.clear();
+    const bool descriptor = driver_.lun().descriptor_sense();
+    for (Call* call : cut) {
+      scsi::ScsiResult r;
+      r.status = scsi::Status::kCheckCondition;
+      r.sense = scsi::build_sense({scsi::Reason::kPowerOnReset, std::nullopt, std::nullopt},
+                                  descriptor);
+      call->returned.put(Returned{std::move(r), clock_.now()});
+    }
+    for (Call* call : held) {
+      if (power_back_) {  // one of them cut the power again
+        held_.push_back(call);
+      } else {
+        submit(*call);
+      }
+    }
+  }
+
+  bool install_power_hook() {
+    driver_.lun().set_power_lost([this](std::chrono::nanoseconds off) { power_lost(off); });
+    return true;
   }
 
   void run() {
@@ -166,7 +261,18 @@ class ThreadedLunDriver::LunThread {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
   std::uint64_t next_tag_ = 0;  // the LUN thread's
-  std::thread thread_;          // last: starts once everything above exists
+  // The LUN thread's: calls submitted to the Lun and not yet answered; at a
+  // power cut, those it took (answered at power-on); while the power is
+  // off, the calls that arrived (submitted at power-on); and when it comes
+  // back.
+  std::map<std::uint64_t, Call*> outstanding_;
+  std::vector<Call*> cut_off_;
+  std::vector<Call*> held_;
+  std::optional<delivery::WallNs> power_back_;
+  boost::asio::steady_timer power_timer_{io_};
+  scsi::Ns compensation_ns_ = 0;  // as set_compensation() gave the driver
+  const bool hooked_ = install_power_hook();  // before the thread starts
+  std::thread thread_;                        // last: starts once everything above exists
 };
 
 ThreadedLunDriver::ThreadedLunDriver(std::unique_ptr<scsi::Lun> lun)
@@ -206,8 +312,12 @@ void ThreadedLunDriver::set_spin(std::chrono::nanoseconds spin) {
 }
 
 void ThreadedLunDriver::set_compensation(std::chrono::nanoseconds c) {
-  lun_thread_->ask([c](driver::TimedLun& d) {
-    d.set_compensation(c);
+  lun_thread_->set_compensation(c);
+}
+
+void ThreadedLunDriver::set_log(scsi::LogSink sink, std::string name) {
+  lun_thread_->ask([&](driver::TimedLun& d) {
+    d.lun().set_log(std::move(sink), std::move(name));
     return true;
   });
 }
