@@ -173,24 +173,27 @@ class ThreadedLunDriver::LunThread {
   }
 
   // The Lun's power was cut (scsi::Lun::power_cycle, from a power-cut
-  // fault rule), inside the submit of the command that met the rule. Under
-  // LIO the handler owns no connection to end, as memstored does, so the
-  // cut is what an initiator behind a powered target (an array, a bridge)
-  // sees of a logical unit that lost power: nothing comes back for the off
-  // time. Every command in the LUN at the cut is gone (SAM-5, power on: the
-  // logical unit aborts every command) and is never carried out; its
-  // worker is held until the power comes back and then answered with the
-  // unit attention the logical unit reports after a power on, CHECK
-  // CONDITION, UNIT ATTENTION, POWER ON, RESET, OR BUS DEVICE RESET
-  // OCCURRED (06h/29h/00h). Not GOOD: what the command would have
-  // acknowledged may be what the cut took. The initiator retries a command
-  // ended by a unit attention (Linux: scsi_check_sense's NEEDS_RETRY), as
-  // it would retry one that timed out and was aborted; a worker cannot wait
-  // for that abort, since tcmu-runner 1.5.x has no way to end a command
-  // without answering it.
+  // fault rule), inside the submit of the command that met the rule.
+  // memstored ends the target's sessions here; under LIO the handler owns
+  // no connection, so the cut is what an initiator behind a target that
+  // keeps its power (an array, a bridge) sees of a logical unit that lost
+  // its own: nothing comes back for the off time. Every command in the LUN
+  // at the cut is gone (SAM-5, power on: the logical unit aborts every
+  // command), and a command that arrives while it is off reaches nothing;
+  // none of them is carried out. Their workers are held until the power
+  // comes back and are then answered with what the logical unit reports
+  // after a power on, CHECK CONDITION, UNIT ATTENTION, POWER ON, RESET, OR
+  // BUS DEVICE RESET OCCURRED (06h/29h/00h). Not GOOD: what such a command
+  // would acknowledge may be what the cut took. The initiator retries a
+  // command ended by a unit attention (Linux: scsi_check_sense's
+  // NEEDS_RETRY), as it would retry one that timed out and was aborted;
+  // the worker cannot wait for that abort instead, since tcmu-runner 1.5.x
+  // has no way to end a command without answering it, and LIO times out a
+  // TCMU command itself after cmd_time_out (30 s).
   void power_lost(std::chrono::nanoseconds off) {
     power_back_ = clock_.now() + off.count();
-    for (const auto& [tag, call] : outstanding_) cut_off_.push_back(call);
+    off_for_ = off;
+    for (const auto& [tag, call] : outstanding_) held_.push_back(call);
     outstanding_.clear();
     wait_for_power(off);
   }
@@ -202,10 +205,11 @@ class ThreadedLunDriver::LunThread {
     });
   }
 
-  // The off time has passed: the commands the cut took are answered with
-  // the unit attention, and those that arrived meanwhile reach the Lun now,
-  // in the order they arrived; the first of them to need it meets the
-  // Lun's own POWER ON unit attention (SAM-5, "Unit attention conditions").
+  // The off time has passed: every held command is answered with the unit
+  // attention; commands that arrive from now on reach the Lun, and the
+  // first meets the Lun's own POWER ON unit attention as well (SAM-5, "Unit
+  // attention conditions": it is reported once per I_T nexus, and these
+  // answers do not clear it).
   void power_on() {
     // Not before the Lun itself is back on its model clock (scaled timing
     // rounds, and compensation dates an arrival earlier): a command it
@@ -215,27 +219,35 @@ class ThreadedLunDriver::LunThread {
       return;
     }
     power_back_.reset();
-    std::vector<Call*> cut = std::move(cut_off_);
     std::vector<Call*> held = std::move(held_);
-    cut_off_.clear();
     held_.clear();
     const bool descriptor = driver_.lun().descriptor_sense();
-    for (Call* call : cut) {
+    for (Call* call : held) {
       scsi::ScsiResult r;
       r.status = scsi::Status::kCheckCondition;
       r.sense = scsi::build_sense({scsi::Reason::kPowerOnReset, std::nullopt, std::nullopt},
                                   descriptor);
       call->returned.put(Returned{std::move(r), clock_.now()});
     }
-    for (Call* call : held) {
-      if (power_back_) {  // one of them cut the power again
-        held_.push_back(call);
-      } else {
-        submit(*call);
-      }
+    if (log_) {
+      log_(scsi::LogLevel::kInfo,
+           log_name_ + ": power on after " +
+               std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(off_for_)
+                                  .count()) +
+               " ms: " + std::to_string(held.size()) +
+               " commands held meanwhile answered POWER ON (06h/29h/00h), none carried out");
     }
   }
 
+ public:
+  // On the LUN thread (ask): the Lun's log, and this thread's power-on line.
+  void set_log(driver::TimedLun& d, scsi::LogSink sink, std::string name) {
+    log_ = sink;
+    log_name_ = name;
+    d.lun().set_log(std::move(sink), std::move(name));
+  }
+
+ private:
   bool install_power_hook() {
     driver_.lun().set_power_lost([this](std::chrono::nanoseconds off) { power_lost(off); });
     return true;
@@ -261,13 +273,14 @@ class ThreadedLunDriver::LunThread {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
   std::uint64_t next_tag_ = 0;  // the LUN thread's
-  // The LUN thread's: calls submitted to the Lun and not yet answered; at a
-  // power cut, those it took (answered at power-on); while the power is
-  // off, the calls that arrived (submitted at power-on); and when it comes
-  // back.
+  // The LUN thread's: calls submitted to the Lun and not yet answered; from
+  // a power cut to power-on, the calls it took and those that arrived
+  // meanwhile; when it comes back, and how long it was off; the log.
   std::map<std::uint64_t, Call*> outstanding_;
-  std::vector<Call*> cut_off_;
   std::vector<Call*> held_;
+  std::chrono::nanoseconds off_for_{0};
+  scsi::LogSink log_;
+  std::string log_name_;
   std::optional<delivery::WallNs> power_back_;
   boost::asio::steady_timer power_timer_{io_};
   scsi::Ns compensation_ns_ = 0;  // as set_compensation() gave the driver
@@ -317,7 +330,7 @@ void ThreadedLunDriver::set_compensation(std::chrono::nanoseconds c) {
 
 void ThreadedLunDriver::set_log(scsi::LogSink sink, std::string name) {
   lun_thread_->ask([&](driver::TimedLun& d) {
-    d.lun().set_log(std::move(sink), std::move(name));
+    lun_thread_->set_log(d, std::move(sink), std::move(name));
     return true;
   });
 }

@@ -73,8 +73,8 @@ class ThreadedLunDriver {
   // Thread-safe. The command arrives now; returns its result when it is
   // due. When a power-cut fault rule cuts the Lun's power, the commands in
   // it are answered when the power comes back, with CHECK CONDITION, UNIT
-  // ATTENTION, POWER ON (06h/29h/00h), and those that arrive meanwhile wait
-  // for it (docs/crash-consistency.md, "Under LIO"). Its nexus and tag are set here: all commands share one I_T nexus
+  // ATTENTION, POWER ON (06h/29h/00h), as are those that arrive meanwhile;
+  // none of them is carried out (docs/crash-consistency.md, "Under LIO"). Its nexus and tag are set here: all commands share one I_T nexus
   // (TCMU does not tell userspace which initiator sent a command). Its
   // spans must stay valid until this returns. Throws what the Lun threw
   // while taking the command (std::bad_alloc).
@@ -96,7 +96,8 @@ class ThreadedLunDriver {
   // driver::TimedLun::set_compensation: taken off each arrival (realtime).
   void set_compensation(std::chrono::nanoseconds c);
   // scsi::Lun::set_log: where the Lun's messages go (fault rules that fire,
-  // a power cut's account of what it took), called on the LUN thread.
+  // a power cut's account of what it took), and this driver's line when the
+  // power comes back; called on the LUN thread.
   void set_log(scsi::LogSink sink, std::string name);
 
   std::uint64_t blocks() const { return blocks_; }

@@ -216,11 +216,11 @@ std::vector<std::uint8_t> block_io(std::uint8_t op, std::uint8_t lba) {
 
 // A power cut under LIO (docs/crash-consistency.md, "Under LIO"): the
 // command that meets the rule and every command that arrives while the
-// power is off wait for off_ms; then the first is answered with POWER ON
-// (06h/29h/00h), not carried out, and the others reach the LUN, the first
-// of them meeting its own POWER ON unit attention. The volatile cache lost
-// what the host had not flushed, the flushed write survived, and the log
-// says which write lost which blocks.
+// power is off wait for off_ms, then are answered with POWER ON
+// (06h/29h/00h), none carried out; the next command meets the LUN's own
+// unit attention. The volatile cache lost what the host had not flushed,
+// the flushed write survived, and the log says which write lost which
+// blocks.
 TEST(TcmuHandlerCore, PowerCutHoldsTheLunThenReportsPowerOn) {
   using Clock = std::chrono::steady_clock;
   scsi::testing::TempDir dir;
@@ -247,9 +247,15 @@ TEST(TcmuHandlerCore, PowerCutHoldsTheLunThenReportsPowerOn) {
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   std::uint8_t tur_sense[96] = {};
+  std::thread held_write([&] {
+    Buffers e({512});
+    std::memset(e.parts[0].data(), 0xAA, 512);
+    EXPECT_EQ(run(lun.get(), block_io(0x2A, 50), e), MEMSTORE_TCMU_CHECK_CONDITION);
+  });
   const memstore_tcmu_status tur = run(lun.get(), {0, 0, 0, 0, 0, 0}, none, tur_sense);
   const Clock::time_point tur_back = Clock::now();
   cut.join();
+  held_write.join();
 
   EXPECT_GE(cut_back - start, std::chrono::milliseconds(390));
   EXPECT_GE(tur_back - start, std::chrono::milliseconds(390));
@@ -260,7 +266,9 @@ TEST(TcmuHandlerCore, PowerCutHoldsTheLunThenReportsPowerOn) {
   ASSERT_EQ(tur, MEMSTORE_TCMU_CHECK_CONDITION);
   EXPECT_EQ(tur_sense[2] & 0x0F, 0x06);
   EXPECT_EQ(tur_sense[12], 0x29);
-  // Reported once: the LUN is back.
+  // The LUN's own unit attention, reported once; then the LUN is back.
+  EXPECT_EQ(run(lun.get(), {0, 0, 0, 0, 0, 0}, none, tur_sense), MEMSTORE_TCMU_CHECK_CONDITION);
+  EXPECT_EQ(tur_sense[12], 0x29);
   EXPECT_EQ(run(lun.get(), {0, 0, 0, 0, 0, 0}, none), MEMSTORE_TCMU_GOOD);
 
   const std::vector<std::uint8_t> data(512, 0xAA), zero(512, 0);
@@ -271,11 +279,15 @@ TEST(TcmuHandlerCore, PowerCutHoldsTheLunThenReportsPowerOn) {
   EXPECT_EQ(in.joined(), zero);  // volatile at the cut: drop-all lost it
   ASSERT_EQ(run(lun.get(), block_io(0x28, 40), in), MEMSTORE_TCMU_GOOD);
   EXPECT_EQ(in.joined(), zero);  // the write the cut took was never carried out
+  ASSERT_EQ(run(lun.get(), block_io(0x28, 50), in), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(in.joined(), zero);  // nor the one that came while the power was off
 
   const std::string lines = log.all();
   EXPECT_THAT(lines, HasSubstr("ms0: power cut (fault rule 1): policy drop-all, seed 1, after 1 "
                                "flushes: 1 volatile writes, 1 blocks lost, 0 kept"));
   EXPECT_THAT(lines, HasSubstr("ms0: write 2 (LBA 30, 1 blocks, after flush 1): lost"));
+  EXPECT_THAT(lines, HasSubstr("ms0: power on after 400 ms: 3 commands held meanwhile answered "
+                               "POWER ON (06h/29h/00h), none carried out"));
 }
 
 // Commands still arriving after the power came back run as before; a
