@@ -39,7 +39,9 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
 /* Where the LUN's messages go: fault rules that fire (level 0, debug), a
  * power cut's account of every write it took or kept (levels 1-2), store
  * errors (level 3). `log` is called on the LUN's own thread, with a line
- * that has no trailing newline; it must not call back into the core. */
+ * that has no trailing newline, at most 160 bytes (a longer one comes in
+ * pieces, each after the first starting "<name>: ... ": log_lines.h says
+ * why); it must not call back into the core. */
 enum memstore_tcmu_log_level {
   MEMSTORE_TCMU_LOG_DEBUG = 0,
   MEMSTORE_TCMU_LOG_INFO,

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "target/tcmu/cdb_length.h"
+#include "target/tcmu/log_lines.h"
 #include "tests/scsi/temp_dir.h"
 
 namespace memstore::tcmu {
@@ -311,6 +312,55 @@ TEST(TcmuHandlerCore, PowerCutsRepeat) {
     EXPECT_EQ(sense[12], 0x29);
     EXPECT_EQ(run(lun.get(), {0, 0, 0, 0, 0, 0}, none), MEMSTORE_TCMU_GOOD);
   }
+}
+
+// tcmu-runner cuts a message at its 256-byte buffer and loses the newline:
+// a long line goes in pieces at spaces, each after the first marked as
+// going on, and nothing is lost.
+TEST(TcmuHandlerCore, LongLogLinesGoInPieces) {
+  EXPECT_EQ(log_pieces("short line", "ms0"), std::vector<std::string>{"short line"});
+  std::string line = "ms0: write 7 (LBA 100, 128 blocks, after flush 3): torn; kept";
+  for (int i = 0; i < 64; ++i) line += " " + std::to_string(100 + 2 * i) + "+1";
+  const std::vector<std::string> pieces = log_pieces(line, "ms0", 60);
+  ASSERT_GT(pieces.size(), 5u);
+  std::string joined = pieces[0];
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    EXPECT_LE(pieces[i].size(), 60u) << pieces[i];
+    if (i == 0) continue;
+    EXPECT_THAT(pieces[i], StartsWith("ms0: ... "));
+    joined += " " + pieces[i].substr(9);
+  }
+  EXPECT_EQ(joined, line);
+  // A word longer than a piece is cut anyway.
+  const std::string word(150, 'x');
+  for (const std::string& p : log_pieces(word, "ms0", 60)) EXPECT_LE(p.size(), 60u);
+}
+
+// A torn cut of many writes: every line the shell gets fits tcmu-runner's
+// buffer.
+TEST(TcmuHandlerCore, PowerCutLinesFitTcmuRunnersLog) {
+  scsi::testing::TempDir dir;
+  const std::string faults = dir.file("faults.toml");
+  std::ofstream(faults) << "[[fault]]\nop = \"write\"\nevery = 9\nonce = true\n"
+                           "action = \"power-cut\"\npolicy = \"torn\"\noff_ms = 0\n";
+  LunPtr lun = open_ok("memory;timing=off;durability=volatile;cache_mb=8;faults=" + faults);
+  LogLines log;
+  memstore_tcmu_set_log(lun.get(), LogLines::add, &log, "ms0");
+  Buffers big({128 * 512});
+  std::uint8_t sense[96];
+  for (std::uint8_t i = 0; i < 9; ++i) {
+    std::vector<std::uint8_t> cdb = {0x2A, 0, 0, 0, 0, 0, 0, 0, 128, 0};
+    cdb[4] = i;  // LBA i * 256
+    run(lun.get(), cdb, big, sense);
+  }
+  std::lock_guard lock(log.mu);
+  ASSERT_GT(log.lines.size(), 8u);
+  bool continued = false;
+  for (const std::string& l : log.lines) {
+    EXPECT_LE(l.size(), kMaxLogLine) << l;
+    continued = continued || l.starts_with("ms0: ... ");
+  }
+  EXPECT_TRUE(continued);
 }
 
 TEST(TcmuHandlerCore, CdbLengthAsLinuxCopiesIt) {
