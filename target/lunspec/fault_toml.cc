@@ -333,9 +333,9 @@ Expected<std::vector<FaultRule>, FaultListError> parse_fault_list(const toml::ar
                                                                   const FaultScope& lun,
                                                                   bool timing_off) {
   if (rules.size() > LunSpec::kMaxFaults) {
-    return FaultListError{std::nullopt,
-                          {"", &rules, "at most " + std::to_string(LunSpec::kMaxFaults) +
-                                           " rules per LUN"}};
+    return FaultListError{
+        std::nullopt,
+        {"", &rules, "at most " + std::to_string(LunSpec::kMaxFaults) + " rules per LUN"}};
   }
   std::vector<FaultRule> out;
   std::vector<modepages::FailedTip> tips;

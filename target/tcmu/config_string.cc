@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "model/params_toml.h"
-#include "model/toml_where.h"
 #include "model/scheduler.h"
+#include "model/toml_where.h"
 #include "modepages/vpd_pages.h"
 #include "target/lunspec/fault_toml.h"
 #include "target/lunspec/lun_device.h"
@@ -163,12 +163,12 @@ Status ignore(std::string_view, lunspec::LunSpec&) {
 }
 
 constexpr Option kOptions[] = {
-    {"device", set_device},       {"config", set_config},
-    {"timing", set_timing},       {"scale", set_scale},
-    {"scheduler", set_scheduler}, {"durability", set_durability},
-    {"cache_mb", set_cache_mb},   {"cache_writeback_ms", set_cache_writeback_ms},
-    {"write_log", set_write_log}, {"rotation_rate", set_rotation_rate},
-    {"control", set_control},     {"faults", set_faults},
+    {"device", set_device},         {"config", set_config},
+    {"timing", set_timing},         {"scale", set_scale},
+    {"scheduler", set_scheduler},   {"durability", set_durability},
+    {"cache_mb", set_cache_mb},     {"cache_writeback_ms", set_cache_writeback_ms},
+    {"write_log", set_write_log},   {"rotation_rate", set_rotation_rate},
+    {"control", set_control},       {"faults", set_faults},
     {"tcmur_cmd_time_out", ignore},
 };
 

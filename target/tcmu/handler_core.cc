@@ -146,8 +146,8 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
   }
 }
 
-void memstore_tcmu_set_log(struct memstore_tcmu_lun* lun, memstore_tcmu_log_fn log,
-                           void* context, const char* name) {
+void memstore_tcmu_set_log(struct memstore_tcmu_lun* lun, memstore_tcmu_log_fn log, void* context,
+                           const char* name) {
   try {
     const std::string prefix = name == nullptr ? "memstore" : name;
     lun->driver->set_log(

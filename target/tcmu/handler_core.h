@@ -51,8 +51,8 @@ enum memstore_tcmu_log_level {
 typedef void (*memstore_tcmu_log_fn)(void* context, enum memstore_tcmu_log_level level,
                                      const char* message);
 /* `name` prefixes every line (e.g. the backstore's name). */
-void memstore_tcmu_set_log(struct memstore_tcmu_lun* lun, memstore_tcmu_log_fn log,
-                           void* context, const char* name);
+void memstore_tcmu_set_log(struct memstore_tcmu_lun* lun, memstore_tcmu_log_fn log, void* context,
+                           const char* name);
 
 /* The capacity the device model has, in bytes (for messages). */
 uint64_t memstore_tcmu_size_bytes(const struct memstore_tcmu_lun* lun);

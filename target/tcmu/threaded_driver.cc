@@ -225,15 +225,15 @@ class ThreadedLunDriver::LunThread {
     for (Call* call : held) {
       scsi::ScsiResult r;
       r.status = scsi::Status::kCheckCondition;
-      r.sense = scsi::build_sense({scsi::Reason::kPowerOnReset, std::nullopt, std::nullopt},
-                                  descriptor);
+      r.sense =
+          scsi::build_sense({scsi::Reason::kPowerOnReset, std::nullopt, std::nullopt}, descriptor);
       call->returned.put(Returned{std::move(r), clock_.now()});
     }
     if (log_) {
       log_(scsi::LogLevel::kInfo,
            log_name_ + ": power on after " +
-               std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(off_for_)
-                                  .count()) +
+               std::to_string(
+                   std::chrono::duration_cast<std::chrono::milliseconds>(off_for_).count()) +
                " ms: " + std::to_string(held.size()) +
                " commands held meanwhile answered POWER ON (06h/29h/00h), none carried out");
     }
@@ -283,7 +283,7 @@ class ThreadedLunDriver::LunThread {
   std::string log_name_;
   std::optional<delivery::WallNs> power_back_;
   boost::asio::steady_timer power_timer_{io_};
-  scsi::Ns compensation_ns_ = 0;  // as set_compensation() gave the driver
+  scsi::Ns compensation_ns_ = 0;              // as set_compensation() gave the driver
   const bool hooked_ = install_power_hook();  // before the thread starts
   std::thread thread_;                        // last: starts once everything above exists
 };

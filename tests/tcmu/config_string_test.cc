@@ -202,7 +202,8 @@ TEST(TcmuConfigString, FaultsFileGivesTheRulesAndSeed) {
 }
 
 TEST(TcmuConfigString, FaultsErrorsNameTheKeyFileAndLine) {
-  EXPECT_THAT(error("memory;faults=f.toml"), StartsWith("faults: 'f.toml' is not an absolute path"));
+  EXPECT_THAT(error("memory;faults=f.toml"),
+              StartsWith("faults: 'f.toml' is not an absolute path"));
   EXPECT_THAT(error("memory;faults=/nonexistent-memstore-faults.toml"),
               StartsWith("faults: '/nonexistent-memstore-faults.toml' is not a readable regular "
                          "file"));
@@ -217,7 +218,8 @@ TEST(TcmuConfigString, FaultsErrorsNameTheKeyFileAndLine) {
   };
   EXPECT_THAT(fails("[[fault]\n"), StartsWith("faults: " + f + ":1: "));
   EXPECT_THAT(fails("colour = 1\n"),
-              StartsWith("faults: " + f + ":1: colour: unknown key; a faults file has [[fault]] "
+              StartsWith("faults: " + f +
+                         ":1: colour: unknown key; a faults file has [[fault]] "
                          "tables and fault_seed"));
   EXPECT_THAT(fails("fault_seed = -1\n"),
               StartsWith("faults: " + f + ":1: fault_seed: must be a whole number, 0 or more"));
@@ -240,7 +242,8 @@ TEST(TcmuConfigString, FaultsErrorsNameTheKeyFileAndLine) {
                       HasSubstr("use memstored for it")));
   }
   EXPECT_THAT(fails("[[fault]]\ninitiator = \"iqn.1993-08.org.debian:01:a\"\naction = \"busy\"\n"),
-              StartsWith("faults: " + f + ":2: fault[0].initiator: TCMU does not say which "
+              StartsWith("faults: " + f +
+                         ":2: fault[0].initiator: TCMU does not say which "
                          "initiator sent a command; leave the key out"));
 }
 

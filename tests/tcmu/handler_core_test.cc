@@ -234,9 +234,9 @@ TEST(TcmuHandlerCore, PowerCutHoldsTheLunThenReportsPowerOn) {
 
   Buffers a({512}), b({512}), c({512}), none({0});
   for (auto* buf : {&a, &b, &c}) std::memset(buf->parts[0].data(), 0xAA, 512);
-  ASSERT_EQ(run(lun.get(), block_io(0x2A, 10), a), MEMSTORE_TCMU_GOOD);             // write 1
+  ASSERT_EQ(run(lun.get(), block_io(0x2A, 10), a), MEMSTORE_TCMU_GOOD);  // write 1
   ASSERT_EQ(run(lun.get(), {0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0}, none), MEMSTORE_TCMU_GOOD);  // flush
-  ASSERT_EQ(run(lun.get(), block_io(0x2A, 30), b), MEMSTORE_TCMU_GOOD);             // write 2
+  ASSERT_EQ(run(lun.get(), block_io(0x2A, 30), b), MEMSTORE_TCMU_GOOD);  // write 2
 
   const Clock::time_point start = Clock::now();
   std::uint8_t cut_sense[96] = {};
