@@ -75,7 +75,7 @@ void precise_timers() {
 class ThreadedLunDriver::LunThread {
  public:
   explicit LunThread(std::unique_ptr<scsi::Lun> lun)
-      : driver_(io_, std::move(lun)), thread_([this] { run(); }) {}
+      : driver_(io_, with_power_hook(std::move(lun))), thread_([this] { run(); }) {}
 
   // io_context::run() returns once no work is left: every command has been
   // delivered (the destructor's REQUIRES), so no timer, spin or storage
@@ -248,9 +248,11 @@ class ThreadedLunDriver::LunThread {
   }
 
  private:
-  bool install_power_hook() {
-    driver_.lun().set_power_lost([this](std::chrono::nanoseconds off) { power_lost(off); });
-    return true;
+  // Before the LUN thread exists; the hook runs on it, once every member
+  // is built.
+  std::unique_ptr<scsi::Lun> with_power_hook(std::unique_ptr<scsi::Lun> lun) {
+    lun->set_power_lost([this](std::chrono::nanoseconds off) { power_lost(off); });
+    return lun;
   }
 
   void run() {
@@ -283,9 +285,8 @@ class ThreadedLunDriver::LunThread {
   std::string log_name_;
   std::optional<delivery::WallNs> power_back_;
   boost::asio::steady_timer power_timer_{io_};
-  scsi::Ns compensation_ns_ = 0;              // as set_compensation() gave the driver
-  const bool hooked_ = install_power_hook();  // before the thread starts
-  std::thread thread_;                        // last: starts once everything above exists
+  scsi::Ns compensation_ns_ = 0;  // as set_compensation() gave the driver
+  std::thread thread_;            // last: starts once everything above exists
 };
 
 ThreadedLunDriver::ThreadedLunDriver(std::unique_ptr<scsi::Lun> lun)
