@@ -221,21 +221,31 @@ class ThreadedLunDriver::LunThread {
     power_back_.reset();
     std::vector<Call*> held = std::move(held_);
     held_.clear();
+    // Logged first: once answered, a caller may look for the line. Nothing
+    // thrown here may leave a held call unanswered (its worker would wait
+    // for ever).
+    try {
+      if (log_) {
+        log_(scsi::LogLevel::kInfo,
+             log_name_ + ": power on after " +
+                 std::to_string(
+                     std::chrono::duration_cast<std::chrono::milliseconds>(off_for_).count()) +
+                 " ms: " + std::to_string(held.size()) +
+                 " commands held meanwhile answered POWER ON (06h/29h/00h), none carried out");
+      }
+    } catch (...) {
+    }
     const bool descriptor = driver_.lun().descriptor_sense();
     for (Call* call : held) {
-      scsi::ScsiResult r;
-      r.status = scsi::Status::kCheckCondition;
-      r.sense =
-          scsi::build_sense({scsi::Reason::kPowerOnReset, std::nullopt, std::nullopt}, descriptor);
-      call->returned.put(Returned{std::move(r), clock_.now()});
-    }
-    if (log_) {
-      log_(scsi::LogLevel::kInfo,
-           log_name_ + ": power on after " +
-               std::to_string(
-                   std::chrono::duration_cast<std::chrono::milliseconds>(off_for_).count()) +
-               " ms: " + std::to_string(held.size()) +
-               " commands held meanwhile answered POWER ON (06h/29h/00h), none carried out");
+      try {
+        scsi::ScsiResult r;
+        r.status = scsi::Status::kCheckCondition;
+        r.sense = scsi::build_sense({scsi::Reason::kPowerOnReset, std::nullopt, std::nullopt},
+                                    descriptor);
+        call->returned.put(Returned{std::move(r), clock_.now()});
+      } catch (...) {
+        call->returned.fail(std::current_exception());
+      }
     }
   }
 

@@ -228,8 +228,8 @@ TEST(TcmuHandlerCore, PowerCutHoldsTheLunThenReportsPowerOn) {
   const std::string faults = dir.file("faults.toml");
   std::ofstream(faults) << "[[fault]]\nop = \"write\"\nevery = 3\nonce = true\n"
                            "action = \"power-cut\"\noff_ms = 400\n";
+  LogLines log;  // outlives the LUN, which logs until it is closed
   LunPtr lun = open_ok("memory;timing=off;durability=volatile;faults=" + faults);
-  LogLines log;
   memstore_tcmu_set_log(lun.get(), LogLines::add, &log, "ms0");
 
   Buffers a({512}), b({512}), c({512}), none({0});
@@ -343,8 +343,8 @@ TEST(TcmuHandlerCore, PowerCutLinesFitTcmuRunnersLog) {
   const std::string faults = dir.file("faults.toml");
   std::ofstream(faults) << "[[fault]]\nop = \"write\"\nevery = 9\nonce = true\n"
                            "action = \"power-cut\"\npolicy = \"torn\"\noff_ms = 0\n";
+  LogLines log;  // outlives the LUN, which logs until it is closed
   LunPtr lun = open_ok("memory;timing=off;durability=volatile;cache_mb=8;faults=" + faults);
-  LogLines log;
   memstore_tcmu_set_log(lun.get(), LogLines::add, &log, "ms0");
   Buffers big({128 * 512});
   std::uint8_t sense[96];
