@@ -179,8 +179,10 @@ class ThreadedLunDriver::LunThread {
   // keeps its power (an array, a bridge) sees of a logical unit that lost
   // its own: nothing comes back for the off time. Every command in the LUN
   // at the cut is gone (SAM-5, power on: the logical unit aborts every
-  // command), and a command that arrives while it is off reaches nothing;
-  // none of them is carried out. Their workers are held until the power
+  // command): the one that met the rule never ran, and what one taken
+  // earlier wrote is in the volatile cache, kept, lost or torn by the
+  // policy like any unflushed write. A command that arrives while the
+  // power is off reaches nothing and never runs. Their workers are held until the power
   // comes back and are then answered with what the logical unit reports
   // after a power on, CHECK CONDITION, UNIT ATTENTION, POWER ON, RESET, OR
   // BUS DEVICE RESET OCCURRED (06h/29h/00h). Not GOOD: what such a command
@@ -231,7 +233,7 @@ class ThreadedLunDriver::LunThread {
                  std::to_string(
                      std::chrono::duration_cast<std::chrono::milliseconds>(off_for_).count()) +
                  " ms: " + std::to_string(held.size()) +
-                 " commands held meanwhile answered POWER ON (06h/29h/00h), none carried out");
+                 " commands held answered POWER ON (06h/29h/00h)");
       }
     } catch (...) {
     }

@@ -73,8 +73,8 @@ class ThreadedLunDriver {
   // Thread-safe. The command arrives now; returns its result when it is
   // due. When a power-cut fault rule cuts the Lun's power, the commands in
   // it are answered when the power comes back, with CHECK CONDITION, UNIT
-  // ATTENTION, POWER ON (06h/29h/00h), as are those that arrive meanwhile;
-  // none of them is carried out (docs/crash-consistency.md, "Under LIO"). Its nexus and tag are set
+  // ATTENTION, POWER ON (06h/29h/00h), as are those that arrive meanwhile,
+  // which never run (docs/crash-consistency.md, "Under LIO"). Its nexus and tag are set
   // here: all commands share one I_T nexus (TCMU does not tell userspace which initiator sent a
   // command). Its spans must stay valid until this returns. Throws what the Lun threw while taking
   // the command (std::bad_alloc).
