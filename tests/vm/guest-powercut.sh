@@ -309,10 +309,11 @@ tcmu_logout() { iscsiadm -m node -T "$TCMU_IQN" -p 127.0.0.1:3260 --logout >/dev
 # nothing it held reaches the LUN after power-on. Once the log says the
 # power is back, it logs in again, mounts (journal recovery), checks,
 # unmounts and runs fsck.ext4 -f -n. Prints the CUT line with the handler's
-# account (volatile=W lost=B); returns as one_cut does.
+# account (volatile=W lost=B) and when, after the cut, the logout went out
+# and was answered; returns as one_cut does.
 tcmu_cut() {
   local kind=$1 n=$2 fresh=$3 policy writes seed wpid t0 result detail fsck check before
-  local cuts_before ons_before took out p tdev
+  local cuts_before ons_before took out p tdev out_ms back_ms cut_at
   seed=$((SEED + n))
   policy=${policies[$((n % 3))]}
   writes=$((200 + (seed * 7919) % 1500))
@@ -356,13 +357,22 @@ tcmu_cut() {
   # Not waited for: they may sleep in I/O the LUN holds until power-on.
   for p in "$wpid" "$npid"; do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
   umount -l /mnt/pc
-  if [ "$(tlog ': power on after')" != "$ons_before" ]; then
+  # The logout must go out while the LUN is still off, with half a second
+  # to spare: no command is sent on a session after its logout (RFC 7143
+  # §11.14, Logout Request), so nothing the kernel held reaches the LUN after
+  # power-on. LIO answers the logout only once the session's commands are
+  # answered, which the LUN does at power-on: the answer comes then.
+  cut_at=$(date -d "$(grep -a 'power cut (fault rule' /var/log/tcmu-runner.log | tail -1 |
+    cut -c1-23)" +%s%3N)
+  out_ms=$(($(date +%s%3N) - cut_at))
+  if [ "$(tlog ': power on after')" != "$ons_before" ] || [ "$out_ms" -ge $((TCMU_OFF_MS - 500)) ]; then
     tcmu_logout
-    bad "cut_${kind}_$n" "the LUN was back before the guest logged out (--tcmu-off-ms is too short for" \
-      "this machine's load)"
+    bad "cut_${kind}_$n" "the guest was not off the LUN until $out_ms ms after the cut" \
+      "(--tcmu-off-ms $TCMU_OFF_MS is too short for this machine's load)"
     return 2
   fi
   tcmu_logout
+  back_ms=$(($(date +%s%3N) - cut_at))
   wait "$wpid" "$npid" 2>/dev/null
   if [ -n "$(session_dir "$TCMU_IQN")" ]; then
     bad "cut_${kind}_$n" "the session outlived its logout"
@@ -395,7 +405,8 @@ tcmu_cut() {
   tcmu_logout
   echo "MEMSTORE-VM: CUT kind=$kind n=$n policy=$policy writes=$writes result=$result" \
     "${took:-volatile=? lost=?} $(($(wc -l </tmp/pc-tlog) - before)) steps durable in this run;" \
-    "$detail; $(($(date +%s) - t0)) s"
+    "$detail; logout sent ${out_ms} ms after the cut, answered at ${back_ms} ms;" \
+    "$(($(date +%s) - t0)) s"
   [ "$result" = ok ]
 }
 
