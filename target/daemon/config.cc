@@ -209,32 +209,18 @@ bool parse_faults(Ctx& ctx, const toml::table& t, const std::string& where, LunS
   if (n == nullptr) return true;
   const toml::array* rules = n->as_array();
   if (rules == nullptr) return ctx.fail(n, where + "fault", "must be [[target.lun.fault]] tables");
-  if (rules->size() > LunSpec::kMaxFaults) {
-    return ctx.fail(n, where + "fault",
-                    "at most " + std::to_string(LunSpec::kMaxFaults) + " rules per LUN");
-  }
   const model::Geometry g(lun.config.device);
   const lunspec::FaultScope scope{static_cast<std::int64_t>(lunspec::device_blocks(lun)),
                                   lun.config.disk ? nullptr : &g};
-  std::vector<modepages::FailedTip> tips;
-  for (std::size_t i = 0; i < rules->size(); ++i) {
-    const std::string fw = where + "fault[" + std::to_string(i) + "].";
-    const toml::table* ft = (*rules)[i].as_table();
-    if (ft == nullptr) return ctx.fail(&(*rules)[i], fw, "must be a table");
-    auto parsed =
-        lunspec::parse_fault(*ft, scope, lun.config.timing.mode == scsi::TimingMode::kOff);
-    if (!parsed.ok()) {
-      const lunspec::FaultError& e = parsed.error();
-      return ctx.fail(e.at != nullptr ? e.at : ft, fw + e.key, e.message);
-    }
-    lun.config.faults.push_back(*parsed);
-    scsi::add_failed_tip(tips, lun.config.faults.back());
-    if (tips.size() > modepages::kMaxFailedTips) {
-      return ctx.fail(ft, fw + "tip",
-                      "at most " + std::to_string(modepages::kMaxFailedTips) +
-                          " failed tips per LUN (page 20h lists them); name fewer tips");
-    }
+  auto parsed =
+      lunspec::parse_fault_list(*rules, scope, lun.config.timing.mode == scsi::TimingMode::kOff);
+  if (!parsed.ok()) {
+    const lunspec::FaultListError& e = parsed.error();
+    if (!e.rule) return ctx.fail(n, where + "fault", e.error.message);
+    const std::string fw = where + "fault[" + std::to_string(*e.rule) + "].";
+    return ctx.fail(e.error.at, fw + e.error.key, e.error.message);
   }
+  lun.config.faults = std::move(parsed).value();
   return true;
 }
 

@@ -7,6 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "modepages/mode_vendor.h"
+#include "target/lunspec/lun_spec.h"
+#include "target/scsi/fault_set.h"
+
 namespace memstore::lunspec {
 namespace {
 
@@ -323,6 +327,37 @@ Expected<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const Fa
   rule.probability = probability.value_or(1.0);
   rule.after_ns = static_cast<std::uint64_t>(std::llround(after_ms.value_or(0) * 1e6));
   return rule;
+}
+
+Expected<std::vector<FaultRule>, FaultListError> parse_fault_list(const toml::array& rules,
+                                                                  const FaultScope& lun,
+                                                                  bool timing_off) {
+  if (rules.size() > LunSpec::kMaxFaults) {
+    return FaultListError{
+        std::nullopt,
+        {"", &rules, "at most " + std::to_string(LunSpec::kMaxFaults) + " rules per LUN"}};
+  }
+  std::vector<FaultRule> out;
+  std::vector<modepages::FailedTip> tips;
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const toml::table* t = rules[i].as_table();
+    if (t == nullptr) return FaultListError{i, {"", &rules[i], "must be a table"}};
+    auto parsed = parse_fault(*t, lun, timing_off);
+    if (!parsed.ok()) {
+      FaultError e = parsed.error();
+      if (e.at == nullptr) e.at = t;
+      return FaultListError{i, std::move(e)};
+    }
+    out.push_back(*parsed);
+    scsi::add_failed_tip(tips, out.back());
+    if (tips.size() > modepages::kMaxFailedTips) {
+      return FaultListError{i,
+                            {"tip", t,
+                             "at most " + std::to_string(modepages::kMaxFailedTips) +
+                                 " failed tips per LUN (page 20h lists them); name fewer tips"}};
+    }
+  }
+  return out;
 }
 
 }  // namespace memstore::lunspec

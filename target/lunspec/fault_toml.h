@@ -7,8 +7,10 @@
 
 #include <toml++/toml.h>
 
+#include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "base/expected.h"
 #include "model/geometry.h"
@@ -34,6 +36,20 @@ struct FaultScope {
 // to be added to (refused, with the fix).
 Expected<scsi::FaultRule, FaultError> parse_fault(const toml::table& t, const FaultScope& lun,
                                                   bool timing_off);
+
+// A LUN's whole list of rules: memstored's [[target.lun.fault]] array and
+// the TCMU handler's faults= file ([[fault]] tables) both go through it, so
+// the two transports accept the same rules with the same messages. Besides
+// each rule's own checks (parse_fault): at most LunSpec::kMaxFaults rules,
+// each a table, and at most modepages::kMaxFailedTips failed tips in all
+// (page 20h lists them).
+struct FaultListError {
+  std::optional<std::size_t> rule;  // the rule at fault; none: the list itself
+  FaultError error;                 // its key relative to the rule ("" for the rule itself)
+};
+Expected<std::vector<scsi::FaultRule>, FaultListError> parse_fault_list(const toml::array& rules,
+                                                                        const FaultScope& lun,
+                                                                        bool timing_off);
 
 // The rule as its [[target.lun.fault]] table: parse_fault() of it gives the
 // rule back. Match keys at their defaults are left out; a standing action

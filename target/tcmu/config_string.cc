@@ -12,7 +12,9 @@
 
 #include "model/params_toml.h"
 #include "model/scheduler.h"
+#include "model/toml_where.h"
 #include "modepages/vpd_pages.h"
+#include "target/lunspec/fault_toml.h"
 #include "target/lunspec/lun_device.h"
 
 namespace memstore::tcmu {
@@ -35,6 +37,7 @@ const char* const kConfigHelp =
     "  write_log=/abs/path             record every write and flush (dm-log-writes' format)\n"
     "  rotation_rate=N                 VPD B1h MEDIUM ROTATION RATE (default 0)\n"
     "  control=deny|allow              may initiators change mode pages 22h, 1Ah (default deny)\n"
+    "  faults=/abs/faults.toml         fault rules, power-cut included ([[fault]] tables)\n"
     "Example: /var/lib/memstore/g2.img;device=g2;timing=realtime";
 
 namespace {
@@ -145,6 +148,14 @@ Status set_control(std::string_view v, lunspec::LunSpec& spec) {
   return {};
 }
 
+Status set_faults(std::string_view v, lunspec::LunSpec&) {
+  // Read once the device is resolved (read_faults): a rule is checked
+  // against the LUN's capacity and geometry.
+  if (v.empty() || v.front() != '/')
+    return Error("'" + std::string(v) + "' is not an absolute path");
+  return {};
+}
+
 // tcmu-runner strips its own key before the handler's open() sees the string,
 // but check_config gets it whole.
 Status ignore(std::string_view, lunspec::LunSpec&) {
@@ -152,12 +163,13 @@ Status ignore(std::string_view, lunspec::LunSpec&) {
 }
 
 constexpr Option kOptions[] = {
-    {"device", set_device},       {"config", set_config},
-    {"timing", set_timing},       {"scale", set_scale},
-    {"scheduler", set_scheduler}, {"durability", set_durability},
-    {"cache_mb", set_cache_mb},   {"cache_writeback_ms", set_cache_writeback_ms},
-    {"write_log", set_write_log}, {"rotation_rate", set_rotation_rate},
-    {"control", set_control},     {"tcmur_cmd_time_out", ignore},
+    {"device", set_device},         {"config", set_config},
+    {"timing", set_timing},         {"scale", set_scale},
+    {"scheduler", set_scheduler},   {"durability", set_durability},
+    {"cache_mb", set_cache_mb},     {"cache_writeback_ms", set_cache_writeback_ms},
+    {"write_log", set_write_log},   {"rotation_rate", set_rotation_rate},
+    {"control", set_control},       {"faults", set_faults},
+    {"tcmur_cmd_time_out", ignore},
 };
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -180,6 +192,22 @@ std::string known_keys() {
 // The preset, then the config file's overrides, then validation.
 constexpr std::uintmax_t kMaxConfigFileBytes = 1 << 20;
 
+// A file named by a key, read whole. A regular file of bounded size:
+// check_config runs inside tcmu-runner, and a FIFO or /dev/zero must not
+// hang it.
+Expected<std::string> read_small_file(std::string_view key, const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return Error(std::string(key) + ": '" + path + "' is not a readable regular file");
+  if (std::filesystem::file_size(path, ec) > kMaxConfigFileBytes || ec)
+    return Error(std::string(key) + ": '" + path + "' is larger than 1 MiB");
+  std::ifstream in(path);
+  if (!in) return Error(std::string(key) + ": cannot read '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 Status resolve_params(lunspec::LunSpec& spec) {
   if (const auto e = lunspec::resolve_device(spec, {}); !e.ok()) {
     static constexpr const char* kKeys[] = {"device", "set", "config", "rotation_rate"};
@@ -187,25 +215,89 @@ Status resolve_params(lunspec::LunSpec& spec) {
   }
   if (spec.config.disk) return {};
   if (!spec.device_config.empty()) {
-    // A regular file of bounded size: check_config runs inside tcmu-runner,
-    // and a FIFO or /dev/zero must not hang it.
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(spec.device_config, ec))
-      return Error("config: '" + spec.device_config + "' is not a readable regular file");
-    if (std::filesystem::file_size(spec.device_config, ec) > kMaxConfigFileBytes || ec)
-      return Error("config: '" + spec.device_config + "' is larger than 1 MiB");
-    std::ifstream in(spec.device_config);
-    if (!in) return Error("config: cannot read '" + spec.device_config + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const auto text = read_small_file("config", spec.device_config);
+    if (!text.ok()) return text.error();
     const model::ParamsResult r =
-        model::params_from_toml(text.str(), spec.config.device, spec.device_config);
+        model::params_from_toml(*text, spec.config.device, spec.device_config);
     if (!r.params) return Error("config: " + r.errors.front().message);
     spec.config.device = *r.params;
   }
   for (const model::ParamError& e : model::validate(spec.config.device)) {
     return Error((spec.device_config.empty() ? "device: " : "config: ") + e.key + ": " + e.message);
   }
+  return {};
+}
+
+// The faults= file: memstored's fault rules (docs/faults.md) as [[fault]]
+// tables, and their seed as fault_seed, the keys a [[target.lun]] table
+// gives them; the rules go through the same lunspec code as memstored's.
+// Messages: "faults: <file>:<line>: fault[<i>].<key>: <what is wrong>".
+Status read_faults(const std::string& path, lunspec::LunSpec& spec) {
+  const auto text = read_small_file("faults", path);
+  if (!text.ok()) return text.error();
+  auto parsed = model::parse_toml(*text, path);
+  if (!parsed.ok()) return Error("faults: " + parsed.error().message);
+  const toml::table& file = *parsed;
+  auto fail = [&](const toml::node* at, const std::string& key, const std::string& what) {
+    return Error("faults: " + (at != nullptr ? model::toml_where(at->source(), path) : path) +
+                 ": " + key + ": " + what);
+  };
+  for (const auto& [k, v] : file) {
+    if (k != "fault" && k != "fault_seed") {
+      return fail(&v, std::string(k.str()),
+                  "unknown key; a faults file has [[fault]] tables and fault_seed");
+    }
+  }
+  if (const toml::node* seed = file.get("fault_seed")) {
+    const auto n = seed->value<std::int64_t>();
+    if (!seed->is_integer() || !n || *n < 0)
+      return fail(seed, "fault_seed", "must be a whole number, 0 or more");
+    spec.config.fault_seed = static_cast<std::uint64_t>(*n);
+  }
+  const toml::node* list = file.get("fault");
+  if (list == nullptr) return {};
+  const toml::array* rules = list->as_array();
+  if (rules == nullptr) return fail(list, "fault", "must be [[fault]] tables");
+  const model::Geometry g(spec.config.device);
+  const lunspec::FaultScope scope{static_cast<std::int64_t>(lunspec::device_blocks(spec)),
+                                  spec.config.disk ? nullptr : &g};
+  auto parsed_rules =
+      lunspec::parse_fault_list(*rules, scope, spec.config.timing.mode == scsi::TimingMode::kOff);
+  if (!parsed_rules.ok()) {
+    const lunspec::FaultListError& e = parsed_rules.error();
+    if (!e.rule) return fail(list, "fault", e.error.message);
+    std::string key = "fault[" + std::to_string(*e.rule) + "]";
+    if (!e.error.key.empty()) key += "." + e.error.key;
+    return fail(e.error.at, key, e.error.message);
+  }
+  // What the handler cannot carry out: TCMU answers every command through
+  // tcmu-runner, which owns no connection (drop-connection, corrupt-digest,
+  // withhold-r2t are iSCSI's), completes a command only by answering it (a
+  // timeout would hold a worker until tcmu-runner's own cmd_time_out, and
+  // then for ever), and does not say which initiator sent a command.
+  for (std::size_t i = 0; i < parsed_rules->size(); ++i) {
+    const scsi::FaultRule& rule = (*parsed_rules)[i];
+    const toml::node* at = (*rules)[i].as_table();
+    const std::string key = "fault[" + std::to_string(i) + "]";
+    switch (rule.action) {
+      case scsi::FaultAction::kTimeout:
+      case scsi::FaultAction::kDropConnection:
+      case scsi::FaultAction::kCorruptDigest:
+      case scsi::FaultAction::kWithholdR2t:
+        return fail(at, key + ".action",
+                    "'" + std::string(scsi::fault_action_name(rule.action)) +
+                        "' is an iSCSI transport fault, which the TCMU handler cannot carry "
+                        "out (LIO owns the connection); use memstored for it, or delay, busy, "
+                        "sense or power-cut here");
+      default:
+        break;
+    }
+    if (!rule.initiator.empty()) {
+      return fail(at->as_table()->get("initiator"), key + ".initiator",
+                  "TCMU does not say which initiator sent a command; leave the key out");
+    }
+  }
+  spec.config.faults = std::move(parsed_rules).value();
   return {};
 }
 
@@ -238,6 +330,7 @@ Expected<lunspec::LunSpec> parse_config_string(std::string_view cfg) {
   }
 
   std::set<std::string, std::less<>> seen;
+  std::string faults;  // the faults= file, read once the device is known
   const std::string_view options =
       semi == std::string_view::npos ? std::string_view{} : cfg.substr(semi + 1);
   for (const std::string_view item : split(options, ';')) {
@@ -259,11 +352,15 @@ Expected<lunspec::LunSpec> parse_config_string(std::string_view cfg) {
     if (const Status e = option->apply(item.substr(eq + 1), spec); !e.ok()) {
       return Error(std::string(key) + ": " + e.error().message);
     }
+    if (key == "faults") faults = std::string(item.substr(eq + 1));
   }
   if (seen.count("scale") != 0 && spec.config.timing.mode != scsi::TimingMode::kScaled) {
     return Error("scale: only meaningful with timing=scaled");
   }
   if (const Status e = resolve_params(spec); !e.ok()) return e.error();
+  if (!faults.empty()) {
+    if (const Status e = read_faults(faults, spec); !e.ok()) return e.error();
+  }
   return spec;
 }
 

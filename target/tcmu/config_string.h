@@ -24,6 +24,10 @@
 //   control=deny|allow                    may initiators change pages 22h, 1Ah
 //                                         (default deny: TCMU does not say
 //                                         which initiator sent a command)
+//   faults=/abs/faults.toml               fault rules ([[fault]] tables, the
+//                                         keys of memstored's [[target.lun.fault]],
+//                                         and fault_seed), power-cut included;
+//                                         iSCSI transport faults are refused
 //   tcmur_cmd_time_out=N                  tcmu-runner's own key; ignored here
 //
 // Parsing and validation only (no image is opened): every error names the

@@ -19,6 +19,7 @@
 #include "target/scsi/command_table.h"
 #include "target/tcmu/cdb_length.h"
 #include "target/tcmu/config_string.h"
+#include "target/tcmu/log_lines.h"
 #include "target/tcmu/threaded_driver.h"
 
 struct memstore_tcmu_lun {
@@ -142,6 +143,22 @@ struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t siz
   } catch (...) {
     *error = dup_message("cannot open the LUN");
     return nullptr;
+  }
+}
+
+void memstore_tcmu_set_log(struct memstore_tcmu_lun* lun, memstore_tcmu_log_fn log, void* context,
+                           const char* name) {
+  try {
+    const std::string prefix = name == nullptr ? "memstore" : name;
+    lun->driver->set_log(
+        [log, context, prefix](memstore::scsi::LogLevel level, std::string_view message) {
+          for (const std::string& piece : memstore::tcmu::log_pieces(message, prefix)) {
+            log(context, static_cast<memstore_tcmu_log_level>(level), piece.c_str());
+          }
+        },
+        prefix);
+  } catch (...) {
+    // Out of memory: the LUN goes on without a log.
   }
 }
 

@@ -36,6 +36,24 @@ char* memstore_tcmu_check_config(const char* cfgstring);
 struct memstore_tcmu_lun* memstore_tcmu_open(const char* cfgstring, uint64_t size_bytes,
                                              uint32_t block_size, char** error);
 
+/* Where the LUN's messages go: fault rules that fire (level 0, debug), a
+ * power cut's account of every write it took or kept (levels 1-2), store
+ * errors (level 3). `log` is called on the LUN's own thread, with a line
+ * that has no trailing newline, at most 160 bytes (a longer one comes in
+ * pieces, each after the first starting "<name>: ... ": log_lines.h says
+ * why); it must not call back into the core. */
+enum memstore_tcmu_log_level {
+  MEMSTORE_TCMU_LOG_DEBUG = 0,
+  MEMSTORE_TCMU_LOG_INFO,
+  MEMSTORE_TCMU_LOG_WARNING,
+  MEMSTORE_TCMU_LOG_ERROR
+};
+typedef void (*memstore_tcmu_log_fn)(void* context, enum memstore_tcmu_log_level level,
+                                     const char* message);
+/* `name` prefixes every line (e.g. the backstore's name). */
+void memstore_tcmu_set_log(struct memstore_tcmu_lun* lun, memstore_tcmu_log_fn log, void* context,
+                           const char* name);
+
 /* The capacity the device model has, in bytes (for messages). */
 uint64_t memstore_tcmu_size_bytes(const struct memstore_tcmu_lun* lun);
 

@@ -37,6 +37,27 @@ static bool memstore_check_config(const char* cfgstring, char** reason) {
   return false;
 }
 
+/* The core's messages (fault rules that fire, a power cut's account of the
+ * writes it took) go to tcmu-runner's log, prefixed with the device. */
+static void memstore_log(void* context, enum memstore_tcmu_log_level level, const char* message) {
+  struct tcmu_device* dev = context;
+  switch (level) {
+    case MEMSTORE_TCMU_LOG_DEBUG:
+      tcmu_dev_dbg(dev, "%s\n", message);
+      break;
+    case MEMSTORE_TCMU_LOG_INFO:
+      tcmu_dev_info(dev, "%s\n", message);
+      break;
+    case MEMSTORE_TCMU_LOG_WARNING:
+      tcmu_dev_warn(dev, "%s\n", message);
+      break;
+    case MEMSTORE_TCMU_LOG_ERROR:
+    default:
+      tcmu_dev_err(dev, "%s\n", message);
+      break;
+  }
+}
+
 static int memstore_open(struct tcmu_device* dev, bool reopen) {
   (void)reopen;
   /* "memstore/<image>[;key=value]..." */
@@ -54,6 +75,7 @@ static int memstore_open(struct tcmu_device* dev, bool reopen) {
     free(error);
     return -EINVAL;
   }
+  memstore_tcmu_set_log(lun, memstore_log, dev, "memstore");
   tcmur_dev_set_private(dev, lun);
   tcmu_dev_info(dev, "memstore: opened %s\n", cfg + 1);
   return 0;

@@ -9,8 +9,10 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <condition_variable>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -21,6 +23,7 @@
 #include "target/delivery/clock.h"
 #include "target/driver/handler_memory.h"
 #include "target/driver/timed_lun.h"
+#include "target/scsi/sense.h"
 
 namespace memstore::tcmu {
 namespace {
@@ -72,7 +75,7 @@ void precise_timers() {
 class ThreadedLunDriver::LunThread {
  public:
   explicit LunThread(std::unique_ptr<scsi::Lun> lun)
-      : driver_(io_, std::move(lun)), thread_([this] { run(); }) {}
+      : driver_(io_, with_power_hook(std::move(lun))), thread_([this] { run(); }) {}
 
   // io_context::run() returns once no work is left: every command has been
   // delivered (the destructor's REQUIRES), so no timer, spin or storage
@@ -108,6 +111,14 @@ class ThreadedLunDriver::LunThread {
     return answer.take();
   }
 
+  void set_compensation(std::chrono::nanoseconds c) {
+    ask([this, c](driver::TimedLun& d) {
+      d.set_compensation(c);
+      compensation_ns_ = c.count();
+      return true;
+    });
+  }
+
  private:
   // One command on its way, on the caller's stack until its result is back.
   // The CDB is copied (at most 8 + 255 bytes, TCMU's variable-length CDB);
@@ -133,17 +144,127 @@ class ThreadedLunDriver::LunThread {
   };
 
   // On the LUN thread. All commands share nexus 0; the tags only tell them
-  // apart in the driver's table of pending commands.
+  // apart in the driver's table of pending commands. While the power is
+  // off the command waits in held_ (power_on()).
   void submit(Call& call) {
+    if (power_back_) {
+      held_.push_back(&call);
+      return;
+    }
+    const std::uint64_t tag = next_tag_++;
     try {
       call.command.nexus = 0;
-      call.command.tag = next_tag_++;
-      driver_.submit(call.command, [this, &call](scsi::ScsiResult r) {
-        call.returned.put(Returned{std::move(r), clock_.now()});
+      call.command.tag = tag;
+      outstanding_.emplace(tag, &call);
+      driver_.submit(call.command, [this, tag](scsi::ScsiResult r) {
+        // A call the cut took (power_lost) is answered by power_on(), and
+        // the engine drops its result anyway; this guards the call record,
+        // which is gone once answered.
+        const auto it = outstanding_.find(tag);
+        if (it == outstanding_.end()) return;
+        Call& done = *it->second;
+        outstanding_.erase(it);
+        done.returned.put(Returned{std::move(r), clock_.now()});
       });
     } catch (...) {
-      call.returned.fail(std::current_exception());
+      // Answered once: from here, unless the cut already took it.
+      if (outstanding_.erase(tag) != 0) call.returned.fail(std::current_exception());
     }
+  }
+
+  // The Lun's power was cut (scsi::Lun::power_cycle, from a power-cut
+  // fault rule), inside the submit of the command that met the rule.
+  // memstored ends the target's sessions here; under LIO the handler owns
+  // no connection, so the cut is what an initiator behind a target that
+  // keeps its power (an array, a bridge) sees of a logical unit that lost
+  // its own: nothing comes back for the off time. Every command in the LUN
+  // at the cut is gone (SAM-5, power on: the logical unit aborts every
+  // command): the one that met the rule never ran, and what one taken
+  // earlier wrote is in the volatile cache, kept, lost or torn by the
+  // policy like any unflushed write. A command that arrives while the
+  // power is off reaches nothing and never runs. Their workers are held until the power
+  // comes back and are then answered with what the logical unit reports
+  // after a power on, CHECK CONDITION, UNIT ATTENTION, POWER ON, RESET, OR
+  // BUS DEVICE RESET OCCURRED (06h/29h/00h). Not GOOD: what such a command
+  // would acknowledge may be what the cut took. The initiator retries a
+  // command ended by a unit attention (Linux: scsi_check_sense's
+  // NEEDS_RETRY), as it would retry one that timed out and was aborted;
+  // the worker cannot wait for that abort instead, since tcmu-runner 1.5.x
+  // has no way to end a command without answering it, and LIO times out a
+  // TCMU command itself after cmd_time_out (30 s).
+  void power_lost(std::chrono::nanoseconds off) {
+    power_back_ = clock_.now() + off.count();
+    off_for_ = off;
+    for (const auto& [tag, call] : outstanding_) held_.push_back(call);
+    outstanding_.clear();
+    wait_for_power(off);
+  }
+
+  void wait_for_power(std::chrono::nanoseconds after) {
+    power_timer_.expires_after(after);
+    power_timer_.async_wait([this](const boost::system::error_code& e) {
+      if (!e) power_on();
+    });
+  }
+
+  // The off time has passed: every held command is answered with the unit
+  // attention; commands that arrive from now on reach the Lun, and the
+  // first meets the Lun's own POWER ON unit attention as well (SAM-5, "Unit
+  // attention conditions": it is reported once per I_T nexus, and these
+  // answers do not clear it).
+  void power_on() {
+    // Not before the Lun itself is back on its model clock (scaled timing
+    // rounds, and compensation dates an arrival earlier): a command it
+    // still took to be without power would never be answered.
+    if (driver_.lun().powered_off(driver_.model_time() - compensation_ns_)) {
+      wait_for_power(std::chrono::milliseconds(1));
+      return;
+    }
+    power_back_.reset();
+    std::vector<Call*> held = std::move(held_);
+    held_.clear();
+    // Logged first: once answered, a caller may look for the line. Nothing
+    // thrown here may leave a held call unanswered (its worker would wait
+    // for ever).
+    try {
+      if (log_) {
+        log_(scsi::LogLevel::kInfo,
+             log_name_ + ": power on after " +
+                 std::to_string(
+                     std::chrono::duration_cast<std::chrono::milliseconds>(off_for_).count()) +
+                 " ms: " + std::to_string(held.size()) +
+                 " commands held answered POWER ON (06h/29h/00h)");
+      }
+    } catch (...) {
+    }
+    const bool descriptor = driver_.lun().descriptor_sense();
+    for (Call* call : held) {
+      try {
+        scsi::ScsiResult r;
+        r.status = scsi::Status::kCheckCondition;
+        r.sense = scsi::build_sense({scsi::Reason::kPowerOnReset, std::nullopt, std::nullopt},
+                                    descriptor);
+        call->returned.put(Returned{std::move(r), clock_.now()});
+      } catch (...) {
+        call->returned.fail(std::current_exception());
+      }
+    }
+  }
+
+ public:
+  // On the LUN thread (ask): the Lun's log, and this thread's power-on line.
+  void set_log(driver::TimedLun& d, scsi::LogSink sink, std::string name) {
+    log_ = sink;
+    log_name_ = name;
+    d.lun().set_log(std::move(sink), std::move(name));
+  }
+
+ private:
+  // Before the LUN thread exists; the hook runs on it, once every member
+  // is built.
+  std::unique_ptr<scsi::Lun> with_power_hook(std::unique_ptr<scsi::Lun> lun) {
+    lun->set_power_lost([this](std::chrono::nanoseconds off) { power_lost(off); });
+    return lun;
   }
 
   void run() {
@@ -166,7 +287,18 @@ class ThreadedLunDriver::LunThread {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
   std::uint64_t next_tag_ = 0;  // the LUN thread's
-  std::thread thread_;          // last: starts once everything above exists
+  // The LUN thread's: calls submitted to the Lun and not yet answered; from
+  // a power cut to power-on, the calls it took and those that arrived
+  // meanwhile; when it comes back, and how long it was off; the log.
+  std::map<std::uint64_t, Call*> outstanding_;
+  std::vector<Call*> held_;
+  std::chrono::nanoseconds off_for_{0};
+  scsi::LogSink log_;
+  std::string log_name_;
+  std::optional<delivery::WallNs> power_back_;
+  boost::asio::steady_timer power_timer_{io_};
+  scsi::Ns compensation_ns_ = 0;  // as set_compensation() gave the driver
+  std::thread thread_;            // last: starts once everything above exists
 };
 
 ThreadedLunDriver::ThreadedLunDriver(std::unique_ptr<scsi::Lun> lun)
@@ -206,8 +338,12 @@ void ThreadedLunDriver::set_spin(std::chrono::nanoseconds spin) {
 }
 
 void ThreadedLunDriver::set_compensation(std::chrono::nanoseconds c) {
-  lun_thread_->ask([c](driver::TimedLun& d) {
-    d.set_compensation(c);
+  lun_thread_->set_compensation(c);
+}
+
+void ThreadedLunDriver::set_log(scsi::LogSink sink, std::string name) {
+  lun_thread_->ask([&](driver::TimedLun& d) {
+    lun_thread_->set_log(d, std::move(sink), std::move(name));
     return true;
   });
 }

@@ -49,8 +49,10 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "target/delivery/lateness.h"
+#include "target/scsi/log_sink.h"
 #include "target/scsi/lun.h"
 
 namespace memstore::tcmu {
@@ -69,10 +71,13 @@ class ThreadedLunDriver {
   ThreadedLunDriver& operator=(const ThreadedLunDriver&) = delete;
 
   // Thread-safe. The command arrives now; returns its result when it is
-  // due. Its nexus and tag are set here: all commands share one I_T nexus
-  // (TCMU does not tell userspace which initiator sent a command). Its
-  // spans must stay valid until this returns. Throws what the Lun threw
-  // while taking the command (std::bad_alloc).
+  // due. When a power-cut fault rule cuts the Lun's power, the commands in
+  // it are answered when the power comes back, with CHECK CONDITION, UNIT
+  // ATTENTION, POWER ON (06h/29h/00h), as are those that arrive meanwhile,
+  // which never run (docs/crash-consistency.md, "Under LIO"). Its nexus and tag are set
+  // here: all commands share one I_T nexus (TCMU does not tell userspace which initiator sent a
+  // command). Its spans must stay valid until this returns. Throws what the Lun threw while taking
+  // the command (std::bad_alloc).
   scsi::ScsiResult execute(scsi::ScsiCommand command);
 
   // Thread-safe; each asks the LUN thread and waits for its answer.
@@ -90,6 +95,10 @@ class ThreadedLunDriver {
   void set_spin(std::chrono::nanoseconds spin);
   // driver::TimedLun::set_compensation: taken off each arrival (realtime).
   void set_compensation(std::chrono::nanoseconds c);
+  // scsi::Lun::set_log: where the Lun's messages go (fault rules that fire,
+  // a power cut's account of what it took), and this driver's line when the
+  // power comes back; called on the LUN thread.
+  void set_log(scsi::LogSink sink, std::string name);
 
   std::uint64_t blocks() const { return blocks_; }
   std::uint32_t block_size() const { return block_size_; }

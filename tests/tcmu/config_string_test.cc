@@ -176,9 +176,80 @@ TEST(TcmuConfigString, SyntaxErrors) {
   EXPECT_THAT(error("memory;=g2"), StartsWith("'=g2': expected key=value"));
 }
 
+// faults=: memstored's fault rules as [[fault]] tables, parsed by the same
+// lunspec code.
+TEST(TcmuConfigString, FaultsFileGivesTheRulesAndSeed) {
+  TempDir dir;
+  const std::string f = dir.file("faults.toml");
+  std::ofstream(f) << "fault_seed = 5\n"
+                      "[[fault]]\nop = \"read\"\nlba = [1000, 1007]\naction = \"medium-error\"\n"
+                      "[[fault]]\nop = \"write\"\nevery = 3\nonce = true\n"
+                      "action = \"power-cut\"\npolicy = \"torn\"\nseed = 7\noff_ms = 2000\n";
+  const lunspec::LunSpec spec = ok("memory;durability=volatile;faults=" + f);
+  EXPECT_EQ(spec.config.fault_seed, 5u);
+  ASSERT_EQ(spec.config.faults.size(), 2u);
+  EXPECT_EQ(spec.config.faults[0].action, scsi::FaultAction::kMediumError);
+  const scsi::FaultRule& cut = spec.config.faults[1];
+  EXPECT_EQ(cut.action, scsi::FaultAction::kPowerCut);
+  EXPECT_EQ(cut.cut_policy, scsi::CutPolicy::kTorn);
+  EXPECT_EQ(cut.cut_seed, 7u);
+  EXPECT_DOUBLE_EQ(static_cast<double>(cut.off_ns), 2e9);
+  EXPECT_EQ(cut.every, 3u);
+  EXPECT_TRUE(cut.once);
+  // An empty file is no rules.
+  std::ofstream(f) << "";
+  EXPECT_TRUE(ok("memory;faults=" + f).config.faults.empty());
+}
+
+TEST(TcmuConfigString, FaultsErrorsNameTheKeyFileAndLine) {
+  EXPECT_THAT(error("memory;faults=f.toml"),
+              StartsWith("faults: 'f.toml' is not an absolute path"));
+  EXPECT_THAT(error("memory;faults=/nonexistent-memstore-faults.toml"),
+              StartsWith("faults: '/nonexistent-memstore-faults.toml' is not a readable regular "
+                         "file"));
+  EXPECT_THAT(error("memory;faults=/dev/zero"),
+              StartsWith("faults: '/dev/zero' is not a readable regular file"));
+  EXPECT_THAT(error("memory;faults=/a.toml;faults=/b.toml"), StartsWith("faults: given twice"));
+  TempDir dir;
+  const std::string f = dir.file("f.toml");
+  auto fails = [&](const std::string& text, const std::string& cfg = "memory") {
+    std::ofstream(f) << text;
+    return error(cfg + ";faults=" + f);
+  };
+  EXPECT_THAT(fails("[[fault]\n"), StartsWith("faults: " + f + ":1: "));
+  EXPECT_THAT(fails("colour = 1\n"),
+              StartsWith("faults: " + f +
+                         ":1: colour: unknown key; a faults file has [[fault]] "
+                         "tables and fault_seed"));
+  EXPECT_THAT(fails("fault_seed = -1\n"),
+              StartsWith("faults: " + f + ":1: fault_seed: must be a whole number, 0 or more"));
+  EXPECT_THAT(fails("fault = 3\n"),
+              StartsWith("faults: " + f + ":1: fault: must be [[fault]] tables"));
+  // Each rule's keys as memstored checks them, named fault[i].key.
+  EXPECT_THAT(fails("[[fault]]\naction = \"power-cut\"\n\n[[fault]]\naction = \"power-cut\"\n"
+                    "policy = \"some\"\n"),
+              AllOf(StartsWith("faults: " + f + ":6: fault[1].policy: "), HasSubstr("drop-all")));
+  EXPECT_THAT(fails("[[fault]]\nlba = [0, 6750000]\naction = \"busy\"\n"),
+              AllOf(StartsWith("faults: " + f + ":2: fault[0].lba: "), HasSubstr("6749999")));
+  EXPECT_THAT(fails("[[fault]]\naction = \"delay\"\ndelay_ms = 5\n", "memory;timing=off"),
+              AllOf(StartsWith("faults: " + f + ":2: fault[0].action: "),
+                    HasSubstr("use timing = \"realtime\" or \"scaled\"")));
+  // What LIO's transport owns, or TCMU does not tell: refused, with the fix.
+  for (const char* action : {"timeout", "drop-connection", "corrupt-digest", "withhold-r2t"}) {
+    EXPECT_THAT(fails(std::string("[[fault]]\naction = \"") + action + "\"\n"),
+                AllOf(StartsWith("faults: " + f + ":1: fault[0].action: '" + action +
+                                 "' is an iSCSI transport fault"),
+                      HasSubstr("use memstored for it")));
+  }
+  EXPECT_THAT(fails("[[fault]]\ninitiator = \"iqn.1993-08.org.debian:01:a\"\naction = \"busy\"\n"),
+              StartsWith("faults: " + f +
+                         ":2: fault[0].initiator: TCMU does not say which "
+                         "initiator sent a command; leave the key out"));
+}
+
 TEST(TcmuConfigString, HelpNamesEveryKey) {
   for (const char* key : {"device=", "config=", "timing=", "scale=", "scheduler=", "durability=",
-                          "rotation_rate=", "control="}) {
+                          "rotation_rate=", "control=", "faults="}) {
     EXPECT_THAT(kConfigHelp, HasSubstr(key));
   }
 }

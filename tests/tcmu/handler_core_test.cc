@@ -7,13 +7,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "target/tcmu/cdb_length.h"
+#include "target/tcmu/log_lines.h"
 #include "tests/scsi/temp_dir.h"
 
 namespace memstore::tcmu {
@@ -187,6 +192,175 @@ TEST(TcmuHandlerCore, CheckConditionCopiesTheSense) {
   ASSERT_EQ(run(lun.get(), {0x28, 0, 0, 0x67, 0, 0, 0, 0, 1, 0}, in, sense),
             MEMSTORE_TCMU_CHECK_CONDITION);
   EXPECT_EQ(sense[12], 0x21);
+}
+
+// The lines the core logs, as the shell hands them to tcmu-runner's log.
+struct LogLines {
+  std::mutex mu;
+  std::vector<std::string> lines;
+  static void add(void* context, memstore_tcmu_log_level, const char* message) {
+    auto* self = static_cast<LogLines*>(context);
+    std::lock_guard lock(self->mu);
+    self->lines.emplace_back(message);
+  }
+  std::string all() {
+    std::lock_guard lock(mu);
+    std::string s;
+    for (const std::string& l : lines) s += l + "\n";
+    return s;
+  }
+};
+
+std::vector<std::uint8_t> block_io(std::uint8_t op, std::uint8_t lba) {
+  return {op, 0, 0, 0, 0, lba, 0, 0, 1, 0};
+}
+
+// A power cut under LIO (docs/crash-consistency.md, "Under LIO"): the
+// command that meets the rule and every command that arrives while the
+// power is off wait for off_ms, then are answered with POWER ON
+// (06h/29h/00h), neither carried out; the next command meets the LUN's own
+// unit attention. The volatile cache lost what the host had not flushed,
+// the flushed write survived, and the log says which write lost which
+// blocks.
+TEST(TcmuHandlerCore, PowerCutHoldsTheLunThenReportsPowerOn) {
+  using Clock = std::chrono::steady_clock;
+  scsi::testing::TempDir dir;
+  const std::string faults = dir.file("faults.toml");
+  std::ofstream(faults) << "[[fault]]\nop = \"write\"\nevery = 3\nonce = true\n"
+                           "action = \"power-cut\"\noff_ms = 400\n";
+  LogLines log;  // outlives the LUN, which logs until it is closed
+  LunPtr lun = open_ok("memory;timing=off;durability=volatile;faults=" + faults);
+  memstore_tcmu_set_log(lun.get(), LogLines::add, &log, "ms0");
+
+  Buffers a({512}), b({512}), c({512}), none({0});
+  for (auto* buf : {&a, &b, &c}) std::memset(buf->parts[0].data(), 0xAA, 512);
+  ASSERT_EQ(run(lun.get(), block_io(0x2A, 10), a), MEMSTORE_TCMU_GOOD);  // write 1
+  ASSERT_EQ(run(lun.get(), {0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0}, none), MEMSTORE_TCMU_GOOD);  // flush
+  ASSERT_EQ(run(lun.get(), block_io(0x2A, 30), b), MEMSTORE_TCMU_GOOD);  // write 2
+
+  const Clock::time_point start = Clock::now();
+  std::uint8_t cut_sense[96] = {};
+  memstore_tcmu_status cut_status = MEMSTORE_TCMU_GOOD;
+  Clock::time_point cut_back;
+  std::thread cut([&] {  // the third write cuts the power
+    cut_status = run(lun.get(), block_io(0x2A, 40), c, cut_sense);
+    cut_back = Clock::now();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::uint8_t tur_sense[96] = {};
+  std::thread held_write([&] {
+    Buffers e({512});
+    std::memset(e.parts[0].data(), 0xAA, 512);
+    EXPECT_EQ(run(lun.get(), block_io(0x2A, 50), e), MEMSTORE_TCMU_CHECK_CONDITION);
+  });
+  const memstore_tcmu_status tur = run(lun.get(), {0, 0, 0, 0, 0, 0}, none, tur_sense);
+  const Clock::time_point tur_back = Clock::now();
+  cut.join();
+  held_write.join();
+
+  EXPECT_GE(cut_back - start, std::chrono::milliseconds(390));
+  EXPECT_GE(tur_back - start, std::chrono::milliseconds(390));
+  ASSERT_EQ(cut_status, MEMSTORE_TCMU_CHECK_CONDITION);
+  EXPECT_EQ(cut_sense[2] & 0x0F, 0x06);  // UNIT ATTENTION
+  EXPECT_EQ(cut_sense[12], 0x29);        // POWER ON, RESET, OR BUS DEVICE RESET OCCURRED
+  EXPECT_EQ(cut_sense[13], 0x00);
+  ASSERT_EQ(tur, MEMSTORE_TCMU_CHECK_CONDITION);
+  EXPECT_EQ(tur_sense[2] & 0x0F, 0x06);
+  EXPECT_EQ(tur_sense[12], 0x29);
+  // The LUN's own unit attention, reported once; then the LUN is back.
+  EXPECT_EQ(run(lun.get(), {0, 0, 0, 0, 0, 0}, none, tur_sense), MEMSTORE_TCMU_CHECK_CONDITION);
+  EXPECT_EQ(tur_sense[12], 0x29);
+  EXPECT_EQ(run(lun.get(), {0, 0, 0, 0, 0, 0}, none), MEMSTORE_TCMU_GOOD);
+
+  const std::vector<std::uint8_t> data(512, 0xAA), zero(512, 0);
+  Buffers in({512});
+  ASSERT_EQ(run(lun.get(), block_io(0x28, 10), in), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(in.joined(), data);  // flushed before the cut
+  ASSERT_EQ(run(lun.get(), block_io(0x28, 30), in), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(in.joined(), zero);  // volatile at the cut: drop-all lost it
+  ASSERT_EQ(run(lun.get(), block_io(0x28, 40), in), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(in.joined(), zero);  // the write the cut took was never carried out
+  ASSERT_EQ(run(lun.get(), block_io(0x28, 50), in), MEMSTORE_TCMU_GOOD);
+  EXPECT_EQ(in.joined(), zero);  // nor the one that came while the power was off
+
+  const std::string lines = log.all();
+  EXPECT_THAT(lines, HasSubstr("ms0: power cut (fault rule 1): policy drop-all, seed 1, after 1 "
+                               "flushes: 1 volatile writes, 1 blocks lost, 0 kept"));
+  EXPECT_THAT(lines, HasSubstr("ms0: write 2 (LBA 30, 1 blocks, after flush 1): lost"));
+  EXPECT_THAT(lines, HasSubstr("ms0: power on after 400 ms: 3 commands held answered "
+                               "POWER ON (06h/29h/00h)"));
+}
+
+// Commands still arriving after the power came back run as before; a
+// second cut (every = 2, not once) holds the LUN again.
+TEST(TcmuHandlerCore, PowerCutsRepeat) {
+  scsi::testing::TempDir dir;
+  const std::string faults = dir.file("faults.toml");
+  std::ofstream(faults) << "[[fault]]\nop = \"write\"\nevery = 2\n"
+                           "action = \"power-cut\"\noff_ms = 50\n";
+  LunPtr lun = open_ok("memory;timing=off;durability=volatile;faults=" + faults);
+  Buffers a({512}), none({0});
+  std::uint8_t sense[96];
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(run(lun.get(), block_io(0x2A, 1), a), MEMSTORE_TCMU_GOOD) << round;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(run(lun.get(), block_io(0x2A, 2), a, sense), MEMSTORE_TCMU_CHECK_CONDITION);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(45));
+    EXPECT_EQ(sense[12], 0x29);
+    // The LUN's own unit attention, then nothing pending.
+    EXPECT_EQ(run(lun.get(), {0, 0, 0, 0, 0, 0}, none, sense), MEMSTORE_TCMU_CHECK_CONDITION);
+    EXPECT_EQ(sense[12], 0x29);
+    EXPECT_EQ(run(lun.get(), {0, 0, 0, 0, 0, 0}, none), MEMSTORE_TCMU_GOOD);
+  }
+}
+
+// tcmu-runner cuts a message at its 256-byte buffer and loses the newline:
+// a long line goes in pieces at spaces, each after the first marked as
+// going on, and nothing is lost.
+TEST(TcmuHandlerCore, LongLogLinesGoInPieces) {
+  EXPECT_EQ(log_pieces("short line", "ms0"), std::vector<std::string>{"short line"});
+  std::string line = "ms0: write 7 (LBA 100, 128 blocks, after flush 3): torn; kept";
+  for (int i = 0; i < 64; ++i) line += " " + std::to_string(100 + 2 * i) + "+1";
+  const std::vector<std::string> pieces = log_pieces(line, "ms0", 60);
+  ASSERT_GT(pieces.size(), 5u);
+  std::string joined = pieces[0];
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    EXPECT_LE(pieces[i].size(), 60u) << pieces[i];
+    if (i == 0) continue;
+    EXPECT_THAT(pieces[i], StartsWith("ms0: ... "));
+    joined += " " + pieces[i].substr(9);
+  }
+  EXPECT_EQ(joined, line);
+  // A word longer than a piece is cut anyway.
+  const std::string word(150, 'x');
+  for (const std::string& p : log_pieces(word, "ms0", 60)) EXPECT_LE(p.size(), 60u);
+}
+
+// A torn cut of many writes: every line the shell gets fits tcmu-runner's
+// buffer.
+TEST(TcmuHandlerCore, PowerCutLinesFitTcmuRunnersLog) {
+  scsi::testing::TempDir dir;
+  const std::string faults = dir.file("faults.toml");
+  std::ofstream(faults) << "[[fault]]\nop = \"write\"\nevery = 9\nonce = true\n"
+                           "action = \"power-cut\"\npolicy = \"torn\"\noff_ms = 0\n";
+  LogLines log;  // outlives the LUN, which logs until it is closed
+  LunPtr lun = open_ok("memory;timing=off;durability=volatile;cache_mb=8;faults=" + faults);
+  memstore_tcmu_set_log(lun.get(), LogLines::add, &log, "ms0");
+  Buffers big({128 * 512});
+  std::uint8_t sense[96];
+  for (std::uint8_t i = 0; i < 9; ++i) {
+    std::vector<std::uint8_t> cdb = {0x2A, 0, 0, 0, 0, 0, 0, 0, 128, 0};
+    cdb[4] = i;  // LBA i * 256
+    run(lun.get(), cdb, big, sense);
+  }
+  std::lock_guard lock(log.mu);
+  ASSERT_GT(log.lines.size(), 8u);
+  bool continued = false;
+  for (const std::string& l : log.lines) {
+    EXPECT_LE(l.size(), kMaxLogLine) << l;
+    continued = continued || l.starts_with("ms0: ... ");
+  }
+  EXPECT_TRUE(continued);
 }
 
 TEST(TcmuHandlerCore, CdbLengthAsLinuxCopiesIt) {

@@ -11,6 +11,14 @@
 #                      synchronous=FULL, on ext4
 #   ext4-nobarrier     the files workload on ext4 mounted nobarrier: no
 #                      flush ever reaches the device (the negative control)
+#   tcmu-ext4, tcmu-ext4-nobarrier
+#                      the same two on a user:memstore backstore of this
+#                      guest's own LIO and tcmu-runner (durability=volatile,
+#                      the rule in a faults= file), logged in to over
+#                      127.0.0.1; a cut under LIO holds every command for
+#                      $TCMU_OFF_MS, then answers POWER ON (tcmu_cut below);
+#                      before the first, direct writes go on through a cut
+#                      the kernel rides out (tcmu_ride_through)
 # each cut goes: mount, a power-cut fault rule (after a seeded number of
 # writes, a policy in turn, off for $OFF_MS) added through the host, the
 # workload until the device goes away, then what a machine whose disk lost
@@ -25,10 +33,11 @@
 #   MEMSTORE-VM: CUT kind=K n=I policy=P writes=N result=ok|lost|damaged detail
 set -uo pipefail
 share=/mnt/memstore
-source "$share/vm.env"  # PORTAL IQN RUNS OFF_MS SEED RECORD_FILES PROGRESS_LBA [CONTROL_ALL]
+source "$share/vm.env"  # PORTAL IQN RUNS OFF_MS SEED RECORD_FILES PROGRESS_LBA [CONTROL_ALL] TCMU_IQN TCMU_OFF_MS
 source "$share/guest-markers.sh"
 workload="python3 $share/powercut_workload.py"
 finish() {
+  [ -e /var/log/tcmu-runner.log ] && cp /var/log/tcmu-runner.log "$share/tcmu-runner.log"
   echo "MEMSTORE-VM: DONE pass=$pass fail=$fail"
   exit 0
 }
@@ -41,17 +50,17 @@ host_rule() {  # host_rule RULE|clear: the host adds RULE (JSON) to LUN 0, or cl
   share_wait "pc-fault-$requests.done" 60 && [ "$1" = clear ] ||
     grep -q '"id"' "$share/pc-fault-$requests.done"
 }
-session_dir() {
+session_dir() {  # session_dir [TARGET]: its session (default $IQN's)
   local d
   for d in /sys/class/iscsi_session/session*; do
-    [ "$(cat "$d/targetname" 2>/dev/null)" = "$IQN" ] && { echo "$d"; return; }
+    [ "$(cat "$d/targetname" 2>/dev/null)" = "${1:-$IQN}" ] && { echo "$d"; return; }
   done
 }
 session_state() { cat "$(session_dir)/state" 2>/dev/null || echo none; }
-lun_dev() {  # lun_dev [N]: the disk of LUN N (default 0), once the session has it (30 s at most)
+lun_dev() {  # lun_dev [N [TARGET]]: the disk of LUN N (default 0), once the session has it (30 s at most)
   local d b
   for _ in $(seq 1 60); do
-    d=$(session_dir)
+    d=$(session_dir "${2:-$IQN}")
     b=$(ls -d "$d"/device/target*/*:*:*:"${1:-0}"/block/* 2>/dev/null | head -1)
     [ -n "$b" ] && { echo "/dev/${b##*/}"; return; }
     sleep 0.5
@@ -141,7 +150,7 @@ make_fs() {  # make_fs KIND: a new file system on $dev, an empty log
   rm -f /tmp/pc-log
 }
 fs_type() { [ "$1" = xfs ] && echo xfs || echo ext4; }
-mount_opts() { [ "$1" = ext4-nobarrier ] && echo nobarrier || echo defaults; }
+mount_opts() { [[ $1 == *nobarrier ]] && echo nobarrier || echo defaults; }
 fs_check() {  # fs_check KIND: the file system's own read-only check, unmounted
   if [ "$1" = xfs ]; then xfs_repair -n "$dev"; else fsck.ext4 -f -n "$dev"; fi >/tmp/pc-fsck.log 2>&1
 }
@@ -232,28 +241,252 @@ one_cut() {
   [ "$result" = ok ]
 }
 
+# The TCMU cases: this guest's own LIO exports a user:memstore backstore
+# (tcmu-runner and handler_memstore.so from the share, started as
+# tests/vm/guest-init.sh starts them), and open-iscsi logs in to it over
+# 127.0.0.1.
+tcmu_up=""
+tcmu_setup() {
+  [ -n "$tcmu_up" ] && return 0
+  modprobe -a target_core_mod target_core_user iscsi_target_mod ||
+    { bad tcmu_setup "LIO's modules"; return 1; }
+  mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
+  cp "$share/handler_memstore.so" /usr/lib/x86_64-linux-gnu/tcmu-runner/
+  mkdir -p /run/memstore /etc/target/pr /etc/rtslib-fb-target/pr
+  mount -t tmpfs -o size=6g tmpfs /run/memstore
+  sh "$share/entrypoint.sh" >/var/log/tcmu-runner.stdout 2>&1 &
+  for _ in $(seq 1 120); do
+    dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+      org.freedesktop.DBus.NameHasOwner string:org.kernel.TCMUService1 2>/dev/null |
+      grep -q 'boolean true' && { tcmu_up=1; ok tcmu_setup "tcmu-runner up"; return 0; }
+    sleep 0.5
+  done
+  bad tcmu_setup "tcmu-runner never registered on the bus: $(tail -3 /var/log/tcmu-runner.stdout)"
+  return 1
+}
+# lio up FAULTS: a G2 backstore on /run/memstore/tc.img (volatile, timing
+# off, the faults file) as LUN 0 of $TCMU_IQN on 127.0.0.1:3260, through
+# rtslib (much faster than targetcli under TCG); lio down: all of it
+# removed, which closes the device.
+lio() {
+  python3 - "$TCMU_IQN" "$@" <<'PY'
+import sys
+from rtslib_fb import RTSRoot, UserBackedStorageObject, FabricModule, Target, TPG, NetworkPortal, LUN
+iqn, what = sys.argv[1], sys.argv[2]
+root = RTSRoot()
+if what == "down":
+    for t in root.targets:
+        if t.wwn == iqn:
+            t.delete()
+    for so in root.storage_objects:
+        if so.name == "tc":
+            so.delete()
+    sys.exit(0)
+so = UserBackedStorageObject(
+    "tc", size=3456000000,
+    config="memstore//run/memstore/tc.img;timing=off;durability=volatile;faults=" + sys.argv[3])
+tpg = TPG(Target(FabricModule("iscsi"), iqn), 1)
+for name, value in (("authentication", "0"), ("generate_node_acls", "1"),
+                    ("demo_mode_write_protect", "0"), ("cache_dynamic_acls", "1")):
+    tpg.set_attribute(name, value)
+NetworkPortal(tpg, "127.0.0.1", 3260)
+LUN(tpg, 0, so)
+tpg.enable = True
+PY
+}
+tlog() { grep -a "$1" /var/log/tcmu-runner.log 2>/dev/null | wc -l; }
+tcmu_logout() { iscsiadm -m node -T "$TCMU_IQN" -p 127.0.0.1:3260 --logout >/dev/null 2>&1; }
+
+# tcmu_cut KIND N FRESH: one power cut of the TCMU LUN under the files
+# workload, as one_cut makes one of memstored's: the rule in a faults file
+# (after a seeded number of writes, the policy in turn), the backstore made
+# with it, login (and mkfs.ext4 when FRESH is 1), the workload and the
+# unsynced writer until tcmu-runner's log says the power went. Under LIO
+# nothing fails then: the handler holds every command for $TCMU_OFF_MS and then
+# answers POWER ON, which the kernel would retry. So the guest does what a
+# machine that lost its power too would, while the LUN is still off: the
+# processes go, the file system is detached, and the initiator logs out, so
+# nothing it held reaches the LUN after power-on. Once the log says the
+# power is back, it logs in again, mounts (journal recovery), checks,
+# unmounts and runs fsck.ext4 -f -n. Prints the CUT line with the handler's
+# account (volatile=W lost=B) and when, after the cut, the logout went out
+# and was answered; returns as one_cut does.
+tcmu_cut() {
+  local kind=$1 n=$2 fresh=$3 policy writes seed wpid t0 result detail fsck check before
+  local cuts_before ons_before took out p tdev out_ms back_ms cut_at
+  seed=$((SEED + n))
+  policy=${policies[$((n % 3))]}
+  writes=$((200 + (seed * 7919) % 1500))
+  printf '[[fault]]\nop = "write"\nevery = %d\nonce = true\naction = "power-cut"\npolicy = "%s"\nseed = %d\noff_ms = %d\n' \
+    "$writes" "$policy" "$seed" "$TCMU_OFF_MS" >"/run/memstore/cut-$n.toml"
+  lio down >/dev/null 2>&1
+  out=$(lio up "/run/memstore/cut-$n.toml" 2>&1) || { bad "cut_${kind}_$n" "LIO: $out"; return 3; }
+  iscsiadm -m node -T "$TCMU_IQN" -o delete >/dev/null 2>&1
+  iscsiadm -m node -T "$TCMU_IQN" -p 127.0.0.1:3260 -o new >/dev/null
+  iscsiadm -m node -T "$TCMU_IQN" -p 127.0.0.1:3260 --login >/dev/null 2>&1 ||
+    { bad "cut_${kind}_$n" "login to the LIO target failed"; return 3; }
+  tdev=$(lun_dev 0 "$TCMU_IQN")
+  [ -n "$tdev" ] || { bad "cut_${kind}_$n" "the TCMU LUN never appeared"; return 3; }
+  if [ "$fresh" = 1 ]; then
+    mkfs.ext4 -q -F "$tdev" >/tmp/pc-mkfs.log 2>&1 ||
+      { bad "mkfs_$kind" "$(tail -3 /tmp/pc-mkfs.log | tr '\n' ' ')"; tcmu_logout; return 3; }
+    rm -f /tmp/pc-tlog
+  fi
+  mount -t ext4 -o "$(mount_opts "$kind")" "$tdev" /mnt/pc || {
+    echo "MEMSTORE-VM: CUT kind=$kind n=$n policy=$policy writes=$writes result=damaged mount failed before the cut"
+    tcmu_logout
+    return 1
+  }
+  cuts_before=$(tlog 'power cut (fault rule')
+  ons_before=$(tlog ': power on after')
+  $workload files-run /mnt/pc/d /tmp/pc-tlog 900 >/tmp/pc-run.log 2>&1 &
+  wpid=$!
+  before=$(cat /tmp/pc-tlog 2>/dev/null | wc -l)
+  unsynced_writer
+  t0=$(date +%s)
+  while [ "$(tlog 'power cut (fault rule')" = "$cuts_before" ] && kill -0 "$wpid" 2>/dev/null; do
+    sleep 0.1
+  done
+  if [ "$(tlog 'power cut (fault rule')" = "$cuts_before" ]; then
+    stop "$npid"
+    bad "cut_${kind}_$n" "the workload ended without a cut: $(cat /tmp/pc-run.log)"
+    umount /mnt/pc
+    tcmu_logout
+    return 3
+  fi
+  # Not waited for: they may sleep in I/O the LUN holds until power-on.
+  for p in "$wpid" "$npid"; do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
+  umount -l /mnt/pc
+  # The logout must go out while the LUN is still off, with half a second
+  # to spare: no command is sent on a session after its logout (RFC 7143
+  # §11.14, Logout Request), so nothing the kernel held reaches the LUN after
+  # power-on. LIO answers the logout only once the session's commands are
+  # answered, which the LUN does at power-on: the answer comes then.
+  cut_at=$(date -d "$(grep -a 'power cut (fault rule' /var/log/tcmu-runner.log | tail -1 |
+    cut -c1-23)" +%s%3N)
+  out_ms=$(($(date +%s%3N) - cut_at))
+  if [ "$(tlog ': power on after')" != "$ons_before" ] || [ "$out_ms" -ge $((TCMU_OFF_MS - 500)) ]; then
+    tcmu_logout
+    bad "cut_${kind}_$n" "the guest was not off the LUN until $out_ms ms after the cut" \
+      "(--tcmu-off-ms $TCMU_OFF_MS is too short for this machine's load)"
+    return 2
+  fi
+  tcmu_logout
+  back_ms=$(($(date +%s%3N) - cut_at))
+  wait "$wpid" "$npid" 2>/dev/null
+  if [ -n "$(session_dir "$TCMU_IQN")" ]; then
+    bad "cut_${kind}_$n" "the session outlived its logout"
+    return 2
+  fi
+  for _ in $(seq 1 $((TCMU_OFF_MS / 100 + 600))); do
+    [ "$(tlog ': power on after')" != "$ons_before" ] && break
+    sleep 0.1
+  done
+  took=$(grep -a 'power cut (fault rule' /var/log/tcmu-runner.log | tail -1 |
+    sed -n 's/.* flushes: \([0-9]*\) volatile writes, \([0-9]*\) blocks lost.*/volatile=\1 lost=\2/p')
+  iscsiadm -m node -T "$TCMU_IQN" -p 127.0.0.1:3260 --login >/dev/null 2>&1 ||
+    { bad "cut_${kind}_$n" "login after power-on failed"; return 2; }
+  tdev=$(lun_dev 0 "$TCMU_IQN")
+  [ -n "$tdev" ] || { bad "cut_${kind}_$n" "the TCMU LUN did not come back"; return 2; }
+  result=ok
+  if ! mount -t ext4 -o "$(mount_opts "$kind")" "$tdev" /mnt/pc 2>/tmp/pc-mount.log; then
+    result=damaged
+    detail="mount after the cut failed: $(tr '\n' ' ' </tmp/pc-mount.log)"
+  else
+    check=$($workload files-check /mnt/pc/d /tmp/pc-tlog)
+    [ "${check%% *}" = ok ] || result=lost
+    umount /mnt/pc
+    if fsck.ext4 -f -n "$tdev" >/tmp/pc-fsck.log 2>&1; then fsck=clean; else
+      fsck="not clean: $(grep -v '^ *$' /tmp/pc-fsck.log | tail -3 | tr '\n' ' ')"
+      [ "$result" = ok ] && result=damaged
+    fi
+    detail="$check; fsck $fsck"
+  fi
+  tcmu_logout
+  echo "MEMSTORE-VM: CUT kind=$kind n=$n policy=$policy writes=$writes result=$result" \
+    "${took:-volatile=? lost=?} $(($(wc -l </tmp/pc-tlog) - before)) steps durable in this run;" \
+    "$detail; logout sent ${out_ms} ms after the cut, answered at ${back_ms} ms;" \
+    "$(($(date +%s) - t0)) s"
+  [ "$result" = ok ]
+}
+
+# tcmu_ride_through: what the kernel makes of a cut under LIO when it keeps
+# the disk. A rule cuts the power at the first write for 3 s; direct writes
+# of a known pattern go on through it. The kernel must retry the commands
+# answered POWER ON (its log says "Power-on or device reset occurred"), no
+# write may fail, and every block written must read back: the write the
+# cut took was done again after power-on.
+tcmu_ride_through() {
+  local out tdev t0 took
+  printf '[[fault]]\nop = "write"\nonce = true\naction = "power-cut"\noff_ms = 3000\n' \
+    >/run/memstore/ride.toml
+  lio down >/dev/null 2>&1
+  out=$(lio up /run/memstore/ride.toml 2>&1) || { bad tcmu_ride_through "LIO: $out"; return; }
+  iscsiadm -m node -T "$TCMU_IQN" -o delete >/dev/null 2>&1
+  iscsiadm -m node -T "$TCMU_IQN" -p 127.0.0.1:3260 -o new >/dev/null
+  iscsiadm -m node -T "$TCMU_IQN" -p 127.0.0.1:3260 --login >/dev/null 2>&1 ||
+    { bad tcmu_ride_through "login failed"; return; }
+  tdev=$(lun_dev 0 "$TCMU_IQN")
+  [ -n "$tdev" ] || { bad tcmu_ride_through "the TCMU LUN never appeared"; tcmu_logout; return; }
+  dmesg -C
+  head -c 4194304 /dev/urandom >/tmp/pc-ride
+  t0=$(date +%s%N)
+  if ! out=$(dd if=/tmp/pc-ride of="$tdev" bs=64k oflag=direct conv=fsync status=none 2>&1); then
+    bad tcmu_ride_through "a write failed through the cut: $out; $(dmesg | grep -i "${tdev#/dev/}" | tail -3 | tr '\n' ' ')"
+    tcmu_logout
+    return
+  fi
+  took=$((($(date +%s%N) - t0) / 1000000))
+  if ! cmp -s /tmp/pc-ride <(dd if="$tdev" bs=64k count=64 iflag=direct status=none); then
+    bad tcmu_ride_through "what was written does not read back after the cut"
+  elif ! dmesg | grep -q "Power-on or device reset occurred"; then
+    bad tcmu_ride_through "the kernel never saw POWER ON: $(dmesg | tail -3 | tr '\n' ' ')"
+  elif [ "$(tlog ': power on after')" = 0 ]; then
+    bad tcmu_ride_through "no cut in tcmu-runner's log"
+  else
+    ok tcmu_ride_through "4 MiB of direct writes through a 3 s cut in $took ms, none failed, all" \
+      "read back; the kernel: $(dmesg | grep -m1 'Power-on or device reset occurred' | sed 's/^\[[^]]*\] //')"
+  fi
+  tcmu_logout
+  lio down >/dev/null 2>&1
+}
+
+rode=""
 for run in $RUNS; do
   kind=${run%%:*}
   cuts=${run#*:}
   step "power-cut-$kind"
-  make_fs "$kind" || continue
+  if [[ $kind == tcmu-* ]]; then
+    tcmu_setup || continue
+    [ -z "$rode" ] && { tcmu_ride_through; rode=1; }
+    fresh=1
+  else
+    make_fs "$kind" || continue
+  fi
   failed=0 done_cuts=0
   for i in $(seq 1 "$cuts"); do
     cut_no=$((cut_no + 1))
-    one_cut "$kind" "$cut_no"
+    if [[ $kind == tcmu-* ]]; then
+      tcmu_cut "$kind" "$cut_no" "$fresh"
+    else
+      one_cut "$kind" "$cut_no"
+    fi
     case $? in
       0) done_cuts=$((done_cuts + 1)) ;;
       2 | 3) break ;;
       *) done_cuts=$((done_cuts + 1)) failed=$((failed + 1))
          # The control has shown what it must at its first loss (unless
          # every cut is to be counted, CONTROL_ALL=1).
-         [ "$kind" = ext4-nobarrier ] && [ -z "${CONTROL_ALL:-}" ] && break
+         [[ $kind == *nobarrier ]] && [ -z "${CONTROL_ALL:-}" ] && break
          # What follows a damaged file system would only repeat the damage:
          # the next cut starts on a new one.
+         if [[ $kind == tcmu-* ]]; then fresh=1; continue; fi
          make_fs "$kind" || break ;;
     esac
+    fresh=0
   done
-  if [ "$kind" = ext4-nobarrier ]; then
+  [[ $kind == tcmu-* ]] && lio down >/dev/null 2>&1
+  if [[ $kind == *nobarrier ]]; then
     if [ "$failed" -gt 0 ]; then
       ok "control_$kind" "$failed of $done_cuts cuts (at most $cuts) lost fsynced data or damaged" \
         "the file system"
