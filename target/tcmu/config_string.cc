@@ -38,6 +38,8 @@ const char* const kConfigHelp =
     "  rotation_rate=N                 VPD B1h MEDIUM ROTATION RATE (default 0)\n"
     "  control=deny|allow              may initiators change mode pages 22h, 1Ah (default deny)\n"
     "  faults=/abs/faults.toml         fault rules, power-cut included ([[fault]] tables)\n"
+    "  trace=/abs/path                 capture every model request, for memsim replay\n"
+    "  trace_format=disksim|spc        the capture's lines (default disksim)\n"
     "Example: /var/lib/memstore/g2.img;device=g2;timing=realtime";
 
 namespace {
@@ -112,6 +114,21 @@ Status set_write_log(std::string_view v, lunspec::LunSpec& spec) {
   return {};
 }
 
+// The LUN's requests captured from the open on (scsi::RequestTrace).
+Status set_trace(std::string_view v, lunspec::LunSpec& spec) {
+  if (v.empty() || v.front() != '/')
+    return Error("'" + std::string(v) + "' is not an absolute path");
+  spec.trace = std::string(v);
+  return {};
+}
+
+Status set_trace_format(std::string_view v, lunspec::LunSpec& spec) {
+  const auto f = model::parse_trace_format(v);
+  if (!f) return Error("'" + std::string(v) + "' is not disksim or spc");
+  spec.trace_format = *f;
+  return {};
+}
+
 Status set_cache_mb(std::string_view v, lunspec::LunSpec& spec) {
   const auto n = whole(v, 65536);
   if (!n || *n == 0) return Error("'" + std::string(v) + "' is not a size from 1 to 65536 MiB");
@@ -169,6 +186,7 @@ constexpr Option kOptions[] = {
     {"cache_mb", set_cache_mb},     {"cache_writeback_ms", set_cache_writeback_ms},
     {"write_log", set_write_log},   {"rotation_rate", set_rotation_rate},
     {"control", set_control},       {"faults", set_faults},
+    {"trace", set_trace},           {"trace_format", set_trace_format},
     {"tcmur_cmd_time_out", ignore},
 };
 

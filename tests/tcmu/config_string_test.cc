@@ -69,6 +69,9 @@ TEST(TcmuConfigString, EveryKey) {
   EXPECT_EQ(cached.durability, lunspec::Durability::kVolatile);
   EXPECT_EQ(cached.cache_mb, 4u);
   EXPECT_EQ(cached.cache_writeback_ms, 100u);
+  const lunspec::LunSpec traced = ok("memory;trace=/tmp/lun.trace;trace_format=spc");
+  EXPECT_EQ(traced.trace, "/tmp/lun.trace");
+  EXPECT_EQ(traced.trace_format, model::TraceFormat::kSpc);
 }
 
 TEST(TcmuConfigString, DiskDevices) {
@@ -145,6 +148,10 @@ TEST(TcmuConfigString, ValueErrorsNameTheKey) {
   EXPECT_THAT(error("memory;rotation_rate=2"),  // 0002h-0400h are reserved (SBC-3 VPD B1h)
               StartsWith("rotation_rate: '2' is not 0 (not reported), 1 (non-rotating) or 1025"));
   EXPECT_THAT(error("memory;control=yes"), StartsWith("control: 'yes' is not allow or deny"));
+  EXPECT_THAT(error("memory;trace=lun.trace"),
+              StartsWith("trace: 'lun.trace' is not an absolute path"));
+  EXPECT_THAT(error("memory;trace=/tmp/t;trace_format=csv"),
+              StartsWith("trace_format: 'csv' is not disksim or spc"));
   EXPECT_THAT(error("memory;config=params.toml"),
               StartsWith("config: 'params.toml' is not an absolute path"));
   EXPECT_THAT(error("memory;config=/nonexistent-memstore.toml"),
