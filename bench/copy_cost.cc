@@ -20,9 +20,9 @@
 // sender no longer makes is made by the receiver, from the page cache.
 #include <arpa/inet.h>
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <fcntl.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -31,9 +31,9 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
-#include <string>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
