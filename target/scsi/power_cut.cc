@@ -80,7 +80,8 @@ std::vector<std::string> cut_report_lines(const PowerCutReport& report) {
                     ", " + std::to_string(w.blocks) + " blocks, after flush " +
                     std::to_string(w.after_flush) +
                     "): " + std::string(cut_outcome_name(w.outcome)) + "; kept " +
-                    runs_text(w.kept) + "; lost " + runs_text(w.lost));
+                    runs_text(w.kept) + "; lost " + runs_text(w.lost) +
+                    (w.writing_back ? "; its write-back was in flight" : ""));
   }
   return lines;
 }

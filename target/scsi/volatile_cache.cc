@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 #include <utility>
+#include <cerrno>
 
 namespace memstore::scsi {
 namespace {
@@ -50,7 +51,9 @@ void VolatileCacheStore::replace(std::uint64_t lba, std::uint64_t count) {
     if (found == owner_.end()) continue;
     const auto w = writes_.find(found->second);
     owner_.erase(found);
-    if (--w->second.owned == 0) {
+    // A write being written back keeps its data until the medium is done
+    // with it (written_back()).
+    if (--w->second.owned == 0 && !w->second.writing_back) {
       cached_bytes_ -= w->second.data.size();
       writes_.erase(w);
     }
@@ -90,6 +93,7 @@ StoreStatus VolatileCacheStore::write_back(Writes::iterator it) {
 }
 
 StoreStatus VolatileCacheStore::write_back_all() {
+  drain();  // the write-backs in flight first: none is started twice
   while (!writes_.empty()) {
     if (auto e = write_back(writes_.begin()); !e.ok()) return e;
   }
@@ -124,14 +128,32 @@ StoreStatus VolatileCacheStore::write(std::uint64_t lba, std::uint64_t count,
     // medium, where it is as durable as a write-back makes it.
     return medium_->write(lba, count, in);
   }
+  if (medium_async_ != nullptr) {
+    // Called while nothing is in flight (at_once()), or for a command the
+    // LUN runs synchronously: room is made by write-backs as in start_write,
+    // and waited for here.
+    admit(sequence, lba, count, in);
+    if (auto e = pump(); !e.ok()) return e;
+    while (cached_bytes_ > config_.capacity_bytes && medium_async_->in_flight() > 0) {
+      drain();
+      if (!writeback_error_.ok()) return std::exchange(writeback_error_, {});
+      if (auto e = pump(); !e.ok()) return e;
+    }
+    return {};
+  }
   while (cached_bytes_ + in.size() > config_.capacity_bytes) {
     if (auto e = write_back(writes_.begin()); !e.ok()) return e;
   }
-  CachedWrite w{lba, count, flushes_, count, std::vector<std::uint8_t>(in.begin(), in.end())};
+  admit(sequence, lba, count, in);
+  return {};
+}
+
+void VolatileCacheStore::admit(std::uint64_t sequence, std::uint64_t lba, std::uint64_t count,
+                               std::span<const std::uint8_t> in) {
+  CachedWrite w{lba, count, flushes_, count, false, std::vector<std::uint8_t>(in.begin(), in.end())};
   cached_bytes_ += w.data.size();
   writes_.emplace(sequence, std::move(w));
   for (std::uint64_t b = lba; b < lba + count; ++b) owner_[b] = sequence;
-  return {};
 }
 
 StoreStatus VolatileCacheStore::write_durable(std::uint64_t lba, std::uint64_t count,
@@ -154,7 +176,8 @@ StoreStatus VolatileCacheStore::unmap(std::uint64_t lba, std::uint64_t count) {
 
 StoreStatus VolatileCacheStore::flush() {
   if (auto e = settle(); !e.ok()) return e;
-  if (auto e = write_back_all(); !e.ok()) return e;
+  if (auto e = write_back_all(); !e.ok()) return e;  // drains the write-backs in flight
+  writeback_error_ = {};  // what failed before is written now
   if (auto e = medium_->flush(); !e.ok()) return e;
   ++flushes_;
   return {};
@@ -185,9 +208,26 @@ Expected<PowerCutReport> VolatileCacheStore::power_cut(CutPolicy policy, std::ui
   std::mt19937_64 draw(seed);
   const auto coin = [&draw] { return (draw() >> 63) != 0; };
   const std::uint64_t unit = config_.atomic_blocks;
+  // Write-backs in flight: the medium has begun them and this emulation
+  // cannot take them back, so they finish and count as kept, with the
+  // blocks their writes still owned (a newer write's blocks are that
+  // write's to lose).
+  std::vector<CutWrite> flying;
   for (auto it = writes_.cbegin(); it != writes_.cend(); ++it) {
     const CachedWrite& w = it->second;
-    CutWrite cut{it->first, w.lba, w.blocks, w.after_flush, {}, {}, CutWrite::Outcome::kLost};
+    if (!w.writing_back || w.owned == 0) continue;
+    CutWrite cut{it->first, w.lba,          w.blocks, w.after_flush, owned_runs(it), {},
+                 true,      CutWrite::Outcome::kKept};
+    flying.push_back(std::move(cut));
+  }
+  drain();
+  for (CutWrite& cut : flying) {
+    // One whose write-back failed is back in the cache, for the policy.
+    if (!writes_.contains(cut.sequence)) report.writes.push_back(std::move(cut));
+  }
+  for (auto it = writes_.cbegin(); it != writes_.cend(); ++it) {
+    const CachedWrite& w = it->second;
+    CutWrite cut{it->first, w.lba, w.blocks, w.after_flush, {}, {}, false, CutWrite::Outcome::kLost};
     const std::vector<BlockRun> runs = owned_runs(it);
     const bool whole = policy == CutPolicy::kKeepRandom && coin();
     std::uint64_t drawn_unit = std::numeric_limits<std::uint64_t>::max();
@@ -215,9 +255,13 @@ Expected<PowerCutReport> VolatileCacheStore::power_cut(CutPolicy policy, std::ui
                                      : CutWrite::Outcome::kTorn;
     report.writes.push_back(std::move(cut));
   }
+  std::sort(report.writes.begin(), report.writes.end(),
+            [](const CutWrite& a, const CutWrite& b) { return a.sequence < b.sequence; });
   writes_.clear();
   owner_.clear();
   cached_bytes_ = 0;
+  in_flight_bytes_ = 0;
+  fail_waiters(Error{EIO, "the power was cut"});  // their commands are not answered (lun_power.cc)
   if (auto e = medium_->flush(); !e.ok()) return e.error();
   return report;
 }
