@@ -22,7 +22,7 @@
 // Asynchronous write-back (volatile_cache_async.cc): when the medium has an
 // asynchronous side (the file store on io_uring) and the LUN turns on
 // asynchronous storage (async()), the cache writes back through it, off the
-// LUN's loop: a write-back of more than kSyncWriteBackBytes starts once
+// LUN's loop: a write-back of more than sync_writeback_bytes starts once
 // the cache is half full, and the cached write stays in the cache, owning
 // its blocks for reads, until the medium says it is written; a write that
 // finds no room is answered when write-backs have made it. SYNCHRONIZE
@@ -62,15 +62,15 @@ struct VolatileCacheConfig {
   // The atomic write unit in blocks: a torn write loses or keeps whole units
   // (aligned to multiples of it from LBA 0).
   std::uint32_t atomic_blocks = 1;
+  // With asynchronous write-back: a write-back of at most this many bytes
+  // is a synchronous write when the medium has nothing in flight.
+  std::uint64_t sync_writeback_bytes = 16 * 1024;
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
   Clock now;  // unset: std::chrono::steady_clock::now
 };
 
 class VolatileCacheStore final : public BackingStore, public AsyncStore {
  public:
-  // A write-back of at most this many bytes is a synchronous write when the
-  // medium has nothing in flight, as with a synchronous medium.
-  static constexpr std::uint64_t kSyncWriteBackBytes = 16 * 1024;
 
   VolatileCacheStore(std::unique_ptr<BackingStore> medium, VolatileCacheConfig config);
   ~VolatileCacheStore() override;

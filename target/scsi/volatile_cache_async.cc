@@ -60,7 +60,7 @@ StoreStatus VolatileCacheStore::pump() {
     const auto it = oldest_unstarted();
     if (it == writes_.end()) break;
     const bool over = cached_bytes_ > capacity;
-    if (it->second.data.size() <= kSyncWriteBackBytes && medium_async_->in_flight() == 0) {
+    if (it->second.data.size() <= config_.sync_writeback_bytes && medium_async_->in_flight() == 0) {
       if (!over) break;
       if (auto e = write_back(it); !e.ok()) return e;
       continue;
