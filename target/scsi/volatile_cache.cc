@@ -46,27 +46,28 @@ StoreStatus VolatileCacheStore::settle() {
 
 void VolatileCacheStore::replace(std::uint64_t lba, std::uint64_t count) {
   if (owner_.empty()) return;
-  for (std::uint64_t b = lba; b < lba + count; ++b) {
-    const auto found = owner_.find(b);
-    if (found == owner_.end()) continue;
-    const auto w = writes_.find(found->second);
-    owner_.erase(found);
+  owner_.release(lba, count, [this](std::uint64_t sequence, std::uint64_t blocks) {
+    const auto w = writes_.find(sequence);
     // A write being written back keeps its data until the medium is done
     // with it (written_back()).
-    if (--w->second.owned == 0 && !w->second.writing_back) {
-      cached_bytes_ -= w->second.data.size();
-      writes_.erase(w);
-    }
-  }
+    if ((w->second.owned -= blocks) == 0 && !w->second.writing_back) forget(w);
+  });
+}
+
+void VolatileCacheStore::forget(Writes::iterator it) {
+  cached_bytes_ -= it->second.data.size();
+  keep_spare(std::move(it->second.data));
+  writes_.erase(it);
 }
 
 std::vector<BlockRun> VolatileCacheStore::owned_runs(const Writes::const_iterator& it) const {
   std::vector<BlockRun> runs;
   const CachedWrite& w = it->second;
-  for (std::uint64_t b = w.lba; b < w.lba + w.blocks; ++b) {
-    const auto found = owner_.find(b);
-    if (found != owner_.end() && found->second == it->first) add_run(runs, b, 1);
-  }
+  owner_.for_each(w.lba, w.blocks,
+                  [&runs, sequence = it->first](std::uint64_t lba, std::uint64_t blocks,
+                                                std::uint64_t owner) {
+                    if (owner == sequence) add_run(runs, lba, blocks);
+                  });
   return runs;
 }
 
@@ -84,11 +85,8 @@ StoreStatus VolatileCacheStore::write_runs(const CachedWrite& w,
 StoreStatus VolatileCacheStore::write_back(Writes::iterator it) {
   const std::vector<BlockRun> runs = owned_runs(it);
   if (auto e = write_runs(it->second, runs); !e.ok()) return e;
-  for (const BlockRun& r : runs) {
-    for (std::uint64_t b = r.lba; b < r.lba + r.blocks; ++b) owner_.erase(b);
-  }
-  cached_bytes_ -= it->second.data.size();
-  writes_.erase(it);
+  owner_.drop(it->second.lba, it->second.blocks, it->first);
+  forget(it);
   return {};
 }
 
@@ -105,14 +103,7 @@ StoreStatus VolatileCacheStore::read(std::uint64_t lba, std::uint64_t count,
   if (auto e = check_access(*this, "read", lba, count, out.size()); !e.ok()) return e;
   if (auto e = settle(); !e.ok()) return e;
   if (auto e = medium_->read(lba, count, out); !e.ok()) return e;
-  if (owner_.empty()) return {};
-  const std::uint64_t bs = block_size();
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const auto found = owner_.find(lba + i);
-    if (found == owner_.end()) continue;
-    const CachedWrite& w = writes_.at(found->second);
-    std::memcpy(out.data() + i * bs, w.data.data() + (lba + i - w.lba) * bs, bs);
-  }
+  copy_cached(lba, count, out.data(), lba);
   return {};
 }
 
@@ -150,10 +141,52 @@ StoreStatus VolatileCacheStore::write(std::uint64_t lba, std::uint64_t count,
 
 void VolatileCacheStore::admit(std::uint64_t sequence, std::uint64_t lba, std::uint64_t count,
                                std::span<const std::uint8_t> in) {
-  CachedWrite w{lba, count, flushes_, count, false, std::vector<std::uint8_t>(in.begin(), in.end())};
+  admit(sequence, lba, count, copy_of(in));
+}
+
+void VolatileCacheStore::admit(std::uint64_t sequence, std::uint64_t lba, std::uint64_t count,
+                               std::vector<std::uint8_t> data) {
+  CachedWrite w{lba, count, flushes_, count, false, std::move(data)};
   cached_bytes_ += w.data.size();
   writes_.emplace(sequence, std::move(w));
-  for (std::uint64_t b = lba; b < lba + count; ++b) owner_[b] = sequence;
+  owner_.assign(lba, count, sequence);
+}
+
+void VolatileCacheStore::copy_cached(std::uint64_t lba, std::uint64_t count, std::uint8_t* to,
+                                     std::uint64_t to_lba) const {
+  if (owner_.empty()) return;
+  const std::uint64_t bs = block_size();
+  owner_.for_each(lba, count, [&](std::uint64_t from, std::uint64_t blocks, std::uint64_t owner) {
+    const CachedWrite& w = writes_.at(owner);
+    std::memcpy(to + (from - to_lba) * bs, w.data.data() + (from - w.lba) * bs, blocks * bs);
+  });
+}
+
+// A buffer for a write's data: a spare one when there is one big enough
+// (no allocation, and its pages are already mapped), else a new one.
+std::vector<std::uint8_t> VolatileCacheStore::copy_of(std::span<const std::uint8_t> in) {
+  std::vector<std::uint8_t> data = take_spare(in.size());
+  data.assign(in.begin(), in.end());
+  return data;
+}
+
+std::vector<std::uint8_t> VolatileCacheStore::take_spare(std::size_t capacity) {
+  for (auto it = spares_.begin(); it != spares_.end(); ++it) {
+    if (it->capacity() >= capacity) {
+      std::vector<std::uint8_t> v = std::move(*it);
+      spare_bytes_ -= v.capacity();
+      spares_.erase(it);
+      return v;
+    }
+  }
+  return {};
+}
+
+// Buffers of written-back writes, kept up to the cache's capacity again.
+void VolatileCacheStore::keep_spare(std::vector<std::uint8_t> v) {
+  if (v.capacity() == 0 || spare_bytes_ + v.capacity() > config_.capacity_bytes) return;
+  spare_bytes_ += v.capacity();
+  spares_.push_back(std::move(v));
 }
 
 StoreStatus VolatileCacheStore::write_durable(std::uint64_t lba, std::uint64_t count,
@@ -188,10 +221,12 @@ BackingStore::Extent VolatileCacheStore::provisioning(std::uint64_t lba,
   const Extent medium = medium_->provisioning(lba, max_blocks);
   if (medium.mapped || owner_.empty()) return medium;
   // Cached blocks hold data: the deallocated run ends at the first of them.
-  for (std::uint64_t i = 0; i < medium.blocks; ++i) {
-    if (owner_.contains(lba + i)) return i == 0 ? Extent{true, 1} : Extent{false, i};
-  }
-  return medium;
+  std::optional<std::uint64_t> first;
+  owner_.for_each(lba, medium.blocks, [&first](std::uint64_t from, std::uint64_t, std::uint64_t) {
+    if (!first) first = from;
+  });
+  if (!first) return medium;
+  return *first == lba ? Extent{true, 1} : Extent{false, *first - lba};
 }
 
 std::string VolatileCacheStore::describe() const {

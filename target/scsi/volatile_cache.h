@@ -43,13 +43,14 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <unordered_map>
 #include <variant>
 #include <vector>
 
 #include "base/expected.h"
 #include "target/scsi/async_store.h"
 #include "target/scsi/backing_store.h"
+#include "target/scsi/block_owners.h"
+#include "target/scsi/io_wait.h"
 #include "target/scsi/power_cut.h"
 
 namespace memstore::scsi {
@@ -155,9 +156,21 @@ class VolatileCacheStore final : public BackingStore, public AsyncStore {
   StoreStatus write_runs(const CachedWrite& w, const std::vector<BlockRun>& runs);
   StoreStatus write_back(Writes::iterator it);
   StoreStatus write_back_all();
-  // Caches a write (`sequence` numbered by the caller), replacing older data.
+  // Caches a write (`sequence` numbered by the caller); replace() first.
   void admit(std::uint64_t sequence, std::uint64_t lba, std::uint64_t count,
              std::span<const std::uint8_t> in);
+  void admit(std::uint64_t sequence, std::uint64_t lba, std::uint64_t count,
+             std::vector<std::uint8_t> data);
+  // Erases a write that owns no block and is not being written back.
+  void forget(Writes::iterator it);
+  // Copies the cached blocks of [lba, lba + count) to `to`, which holds
+  // blocks from `to_lba` on.
+  void copy_cached(std::uint64_t lba, std::uint64_t count, std::uint8_t* to,
+                   std::uint64_t to_lba) const;
+  std::vector<std::uint8_t> copy_of(std::span<const std::uint8_t> in);
+  std::vector<std::uint8_t> take_data(std::span<const std::uint8_t> in, IoWait& wait);
+  std::vector<std::uint8_t> take_spare(std::size_t capacity);
+  void keep_spare(std::vector<std::uint8_t> v);
   Writes::iterator oldest_unstarted();
   // Starts the write-backs the cache wants now (see the header comment);
   // small ones may be written synchronously, so never from a completion.
@@ -173,7 +186,9 @@ class VolatileCacheStore final : public BackingStore, public AsyncStore {
   std::unique_ptr<BackingStore> medium_;
   VolatileCacheConfig config_;
   Writes writes_;
-  std::unordered_map<std::uint64_t, std::uint64_t> owner_;  // LBA -> sequence
+  BlockOwners owner_;  // which write owns each cached block
+  std::vector<std::vector<std::uint8_t>> spares_;  // buffers to reuse
+  std::uint64_t spare_bytes_ = 0;
   std::uint64_t cached_bytes_ = 0;
   std::uint64_t next_sequence_ = 1;
   std::uint64_t flushes_ = 0;

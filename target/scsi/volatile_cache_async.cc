@@ -105,20 +105,13 @@ void VolatileCacheStore::written_back(std::uint64_t sequence, const StoreStatus&
   w.writing_back = false;
   in_flight_bytes_ -= w.data.size();
   if (status.ok()) {
-    for (std::uint64_t b = w.lba; b < w.lba + w.blocks; ++b) {
-      const auto found = owner_.find(b);
-      if (found != owner_.end() && found->second == sequence) owner_.erase(found);
-    }
-    cached_bytes_ -= w.data.size();
-    writes_.erase(it);
+    owner_.drop(w.lba, w.blocks, sequence);
+    forget(it);
   } else {
     // Still volatile, still cached: a flush writes it back again.
     ++writeback_failures_;
     writeback_error_ = status;
-    if (w.owned == 0) {
-      cached_bytes_ -= w.data.size();
-      writes_.erase(it);
-    }
+    if (w.owned == 0) forget(it);
     // A write waiting for room would wait for a retry: it fails instead.
     while (!room_waiters_.empty()) {
       RoomWaiter r = std::move(room_waiters_.front());
@@ -202,32 +195,30 @@ void VolatileCacheStore::start_read(std::uint64_t lba, std::uint64_t count,
   if (auto e = settle(); !e.ok()) return wait->finish_now(std::move(e));
   // The cached blocks as they are now: the read returns the data as of its
   // arrival (backing_store.h), though a write-back may end before it does.
-  const std::uint64_t bs = block_size();
-  std::vector<std::uint64_t> cached;
-  for (std::uint64_t i = 0; i < count && !owner_.empty(); ++i) {
-    if (owner_.contains(lba + i)) cached.push_back(i);
-  }
-  const auto copy_cached = [&](std::span<std::uint8_t> to, bool packed) {
-    for (std::size_t k = 0; k < cached.size(); ++k) {
-      const std::uint64_t i = cached[k];
-      const CachedWrite& w = writes_.at(owner_.at(lba + i));
-      std::memcpy(to.data() + (packed ? k : i) * bs, w.data.data() + (lba + i - w.lba) * bs, bs);
-    }
-  };
-  if (cached.empty()) return medium_async_->start_read(lba, count, out, wait);
-  if (cached.size() == count) {
-    copy_cached(out, false);
+  std::uint64_t cached = 0;
+  owner_.for_each(lba, count, [&cached](std::uint64_t, std::uint64_t blocks, std::uint64_t) {
+    cached += blocks;
+  });
+  if (cached == 0) return medium_async_->start_read(lba, count, out, wait);
+  if (cached == count) {
+    copy_cached(lba, count, out.data(), lba);
     return wait->finish_now({});
   }
-  std::vector<std::uint8_t> overlay(cached.size() * bs);
-  copy_cached(overlay, true);
+  std::vector<std::uint8_t> overlay(out.size());
+  copy_cached(lba, count, overlay.data(), lba);
+  std::vector<BlockRun> runs;
+  owner_.for_each(lba, count, [&runs](std::uint64_t from, std::uint64_t blocks, std::uint64_t) {
+    runs.push_back({from, blocks});
+  });
+  const std::uint64_t bs = block_size();
   // The medium reads into `out` first; the cached blocks go over it after.
   auto io = std::make_shared<IoWait>(lba, false);
   IoWait* raw = io.get();
-  io->on_ready([raw, out, bs, wait, cached = std::move(cached), overlay = std::move(overlay)] {
+  io->on_ready([raw, out, bs, lba, wait, runs = std::move(runs), overlay = std::move(overlay)] {
     if (raw->error().ok()) {
-      for (std::size_t k = 0; k < cached.size(); ++k) {
-        std::memcpy(out.data() + cached[k] * bs, overlay.data() + k * bs, bs);
+      for (const BlockRun& r : runs) {
+        const std::size_t at = (r.lba - lba) * bs;
+        std::memcpy(out.data() + at, overlay.data() + at, r.blocks * bs);
       }
     }
     wait->finished(raw->error());
@@ -252,7 +243,7 @@ void VolatileCacheStore::start_write(std::uint64_t lba, std::uint64_t count,
   if (durable || in.size() > config_.capacity_bytes) {
     return medium_async_->start_write(lba, count, in, durable, wait);
   }
-  admit(sequence, lba, count, in);
+  admit(sequence, lba, count, take_data(in, *wait));
   if (auto e = pump(); !e.ok()) return wait->finish_now(std::move(e));
   if (room_waiters_.empty() && cached_bytes_ <= config_.capacity_bytes) {
     return wait->finish_now({});
@@ -266,6 +257,25 @@ void VolatileCacheStore::start_write(std::uint64_t lba, std::uint64_t count,
   wait->started();
   room_waiters_.push_back({in.size(), wait});
   room_wait_bytes_ += in.size();
+}
+
+// The command's own buffer when `in` is all of one the IoWait holds,
+// exchanged for a spare of the same capacity (the LUN's buffer budget counts
+// capacities, lun.cc): no copy of the data on the loop. Else a copy.
+std::vector<std::uint8_t> VolatileCacheStore::take_data(std::span<const std::uint8_t> in,
+                                                        IoWait& wait) {
+  for (Bytes& held : wait.buffers()) {
+    if (held.data() != in.data() || held.size() != in.size()) continue;
+    for (auto it = spares_.begin(); it != spares_.end(); ++it) {
+      if (it->capacity() != held.capacity()) continue;
+      std::vector<std::uint8_t> data = std::exchange(held, std::move(*it));
+      spare_bytes_ -= held.capacity();
+      spares_.erase(it);
+      return data;
+    }
+    break;
+  }
+  return copy_of(in);
 }
 
 void VolatileCacheStore::start_unmap(std::uint64_t lba, std::uint64_t count, bool durable,
