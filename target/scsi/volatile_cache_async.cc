@@ -259,18 +259,21 @@ void VolatileCacheStore::start_write(std::uint64_t lba, std::uint64_t count,
   room_wait_bytes_ += in.size();
 }
 
-// The command's own buffer when `in` is all of one the IoWait holds,
-// exchanged for a spare of the same capacity (the LUN's buffer budget counts
-// capacities, lun.cc): no copy of the data on the loop. Else a copy.
+// The command's own buffer when `in` starts one the IoWait holds (the
+// transport's, which may be longer), exchanged for a spare at least as
+// large, so that the LUN gets a buffer back to reuse (lun.cc recycles by
+// capacity and counts it against its budget again): no copy of the data on
+// the loop. Else a copy.
 std::vector<std::uint8_t> VolatileCacheStore::take_data(std::span<const std::uint8_t> in,
                                                         IoWait& wait) {
   for (Bytes& held : wait.buffers()) {
-    if (held.data() != in.data() || held.size() != in.size()) continue;
+    if (held.data() != in.data() || held.size() < in.size()) continue;
     for (auto it = spares_.begin(); it != spares_.end(); ++it) {
-      if (it->capacity() != held.capacity()) continue;
+      if (it->capacity() < held.size()) continue;
       std::vector<std::uint8_t> data = std::exchange(held, std::move(*it));
       spare_bytes_ -= held.capacity();
       spares_.erase(it);
+      data.resize(in.size());
       return data;
     }
     break;
