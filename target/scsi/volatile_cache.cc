@@ -170,14 +170,18 @@ std::vector<std::uint8_t> VolatileCacheStore::copy_of(std::span<const std::uint8
   return data;
 }
 
+// The newest spare first (its pages are the likeliest to be in the CPU's
+// cache), looking at a few only: spares are mostly of one size.
 std::vector<std::uint8_t> VolatileCacheStore::take_spare(std::size_t capacity) {
-  for (auto it = spares_.begin(); it != spares_.end(); ++it) {
-    if (it->capacity() >= capacity) {
-      std::vector<std::uint8_t> v = std::move(*it);
-      spare_bytes_ -= v.capacity();
-      spares_.erase(it);
-      return v;
-    }
+  const std::size_t n = spares_.size();
+  for (std::size_t k = 1; k <= std::min<std::size_t>(n, 4); ++k) {
+    std::vector<std::uint8_t>& candidate = spares_[n - k];
+    if (candidate.capacity() < capacity) continue;
+    std::vector<std::uint8_t> v = std::move(candidate);
+    std::swap(candidate, spares_.back());
+    spares_.pop_back();
+    spare_bytes_ -= v.capacity();
+    return v;
   }
   return {};
 }

@@ -268,15 +268,11 @@ std::vector<std::uint8_t> VolatileCacheStore::take_data(std::span<const std::uin
                                                         IoWait& wait) {
   for (Bytes& held : wait.buffers()) {
     if (held.data() != in.data() || held.size() < in.size()) continue;
-    for (auto it = spares_.begin(); it != spares_.end(); ++it) {
-      if (it->capacity() < held.size()) continue;
-      std::vector<std::uint8_t> data = std::exchange(held, std::move(*it));
-      spare_bytes_ -= held.capacity();
-      spares_.erase(it);
-      data.resize(in.size());
-      return data;
-    }
-    break;
+    std::vector<std::uint8_t> spare = take_spare(held.size());
+    if (spare.capacity() == 0) break;
+    std::vector<std::uint8_t> data = std::exchange(held, std::move(spare));
+    data.resize(in.size());
+    return data;
   }
   return copy_of(in);
 }
