@@ -2,11 +2,11 @@
 #include "target/scsi/volatile_cache.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <utility>
-#include <cerrno>
 
 namespace memstore::scsi {
 namespace {
@@ -63,11 +63,11 @@ void VolatileCacheStore::forget(Writes::iterator it) {
 std::vector<BlockRun> VolatileCacheStore::owned_runs(const Writes::const_iterator& it) const {
   std::vector<BlockRun> runs;
   const CachedWrite& w = it->second;
-  owner_.for_each(w.lba, w.blocks,
-                  [&runs, sequence = it->first](std::uint64_t lba, std::uint64_t blocks,
-                                                std::uint64_t owner) {
-                    if (owner == sequence) add_run(runs, lba, blocks);
-                  });
+  owner_.for_each(
+      w.lba, w.blocks,
+      [&runs, sequence = it->first](std::uint64_t lba, std::uint64_t blocks, std::uint64_t owner) {
+        if (owner == sequence) add_run(runs, lba, blocks);
+      });
   return runs;
 }
 
@@ -214,7 +214,7 @@ StoreStatus VolatileCacheStore::unmap(std::uint64_t lba, std::uint64_t count) {
 StoreStatus VolatileCacheStore::flush() {
   if (auto e = settle(); !e.ok()) return e;
   if (auto e = write_back_all(); !e.ok()) return e;  // drains the write-backs in flight
-  writeback_error_ = {};  // what failed before is written now
+  writeback_error_ = {};                             // what failed before is written now
   if (auto e = medium_->flush(); !e.ok()) return e;
   ++flushes_;
   return {};
@@ -255,8 +255,8 @@ Expected<PowerCutReport> VolatileCacheStore::power_cut(CutPolicy policy, std::ui
   for (auto it = writes_.cbegin(); it != writes_.cend(); ++it) {
     const CachedWrite& w = it->second;
     if (!w.writing_back || w.owned == 0) continue;
-    CutWrite cut{it->first, w.lba,          w.blocks, w.after_flush, owned_runs(it), {},
-                 true,      CutWrite::Outcome::kKept};
+    CutWrite cut{it->first,      w.lba, w.blocks, w.after_flush,
+                 owned_runs(it), {},    true,     CutWrite::Outcome::kKept};
     flying.push_back(std::move(cut));
   }
   drain();
@@ -266,7 +266,8 @@ Expected<PowerCutReport> VolatileCacheStore::power_cut(CutPolicy policy, std::ui
   }
   for (auto it = writes_.cbegin(); it != writes_.cend(); ++it) {
     const CachedWrite& w = it->second;
-    CutWrite cut{it->first, w.lba, w.blocks, w.after_flush, {}, {}, false, CutWrite::Outcome::kLost};
+    CutWrite cut{it->first, w.lba, w.blocks, w.after_flush,
+                 {},        {},    false,    CutWrite::Outcome::kLost};
     const std::vector<BlockRun> runs = owned_runs(it);
     const bool whole = policy == CutPolicy::kKeepRandom && coin();
     std::uint64_t drawn_unit = std::numeric_limits<std::uint64_t>::max();

@@ -72,7 +72,6 @@ struct VolatileCacheConfig {
 
 class VolatileCacheStore final : public BackingStore, public AsyncStore {
  public:
-
   VolatileCacheStore(std::unique_ptr<BackingStore> medium, VolatileCacheConfig config);
   ~VolatileCacheStore() override;
   VolatileCacheStore(const VolatileCacheStore&) = delete;
@@ -133,7 +132,7 @@ class VolatileCacheStore final : public BackingStore, public AsyncStore {
     std::uint64_t lba = 0;
     std::uint64_t blocks = 0;
     std::uint64_t after_flush = 0;
-    std::uint64_t owned = 0;  // blocks no newer write has replaced
+    std::uint64_t owned = 0;    // blocks no newer write has replaced
     bool writing_back = false;  // an asynchronous write-back is in flight
     std::vector<std::uint8_t> data;
   };
@@ -190,7 +189,7 @@ class VolatileCacheStore final : public BackingStore, public AsyncStore {
   std::unique_ptr<BackingStore> medium_;
   VolatileCacheConfig config_;
   Writes writes_;
-  BlockOwners owner_;  // which write owns each cached block
+  BlockOwners owner_;                              // which write owns each cached block
   std::vector<std::vector<std::uint8_t>> spares_;  // buffers to reuse
   std::uint64_t spare_bytes_ = 0;
   std::uint64_t cached_bytes_ = 0;

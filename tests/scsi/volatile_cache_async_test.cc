@@ -170,8 +170,8 @@ std::int64_t value_in(std::span<const std::uint8_t> all, std::uint64_t lba) {
 }
 
 struct Fixture {
-  explicit Fixture(std::uint64_t capacity_blocks, std::uint64_t blocks = 64,
-                   std::uint64_t seed = 1, std::uint32_t unit = 1) {
+  explicit Fixture(std::uint64_t capacity_blocks, std::uint64_t blocks = 64, std::uint64_t seed = 1,
+                   std::uint32_t unit = 1) {
     auto m = std::make_unique<HeldStore>(blocks, seed);
     medium = m.get();
     VolatileCacheConfig c;
@@ -240,7 +240,7 @@ TEST(VolatileCacheAsync, AReadDuringAWriteBackReturnsTheNewestData) {
   Fixture f(4);
   ASSERT_TRUE(f.write(1, 0, 2)->ready());
   ASSERT_TRUE(f.write(2, 2, 2)->ready());  // write 1 in flight
-  f.write(3, 1, 1);  // replaces block 1 while write 1 is written back
+  f.write(3, 1, 1);                        // replaces block 1 while write 1 is written back
   auto r = std::make_shared<IoWait>(0, false);
   auto out = r->hold(std::vector<std::uint8_t>(6 * kBlock));
   f.store->start_read(0, 6, out, r);
@@ -333,8 +333,8 @@ TEST(VolatileCacheAsync, NoDurableWriteIsEverLostOver10000SeededCutsWithWriteBac
     struct Flush {
       std::shared_ptr<IoWait> wait;
       std::vector<std::uint64_t> covered;  // newest at its arrival
-      std::vector<bool> cached;  // covered[b] is a cached write's (FUA and
-                                 // UNMAP are answered when the medium has them)
+      std::vector<bool> cached;            // covered[b] is a cached write's (FUA and
+                                           // UNMAP are answered when the medium has them)
       std::vector<std::set<std::uint64_t>> later;
     };
     std::vector<Read> reads;
@@ -362,7 +362,8 @@ TEST(VolatileCacheAsync, NoDurableWriteIsEverLostOver10000SeededCutsWithWriteBac
           const std::int64_t v = value_in(f.medium->raw(), b);
           ASSERT_TRUE(v == static_cast<std::int64_t>(it->covered[b]) ||
                       it->later[b].contains(static_cast<std::uint64_t>(v)))
-              << "seed " << seed << " LBA " << b << ": flushed without write " << it->covered[b] << ", holds " << v;
+              << "seed " << seed << " LBA " << b << ": flushed without write " << it->covered[b]
+              << ", holds " << v;
         }
         it = flushes.erase(it);
       }
