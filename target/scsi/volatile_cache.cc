@@ -166,6 +166,14 @@ void VolatileCacheStore::copy_cached(std::uint64_t lba, std::uint64_t count, std
 // (no allocation, and its pages are already mapped), else a new one.
 std::vector<std::uint8_t> VolatileCacheStore::copy_of(std::span<const std::uint8_t> in) {
   std::vector<std::uint8_t> data = take_spare(in.size());
+  // `in` may lie in a spare (WRITE SAME's pieces after the first read from
+  // the buffer the first one gave the cache): never copy a buffer onto itself.
+  const auto* first = data.data();
+  if (first != nullptr && in.data() >= first && in.data() < first + data.capacity()) {
+    std::vector<std::uint8_t> fresh(in.begin(), in.end());
+    keep_spare(std::move(data));
+    return fresh;
+  }
   data.assign(in.begin(), in.end());
   return data;
 }
