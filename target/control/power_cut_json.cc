@@ -23,7 +23,8 @@ nlohmann::json power_cut_json(const scsi::PowerCutReport& report) {
                       {"after_flush", w.after_flush},
                       {"outcome", std::string(scsi::cut_outcome_name(w.outcome))},
                       {"kept", runs(w.kept)},
-                      {"lost", runs(w.lost)}});
+                      {"lost", runs(w.lost)},
+                      {"writing_back", w.writing_back}});
   }
   return {{"policy", std::string(scsi::cut_policy_name(report.policy))},
           {"seed", report.seed},

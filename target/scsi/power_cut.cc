@@ -76,11 +76,11 @@ std::vector<std::string> cut_report_lines(const PowerCutReport& report) {
                   std::to_string(report.blocks_lost()) + " blocks lost, " +
                   std::to_string(report.blocks_kept()) + " kept");
   for (const CutWrite& w : report.writes) {
-    lines.push_back("write " + std::to_string(w.sequence) + " (LBA " + std::to_string(w.lba) +
-                    ", " + std::to_string(w.blocks) + " blocks, after flush " +
-                    std::to_string(w.after_flush) +
-                    "): " + std::string(cut_outcome_name(w.outcome)) + "; kept " +
-                    runs_text(w.kept) + "; lost " + runs_text(w.lost));
+    lines.push_back(
+        "write " + std::to_string(w.sequence) + " (LBA " + std::to_string(w.lba) + ", " +
+        std::to_string(w.blocks) + " blocks, after flush " + std::to_string(w.after_flush) +
+        "): " + std::string(cut_outcome_name(w.outcome)) + "; kept " + runs_text(w.kept) +
+        "; lost " + runs_text(w.lost) + (w.writing_back ? "; its write-back was in flight" : ""));
   }
   return lines;
 }

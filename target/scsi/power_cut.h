@@ -48,6 +48,10 @@ struct CutWrite {
   std::uint64_t after_flush = 0;
   std::vector<BlockRun> kept;  // now on the medium
   std::vector<BlockRun> lost;  // the medium holds what it held before
+  // The device had started writing it back when the power went: the
+  // emulation cannot take back a write the medium has begun, so every
+  // policy keeps it (docs/crash-consistency.md, "Write-back in flight").
+  bool writing_back = false;
   enum class Outcome : std::uint8_t { kKept, kLost, kTorn } outcome = Outcome::kLost;
 };
 

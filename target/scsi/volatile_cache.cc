@@ -2,6 +2,7 @@
 #include "target/scsi/volatile_cache.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -45,25 +46,28 @@ StoreStatus VolatileCacheStore::settle() {
 
 void VolatileCacheStore::replace(std::uint64_t lba, std::uint64_t count) {
   if (owner_.empty()) return;
-  for (std::uint64_t b = lba; b < lba + count; ++b) {
-    const auto found = owner_.find(b);
-    if (found == owner_.end()) continue;
-    const auto w = writes_.find(found->second);
-    owner_.erase(found);
-    if (--w->second.owned == 0) {
-      cached_bytes_ -= w->second.data.size();
-      writes_.erase(w);
-    }
-  }
+  owner_.release(lba, count, [this](std::uint64_t sequence, std::uint64_t blocks) {
+    const auto w = writes_.find(sequence);
+    // A write being written back keeps its data until the medium is done
+    // with it (written_back()).
+    if ((w->second.owned -= blocks) == 0 && !w->second.writing_back) forget(w);
+  });
+}
+
+void VolatileCacheStore::forget(Writes::iterator it) {
+  cached_bytes_ -= it->second.data.size();
+  keep_spare(std::move(it->second.data));
+  writes_.erase(it);
 }
 
 std::vector<BlockRun> VolatileCacheStore::owned_runs(const Writes::const_iterator& it) const {
   std::vector<BlockRun> runs;
   const CachedWrite& w = it->second;
-  for (std::uint64_t b = w.lba; b < w.lba + w.blocks; ++b) {
-    const auto found = owner_.find(b);
-    if (found != owner_.end() && found->second == it->first) add_run(runs, b, 1);
-  }
+  owner_.for_each(
+      w.lba, w.blocks,
+      [&runs, sequence = it->first](std::uint64_t lba, std::uint64_t blocks, std::uint64_t owner) {
+        if (owner == sequence) add_run(runs, lba, blocks);
+      });
   return runs;
 }
 
@@ -81,15 +85,13 @@ StoreStatus VolatileCacheStore::write_runs(const CachedWrite& w,
 StoreStatus VolatileCacheStore::write_back(Writes::iterator it) {
   const std::vector<BlockRun> runs = owned_runs(it);
   if (auto e = write_runs(it->second, runs); !e.ok()) return e;
-  for (const BlockRun& r : runs) {
-    for (std::uint64_t b = r.lba; b < r.lba + r.blocks; ++b) owner_.erase(b);
-  }
-  cached_bytes_ -= it->second.data.size();
-  writes_.erase(it);
+  owner_.drop(it->second.lba, it->second.blocks, it->first);
+  forget(it);
   return {};
 }
 
 StoreStatus VolatileCacheStore::write_back_all() {
+  drain();  // the write-backs in flight first: none is started twice
   while (!writes_.empty()) {
     if (auto e = write_back(writes_.begin()); !e.ok()) return e;
   }
@@ -101,14 +103,7 @@ StoreStatus VolatileCacheStore::read(std::uint64_t lba, std::uint64_t count,
   if (auto e = check_access(*this, "read", lba, count, out.size()); !e.ok()) return e;
   if (auto e = settle(); !e.ok()) return e;
   if (auto e = medium_->read(lba, count, out); !e.ok()) return e;
-  if (owner_.empty()) return {};
-  const std::uint64_t bs = block_size();
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const auto found = owner_.find(lba + i);
-    if (found == owner_.end()) continue;
-    const CachedWrite& w = writes_.at(found->second);
-    std::memcpy(out.data() + i * bs, w.data.data() + (lba + i - w.lba) * bs, bs);
-  }
+  copy_cached(lba, count, out.data(), lba);
   return {};
 }
 
@@ -124,14 +119,86 @@ StoreStatus VolatileCacheStore::write(std::uint64_t lba, std::uint64_t count,
     // medium, where it is as durable as a write-back makes it.
     return medium_->write(lba, count, in);
   }
+  if (medium_async_ != nullptr) {
+    // Called while nothing is in flight (at_once()), or for a command the
+    // LUN runs synchronously: room is made by write-backs as in start_write,
+    // and waited for here.
+    admit(sequence, lba, count, in);
+    if (auto e = pump(); !e.ok()) return e;
+    while (cached_bytes_ > config_.capacity_bytes && medium_async_->in_flight() > 0) {
+      drain();
+      if (!writeback_error_.ok()) return std::exchange(writeback_error_, {});
+      if (auto e = pump(); !e.ok()) return e;
+    }
+    return {};
+  }
   while (cached_bytes_ + in.size() > config_.capacity_bytes) {
     if (auto e = write_back(writes_.begin()); !e.ok()) return e;
   }
-  CachedWrite w{lba, count, flushes_, count, std::vector<std::uint8_t>(in.begin(), in.end())};
+  admit(sequence, lba, count, in);
+  return {};
+}
+
+void VolatileCacheStore::admit(std::uint64_t sequence, std::uint64_t lba, std::uint64_t count,
+                               std::span<const std::uint8_t> in) {
+  admit(sequence, lba, count, copy_of(in));
+}
+
+void VolatileCacheStore::admit(std::uint64_t sequence, std::uint64_t lba, std::uint64_t count,
+                               std::vector<std::uint8_t> data) {
+  CachedWrite w{lba, count, flushes_, count, false, std::move(data)};
   cached_bytes_ += w.data.size();
   writes_.emplace(sequence, std::move(w));
-  for (std::uint64_t b = lba; b < lba + count; ++b) owner_[b] = sequence;
+  owner_.assign(lba, count, sequence);
+}
+
+void VolatileCacheStore::copy_cached(std::uint64_t lba, std::uint64_t count, std::uint8_t* to,
+                                     std::uint64_t to_lba) const {
+  if (owner_.empty()) return;
+  const std::uint64_t bs = block_size();
+  owner_.for_each(lba, count, [&](std::uint64_t from, std::uint64_t blocks, std::uint64_t owner) {
+    const CachedWrite& w = writes_.at(owner);
+    std::memcpy(to + (from - to_lba) * bs, w.data.data() + (from - w.lba) * bs, blocks * bs);
+  });
+}
+
+// A buffer for a write's data: a spare one when there is one big enough
+// (no allocation, and its pages are already mapped), else a new one.
+std::vector<std::uint8_t> VolatileCacheStore::copy_of(std::span<const std::uint8_t> in) {
+  std::vector<std::uint8_t> data = take_spare(in.size());
+  // `in` may lie in a spare (WRITE SAME's pieces after the first read from
+  // the buffer the first one gave the cache): never copy a buffer onto itself.
+  const auto* first = data.data();
+  if (first != nullptr && in.data() >= first && in.data() < first + data.capacity()) {
+    std::vector<std::uint8_t> fresh(in.begin(), in.end());
+    keep_spare(std::move(data));
+    return fresh;
+  }
+  data.assign(in.begin(), in.end());
+  return data;
+}
+
+// The newest spare first (its pages are the likeliest to be in the CPU's
+// cache), looking at a few only: spares are mostly of one size.
+std::vector<std::uint8_t> VolatileCacheStore::take_spare(std::size_t capacity) {
+  const std::size_t n = spares_.size();
+  for (std::size_t k = 1; k <= std::min<std::size_t>(n, 4); ++k) {
+    std::vector<std::uint8_t>& candidate = spares_[n - k];
+    if (candidate.capacity() < capacity) continue;
+    std::vector<std::uint8_t> v = std::move(candidate);
+    std::swap(candidate, spares_.back());
+    spares_.pop_back();
+    spare_bytes_ -= v.capacity();
+    return v;
+  }
   return {};
+}
+
+// Buffers of written-back writes, kept up to the cache's capacity again.
+void VolatileCacheStore::keep_spare(std::vector<std::uint8_t> v) {
+  if (v.capacity() == 0 || spare_bytes_ + v.capacity() > config_.capacity_bytes) return;
+  spare_bytes_ += v.capacity();
+  spares_.push_back(std::move(v));
 }
 
 StoreStatus VolatileCacheStore::write_durable(std::uint64_t lba, std::uint64_t count,
@@ -154,7 +221,8 @@ StoreStatus VolatileCacheStore::unmap(std::uint64_t lba, std::uint64_t count) {
 
 StoreStatus VolatileCacheStore::flush() {
   if (auto e = settle(); !e.ok()) return e;
-  if (auto e = write_back_all(); !e.ok()) return e;
+  if (auto e = write_back_all(); !e.ok()) return e;  // drains the write-backs in flight
+  writeback_error_ = {};                             // what failed before is written now
   if (auto e = medium_->flush(); !e.ok()) return e;
   ++flushes_;
   return {};
@@ -165,10 +233,12 @@ BackingStore::Extent VolatileCacheStore::provisioning(std::uint64_t lba,
   const Extent medium = medium_->provisioning(lba, max_blocks);
   if (medium.mapped || owner_.empty()) return medium;
   // Cached blocks hold data: the deallocated run ends at the first of them.
-  for (std::uint64_t i = 0; i < medium.blocks; ++i) {
-    if (owner_.contains(lba + i)) return i == 0 ? Extent{true, 1} : Extent{false, i};
-  }
-  return medium;
+  std::optional<std::uint64_t> first;
+  owner_.for_each(lba, medium.blocks, [&first](std::uint64_t from, std::uint64_t, std::uint64_t) {
+    if (!first) first = from;
+  });
+  if (!first) return medium;
+  return *first == lba ? Extent{true, 1} : Extent{false, *first - lba};
 }
 
 std::string VolatileCacheStore::describe() const {
@@ -185,9 +255,27 @@ Expected<PowerCutReport> VolatileCacheStore::power_cut(CutPolicy policy, std::ui
   std::mt19937_64 draw(seed);
   const auto coin = [&draw] { return (draw() >> 63) != 0; };
   const std::uint64_t unit = config_.atomic_blocks;
+  // Write-backs in flight: the medium has begun them and this emulation
+  // cannot take them back, so they finish and count as kept, with the
+  // blocks their writes still owned (a newer write's blocks are that
+  // write's to lose).
+  std::vector<CutWrite> flying;
   for (auto it = writes_.cbegin(); it != writes_.cend(); ++it) {
     const CachedWrite& w = it->second;
-    CutWrite cut{it->first, w.lba, w.blocks, w.after_flush, {}, {}, CutWrite::Outcome::kLost};
+    if (!w.writing_back || w.owned == 0) continue;
+    CutWrite cut{it->first,      w.lba, w.blocks, w.after_flush,
+                 owned_runs(it), {},    true,     CutWrite::Outcome::kKept};
+    flying.push_back(std::move(cut));
+  }
+  drain();
+  for (CutWrite& cut : flying) {
+    // One whose write-back failed is back in the cache, for the policy.
+    if (!writes_.contains(cut.sequence)) report.writes.push_back(std::move(cut));
+  }
+  for (auto it = writes_.cbegin(); it != writes_.cend(); ++it) {
+    const CachedWrite& w = it->second;
+    CutWrite cut{it->first, w.lba, w.blocks, w.after_flush,
+                 {},        {},    false,    CutWrite::Outcome::kLost};
     const std::vector<BlockRun> runs = owned_runs(it);
     const bool whole = policy == CutPolicy::kKeepRandom && coin();
     std::uint64_t drawn_unit = std::numeric_limits<std::uint64_t>::max();
@@ -215,9 +303,13 @@ Expected<PowerCutReport> VolatileCacheStore::power_cut(CutPolicy policy, std::ui
                                      : CutWrite::Outcome::kTorn;
     report.writes.push_back(std::move(cut));
   }
+  std::sort(report.writes.begin(), report.writes.end(),
+            [](const CutWrite& a, const CutWrite& b) { return a.sequence < b.sequence; });
   writes_.clear();
   owner_.clear();
   cached_bytes_ = 0;
+  in_flight_bytes_ = 0;
+  fail_waiters(Error{EIO, "the power was cut"});  // their commands are not answered (lun_power.cc)
   if (auto e = medium_->flush(); !e.ok()) return e.error();
   return report;
 }
