@@ -56,7 +56,7 @@ struct AdminArgs {
   std::string command;  // luns, lun-*, target-*, sessions, connections, save, access, acl-*,
                         // chap-*, stats, faults, fault-*, timing, power-cut, trace
   std::string action;   // trace: start or stop
-  std::string target;  // empty: the daemon's only target
+  std::string target;   // empty: the daemon's only target
   std::optional<std::uint32_t> lun;
   std::optional<std::uint32_t> id;       // fault-remove
   std::optional<std::string> rule;       // fault-add: a JSON object

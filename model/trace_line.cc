@@ -28,11 +28,10 @@ std::string disksim_line(const Request& r) {
 
 std::string spc_line(const Request& r, std::int32_t block_bytes) {
   char line[112];
-  const int n = std::snprintf(line, sizeof line, "0,%" PRId64 ",%" PRId64 ",%c,%" PRId64 ".%09" PRId64 "\n",
-                              static_cast<std::int64_t>(r.lbn),
-                              static_cast<std::int64_t>(r.blocks) * block_bytes,
-                              r.op == Op::kRead ? 'r' : 'w', r.arrival_ns / 1'000'000'000,
-                              r.arrival_ns % 1'000'000'000);
+  const int n = std::snprintf(
+      line, sizeof line, "0,%" PRId64 ",%" PRId64 ",%c,%" PRId64 ".%09" PRId64 "\n",
+      static_cast<std::int64_t>(r.lbn), static_cast<std::int64_t>(r.blocks) * block_bytes,
+      r.op == Op::kRead ? 'r' : 'w', r.arrival_ns / 1'000'000'000, r.arrival_ns % 1'000'000'000);
   return {line, static_cast<std::size_t>(n)};
 }
 

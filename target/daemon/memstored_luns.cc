@@ -178,8 +178,8 @@ control::ControlCommands::LunAdmin lun_admin(LunContext& context, iscsi::Server&
     auto opened = open_driver(context, spec, ti, target, ids, "config.");
     if (!opened.ok()) return opened.error();
     auto& driver = *opened;
-    control::ControlLun entry{target,        spec.id,     spec.model_name(),
-                              spec.backing,  driver.get(), lunspec::memsim_device_args(spec)};
+    control::ControlLun entry{target,       spec.id,      spec.model_name(),
+                              spec.backing, driver.get(), lunspec::memsim_device_args(spec)};
     if (const Status e = server.add_lun(target, spec.id, std::move(driver)); !e.ok()) {
       return e.error();
     }

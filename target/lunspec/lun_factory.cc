@@ -62,9 +62,9 @@ Expected<std::unique_ptr<scsi::Lun>> open_lun(const LunSpec& spec, const std::st
   auto lun = scsi::Lun::create(std::move(config), std::move(store));
   if (!lun.ok()) return Error{lun.error().errno_value, where + lun.error().message};
   if (!spec.trace.empty()) {
-    auto trace = open_trace(spec.trace, spec.trace_format,
-                            target_name + " LUN " + std::to_string(spec.id),
-                            memsim_device_args(spec), **lun, 0);
+    auto trace =
+        open_trace(spec.trace, spec.trace_format, target_name + " LUN " + std::to_string(spec.id),
+                   memsim_device_args(spec), **lun, 0);
     if (!trace.ok()) return failed("trace", trace.error());
     (*lun)->set_trace(std::move(trace).value());
   }

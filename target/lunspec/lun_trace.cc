@@ -45,11 +45,11 @@ Expected<std::unique_ptr<scsi::RequestTrace>> open_trace(const std::string& path
                                                          const std::string& lun_name,
                                                          const std::string& device_args,
                                                          const scsi::Lun& lun, scsi::Ns now) {
-  const std::string header =
-      "memstore capture of " + lun_name + ", from " + std::to_string(now) +
-      " ns on the LUN's model clock (0: the LUN opened)\n"
-      "replay: " +
-      replay_command(path, format, device_args, lun) + " --completions FILE.csv";
+  const std::string header = "memstore capture of " + lun_name + ", from " + std::to_string(now) +
+                             " ns on the LUN's model clock (0: the LUN opened)\n"
+                             "replay: " +
+                             replay_command(path, format, device_args, lun) +
+                             " --completions FILE.csv";
   return scsi::RequestTrace::open(path, format, static_cast<std::int32_t>(lun.block_size()),
                                   header);
 }

@@ -34,11 +34,14 @@ RequestTrace::RequestTrace(std::FILE* file, std::string path, model::TraceFormat
   std::setvbuf(file_, buffer_.get(), _IOFBF, kBufferBytes);
 }
 
-RequestTrace::~RequestTrace() { (void)close(); }
+RequestTrace::~RequestTrace() {
+  (void)close();
+}
 
 void RequestTrace::put(const std::string& text) {
   if (file_ == nullptr || error_ != 0) return;
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) error_ = errno != 0 ? errno : EIO;
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
+    error_ = errno != 0 ? errno : EIO;
 }
 
 void RequestTrace::record(const model::Request& r) {

@@ -149,10 +149,10 @@ TEST(DaemonConfig, ATraceTakesItsFileAndFormat) {
   const lunspec::LunSpec& lun = r.value().targets[0].luns[0];
   EXPECT_EQ(lun.trace, "/tmp/a.trace");
   EXPECT_EQ(lun.trace_format, model::TraceFormat::kSpc);
-  EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ntrace_format = \"spc\"\n",
-                                    "u.toml")),
-              HasSubstr("u.toml:3: target[0].lun[0].trace_format: applies only to a capture; add "
-                        "trace = \"PATH\" or remove it"));
+  EXPECT_THAT(
+      error_of(parse_config("[[target]]\n[[target.lun]]\ntrace_format = \"spc\"\n", "u.toml")),
+      HasSubstr("u.toml:3: target[0].lun[0].trace_format: applies only to a capture; add "
+                "trace = \"PATH\" or remove it"));
   EXPECT_THAT(error_of(parse_config("[[target]]\n[[target.lun]]\ntrace = \"/tmp/a\"\n"
                                     "trace_format = \"csv\"\n",
                                     "v.toml")),

@@ -50,8 +50,8 @@ TEST(RequestTraceTest, WritesTheHeaderAsCommentsThenOneLinePerRequest) {
   t->record(r);
   EXPECT_EQ(t->requests(), 2u);
   ASSERT_TRUE(t->close().ok());
-  EXPECT_THAT(lines_of(dir.file("t")), ElementsAre("# first", "# second", "12.345678 0 4096 8 0",
-                                                   "1000.000001 0 4096 8 1"));
+  EXPECT_THAT(lines_of(dir.file("t")),
+              ElementsAre("# first", "# second", "12.345678 0 4096 8 0", "1000.000001 0 4096 8 1"));
 }
 
 TEST(RequestTraceTest, SpcLinesGiveBytesAndSeconds) {
@@ -123,9 +123,9 @@ std::vector<std::uint8_t> rw16(std::uint8_t op, std::uint64_t lba, std::uint32_t
 
 TEST_F(LunTraceTest, MediaCommandsAreTracedAndOthersAreNot) {
   ASSERT_EQ(run(rw16(0x8A, 0x2000, 8), std::vector<std::uint8_t>(8 * 512, 1)).status,
-            Status::kGood);                                    // WRITE(16), at 1 ms
-  ASSERT_EQ(run({0x00}).status, Status::kGood);                // TEST UNIT READY, at 2 ms
-  ASSERT_EQ(run(rw16(0x88, 0x10, 2)).status, Status::kGood);   // READ(16), at 3 ms
+            Status::kGood);                                   // WRITE(16), at 1 ms
+  ASSERT_EQ(run({0x00}).status, Status::kGood);               // TEST UNIT READY, at 2 ms
+  ASSERT_EQ(run(rw16(0x88, 0x10, 2)).status, Status::kGood);  // READ(16), at 3 ms
   ASSERT_EQ(run(rw16(0x88, 1ULL << 40, 1)).status, Status::kCheckCondition);  // out of range
   EXPECT_THAT(stop(), ElementsAre("1.000000 0 8192 8 0", "3.000000 0 16 2 1"));
   // Stopped: nothing more is written.

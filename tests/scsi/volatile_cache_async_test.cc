@@ -18,12 +18,13 @@
 
 #include "target/scsi/file_store.h"
 #include "target/scsi/volatile_cache.h"
+#include "tests/scsi/block_pattern.h"
 #include "tests/scsi/temp_dir.h"
 
 namespace memstore::scsi {
 namespace {
 
-constexpr std::uint32_t kBlock = 512;
+constexpr std::uint32_t kBlock = testing::kPatternBlock;
 
 // A medium of a vector whose asynchronous operations take effect, in the
 // order started (async_store.h), when they finish: at reap(), a random
@@ -139,25 +140,8 @@ class HeldStore final : public BackingStore, public AsyncStore {
   std::mt19937_64 rng_;
 };
 
-// Block `lba` as write number `value` fills it (0: never written).
-std::vector<std::uint8_t> block_of(std::uint64_t value, std::uint64_t lba) {
-  std::vector<std::uint8_t> b(kBlock, 0);
-  if (value == 0) return b;
-  for (std::size_t i = 0; i < kBlock; i += 16) {
-    std::memcpy(b.data() + i, &value, 8);
-    std::memcpy(b.data() + i + 8, &lba, 8);
-  }
-  return b;
-}
-
-std::vector<std::uint8_t> blocks_of(std::uint64_t value, std::uint64_t lba, std::uint64_t count) {
-  std::vector<std::uint8_t> out;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const auto b = block_of(value, lba + i);
-    out.insert(out.end(), b.begin(), b.end());
-  }
-  return out;
-}
+using testing::block_of;
+using testing::blocks_of;
 
 // Which write's data block `index` of `all`, block `lba` of the medium,
 // holds; -1: none of them.

@@ -10,10 +10,12 @@
 #include <random>
 #include <set>
 
+#include "tests/scsi/block_pattern.h"
+
 namespace memstore::scsi {
 namespace {
 
-constexpr std::uint32_t kBlock = 512;
+constexpr std::uint32_t kBlock = testing::kPatternBlock;
 
 // The medium: a plain vector, so that 10,000 runs cost milliseconds each
 // (MemoryStore's mappings cost more to make than these runs do).
@@ -57,25 +59,8 @@ VolatileCacheConfig sized(std::uint64_t capacity_blocks, std::uint32_t atomic_bl
   return c;
 }
 
-// Block `lba` as write number `value` fills it (0: never written).
-std::vector<std::uint8_t> block_of(std::uint64_t value, std::uint64_t lba) {
-  std::vector<std::uint8_t> b(kBlock, 0);
-  if (value == 0) return b;
-  for (std::size_t i = 0; i < kBlock; i += 16) {
-    std::memcpy(b.data() + i, &value, 8);
-    std::memcpy(b.data() + i + 8, &lba, 8);
-  }
-  return b;
-}
-
-std::vector<std::uint8_t> blocks_of(std::uint64_t value, std::uint64_t lba, std::uint64_t count) {
-  std::vector<std::uint8_t> out;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const auto b = block_of(value, lba + i);
-    out.insert(out.end(), b.begin(), b.end());
-  }
-  return out;
-}
+using testing::block_of;
+using testing::blocks_of;
 
 // Which write's data the block holds; -1 when it is none of them (a block
 // mixed from two writes, or garbage).

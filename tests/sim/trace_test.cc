@@ -102,9 +102,8 @@ TEST(TraceLines, AbsoluteTimesGiveBackTheCapturedRequests) {
     }
   }
   // Without the option the same trace starts at its first request.
-  const Result rebased =
-      read_all(disksim_line(written[0]) + disksim_line(written[2]), TraceFormat::kDiskSim,
-               options(10'000'000));
+  const Result rebased = read_all(disksim_line(written[0]) + disksim_line(written[2]),
+                                  TraceFormat::kDiskSim, options(10'000'000));
   ASSERT_EQ(rebased.requests.size(), 2u);
   EXPECT_EQ(rebased.requests[0].arrival_ns, 0);
   EXPECT_EQ(rebased.requests[1].arrival_ns, written[2].arrival_ns - written[0].arrival_ns);
