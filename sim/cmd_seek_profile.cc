@@ -2,7 +2,8 @@
 // memsim seek-profile: the positioning time from one sled position to the
 // start of every row of a grid of cylinders (thesis §3.3, Figs. 3.2 and 3.3:
 // seek time as a function of X and Y displacement, from the corner and from
-// the centre of the media), each seek computed as `memsim seek` computes it.
+// the centre of the media), each seek computed as `memsim seek` computes it;
+// and memsim large-reads (thesis §6.2.2, Fig. 6.8; sim/large_reads.h).
 #include <cstdio>
 #include <iostream>
 
