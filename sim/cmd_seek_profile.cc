@@ -2,13 +2,15 @@
 // memsim seek-profile: the positioning time from one sled position to the
 // start of every row of a grid of cylinders (thesis §3.3, Figs. 3.2 and 3.3:
 // seek time as a function of X and Y displacement, from the corner and from
-// the centre of the media), each seek computed as `memsim seek` computes it.
+// the centre of the media), each seek computed as `memsim seek` computes it;
+// and memsim large-reads (thesis §6.2.2, Fig. 6.8; sim/large_reads.h).
 #include <cstdio>
 #include <iostream>
 
 #include "model/geometry.h"
 #include "model/mems_mechanism.h"
 #include "sim/commands.h"
+#include "sim/large_reads.h"
 
 namespace memstore::sim {
 
@@ -46,6 +48,31 @@ int cmd_seek_profile(const SeekProfileArgs& a) {
                     (pos.y.base_s + pos.y.turnaround_s) * 1e3);
       std::cout << line;
     }
+  }
+  return 0;
+}
+
+int cmd_large_reads(const LargeReadsArgs& a) {
+  const auto p = resolve_params(a.device);
+  if (!p.ok()) {
+    std::cerr << "memsim: large-reads: " << p.error().message << "\n";
+    return 2;
+  }
+  LargeReadSpec spec;
+  spec.requests = a.requests;
+  spec.size_kb = a.size_kb;
+  spec.seed = a.seed;
+  const auto samples = measure_large_reads(*p, spec);
+  if (!samples.ok()) {
+    std::cerr << "memsim: large-reads: " << samples.error().message << "\n";
+    return 2;
+  }
+  std::cout << "x_distance_cylinders,service_ms,seek_ms,media_ms\n";
+  char line[128];
+  for (const LargeReadSample& s : *samples) {
+    std::snprintf(line, sizeof line, "%d,%.6f,%.6f,%.6f\n", s.x_distance, s.service_ms, s.seek_ms,
+                  s.media_ms);
+    std::cout << line;
   }
   return 0;
 }

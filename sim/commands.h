@@ -56,6 +56,16 @@ struct SeekProfileArgs {
 };
 int cmd_seek_profile(const SeekProfileArgs& a);
 
+// The service time of large reads against their X seek distance (thesis
+// Fig. 6.8; sim/large_reads.h), one CSV row per read.
+struct LargeReadsArgs {
+  DeviceOptions device;
+  std::int64_t requests = 2000;
+  std::int64_t size_kb = 256;
+  std::uint64_t seed = 1;
+};
+int cmd_large_reads(const LargeReadsArgs& a);
+
 struct RunArgs {
   DeviceOptions device;
   std::string workload = "random";

@@ -127,6 +127,22 @@ int main(int argc, char** argv) {
         profile_json, [&] { return memstore::sim::cmd_seek_profile(profile); });
   });
 
+  memstore::sim::LargeReadsArgs large;
+  auto* lr = app.add_subcommand(
+      "large-reads", "Service time of large reads against X seek distance, thesis Fig. 6.8 (CSV)");
+  add_device_options(lr, large.device, false);
+  lr->add_option("--requests", large.requests, "Reads, each from a random position (default 2000)")
+      ->check(number_check(false));
+  lr->add_option("--size-kb", large.size_kb, "Read size in KB (default 256)")
+      ->check(number_check(false));
+  lr->add_option("--seed", large.seed, "Random seed");
+  bool large_json = false;
+  lr->add_flag("--json", large_json, kCsvAsJson);
+  lr->callback([&] {
+    status = memstore::sim::with_json_output(large_json,
+                                             [&] { return memstore::sim::cmd_large_reads(large); });
+  });
+
   memstore::sim::RunArgs run;
   auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");
   add_device_options(r, run.device, true);

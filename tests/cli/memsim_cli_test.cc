@@ -11,9 +11,9 @@ using namespace memsim_cli;
 
 // Every subcommand that prints takes --json (README, docs/memsim.md).
 TEST(MemsimJson, EverySubcommandTakesJson) {
-  for (const char* cmd :
-       {"geometry", "params", "equiv", "seek", "seek-profile", "run", "subregions", "replay",
-        "sweep", "wbuffer", "array", "paper-array", "power", "merge", "microbench"}) {
+  for (const char* cmd : {"geometry", "params", "equiv", "seek", "seek-profile", "run",
+                          "subregions", "replay", "sweep", "wbuffer", "array", "paper-array",
+                          "power", "merge", "microbench", "large-reads"}) {
     const Result r = memsim({cmd, "--help"});
     EXPECT_EQ(r.status, 0) << cmd;
     EXPECT_NE(r.out.find("--json"), std::string::npos) << cmd << " has no --json";
@@ -346,6 +346,22 @@ TEST(MemsimSeekProfile, RowsAgreeWithMemsimSeek) {
       memsim({"seek", "--from-lbn", "0", "--to-lbn", std::to_string(1250 * 2700), "--json"}));
   EXPECT_NEAR(std::stod(row->substr(prefix.size())), seek["seek_ms"].get<double>(), 1e-6);
   expect_clean_failure(memsim({"seek-profile", "--from", "edge"}), 2);
+}
+
+// Thesis Fig. 6.8 (sim/large_reads.h): one row per 256 KB read, its service
+// time the sum of positioning and media time, the X distance on the media.
+TEST(MemsimLargeReads, OneRowPerReadServiceIsSeekPlusMedia) {
+  const json rows = ok_json(memsim({"large-reads", "--requests", "100", "--json"}));
+  ASSERT_TRUE(rows.is_array());
+  ASSERT_EQ(rows.size(), 100u);
+  for (const json& r : rows) {
+    EXPECT_NEAR(r["service_ms"].get<double>(),
+                r["seek_ms"].get<double>() + r["media_ms"].get<double>(), 1e-5);
+    EXPECT_GE(r["x_distance_cylinders"].get<int>(), 0);
+    EXPECT_LT(r["x_distance_cylinders"].get<int>(), 2500);
+  }
+  expect_clean_failure(memsim({"large-reads", "--size-kb", "0"}), 2);
+  expect_clean_failure(memsim({"large-reads", "--device", "atlas10k"}), 2);
 }
 
 // --- replay -----------------------------------------------------------------

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The thesis figures of issue 37 ("never reproduced"), drawn for scripts/reproduce-plot.
+
+Kept apart from scripts/reproduce-plot so that neither file grows past the project's
+size limit. The excerpt (thesis, CMU-PDL-04-104) gives no numbers for Figs. 3.8, 6.1
+and 6.8, so no published values are drawn; docs/reproduction.md compares the curves
+with what the text says.
+"""
+import csv
+import os
+
+import matplotlib.pyplot as plt
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def save(fig, out, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, name + ".png"), dpi=90)
+    plt.close(fig)
+
+
+def seek_profile_settle0(out):
+    """Thesis §3.6, Fig. 3.8: Fig. 3.3's experiment (G2, from the centre) with no X settle."""
+    rows = read_csv(os.path.join(out, "seek-profile-centre-settle0.csv"))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax = axes[0]
+    xs = sorted({int(r["x_cylinders"]) for r in rows})
+    ys = sorted({int(r["y_rows"]) for r in rows})
+    grid = {(int(r["x_cylinders"]), int(r["y_rows"])): float(r["seek_ms"]) for r in rows}
+    z = [[grid[(x, y)] for x in xs] for y in ys]
+    # Same colour scale as seek-profile.png's Fig. 3.3 panel, so the two compare by eye.
+    im = ax.pcolormesh(xs, ys, z, shading="nearest", cmap="viridis", vmin=0, vmax=0.9)
+    ax.set_title("G2 positioning from the centre, X settle 0 (Fig. 3.8)")
+    ax.set_xlabel("X displacement (cylinders)")
+    ax.set_ylabel("Y displacement (rows of 90 bits)")
+    fig.colorbar(im, ax=ax, label="ms")
+    ax = axes[1]
+    for y, style in ((0, "-"), (6, "--"), (13, ":")):
+        pts = [(int(r["x_cylinders"]), float(r["seek_ms"])) for r in rows if int(r["y_rows"]) == y]
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=f"Y +{y} rows")
+    ax.set_xlabel("X displacement from the centre (cylinders)")
+    ax.set_ylabel("positioning (ms)")
+    ax.set_ylim(0, 0.9)
+    ax.set_title("By X, settle 0: the Y seek now shows\n(no published values in the excerpt)",
+                 fontsize=9)
+    ax.legend()
+    save(fig, out, "seek-profile-settle0")
+
+
+def schedulers_atlas10k(out):
+    """Thesis §6.1.2, Fig. 6.1: the four disk schedulers on the Atlas 10K, Random workload."""
+    rows = read_csv(os.path.join(out, "schedulers-atlas10k.csv"))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, key, label in ((axes[0], "mean_response_ms", "mean response (ms)"),
+                           (axes[1], "scv_response", "squared coefficient of variation")):
+        for sched in dict.fromkeys(r["scheduler"] for r in rows):
+            pts = [(float(r["rate_per_s"]), float(r[key])) for r in rows if r["scheduler"] == sched]
+            ax.plot(*zip(*pts), marker=".", label=sched)
+        ax.set_xlabel("arrival rate (requests/s)")
+        ax.set_ylabel(label)
+        ax.legend()
+    axes[0].set_yscale("log")
+    axes[0].set_ylim(5, 1000)
+    axes[0].set_title("Atlas 10K, Random workload (Fig. 6.1a)\n"
+                      "(no published values in the excerpt)", fontsize=9)
+    axes[1].set_ylim(0, 2)
+    axes[1].set_title("starvation resistance (Fig. 6.1b)", fontsize=9)
+    save(fig, out, "schedulers-atlas10k")
+
+
+def large_reads(out):
+    """Thesis §6.2.2, Fig. 6.8: 256 KB read service time on the G2 against X seek distance."""
+    rows = read_csv(os.path.join(out, "large-reads.csv"))
+    xs = [int(r["x_distance_cylinders"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.scatter(xs, [float(r["service_ms"]) for r in rows], s=3, alpha=0.35,
+               label="service time, one read each")
+    # Means per 125 cylinders, to show the trend through the scatter of Y positions.
+    width = 125
+    for key, label, style in (("service_ms", "mean service", "-"),
+                              ("seek_ms", "mean positioning", "--"),
+                              ("media_ms", "mean transfer + switches", ":")):
+        bins = {}
+        for x, r in zip(xs, rows):
+            bins.setdefault(x // width, []).append(float(r[key]))
+        keys = sorted(bins)
+        ax.plot([(k + 0.5) * width for k in keys], [sum(bins[k]) / len(bins[k]) for k in keys],
+                style, color="black" if key == "service_ms" else None, label=label)
+    ax.set_xlabel("X distance between initial and final sled positions (cylinders)")
+    ax.set_ylabel("ms")
+    ax.set_ylim(0, 9)
+    ax.set_title(f"G2, {len(rows)} reads of 256 KB from random positions (Fig. 6.8)\n"
+                 "(no published values in the excerpt)", fontsize=9)
+    ax.legend(loc="lower right")
+    save(fig, out, "large-reads")
+
+
+FIGURES = {"seek-profile-settle0": seek_profile_settle0,
+           "schedulers-atlas10k": schedulers_atlas10k, "large-reads": large_reads}
