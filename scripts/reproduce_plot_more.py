@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The thesis figures of issue 37 ("never reproduced"), drawn for scripts/reproduce-plot.
+"""scripts/reproduce-plot's shared helpers, and its later figures: seed 003's Fig. 5 and
+the thesis figures 3.8, 6.1 and 6.8.
 
 Kept apart from scripts/reproduce-plot so that neither file grows past the project's
-size limit. The excerpt (thesis, CMU-PDL-04-104) gives no numbers for Figs. 3.8, 6.1
-and 6.8, so no published values are drawn; docs/reproduction.md compares the curves
-with what the text says.
+size limit. The excerpts give no numbers for these figures, so no published values are
+drawn; docs/reproduction.md compares the curves with what the texts say.
 """
 import csv
 import os
@@ -99,5 +99,32 @@ def large_reads(out):
     save(fig, out, "large-reads")
 
 
-FIGURES = {"seek-profile-settle0": seek_profile_settle0,
+def asplos99_fig5(out):
+    # Seed 003 (Schlosser et al., ASPLOS IX), Fig. 5: each device's average total response
+    # time with its variation, under §3.2's microbenchmark. The excerpt leaves the figure's
+    # values out, so nothing is drawn as published; the CSV is memsim microbench's.
+    rows = read_csv(os.path.join(out, "asplos99-fig5.csv"))
+    labels = {"cheetah4lp": "Cheetah 4LP", "superdisk": "SuperDisk", "asplos99-g1": "G1",
+              "asplos99-g2": "G2", "asplos99-g3": "G3"}
+    fig, ax = plt.subplots(figsize=(7, 4))
+    xs = range(len(rows))
+    means = [float(r["mean_response_ms"]) for r in rows]
+    sds = [float(r["sd_response_ms"]) for r in rows]
+    ax.bar(xs, means, yerr=sds, capsize=5, color="tab:blue",
+           label="memsim: mean response, error bar = one standard deviation")
+    for i, r in enumerate(rows):
+        ax.annotate(f"{means[i]:.2f} ms\naccess CoV {float(r['cov_access']):.2f}",
+                    (i, means[i] + sds[i]), textcoords="offset points", xytext=(0, 4),
+                    ha="center", fontsize=7)
+    ax.set_xticks(list(xs), [labels.get(r["device"], r["device"]) for r in rows])
+    ax.set_ylabel("average total response time (ms)")
+    ax.set_ylim(0, max(m + s for m, s in zip(means, sds)) * 1.25)
+    n = rows[0]["requests"] if rows else "?"
+    ax.set_title(f"Seed 003, Fig. 5: {n} random requests, 2/3 reads, 20 requests/s\n"
+                 "(published values left out of the excerpt: none drawn)", fontsize=9)
+    ax.legend(loc="upper right")
+    save(fig, out, "asplos99-fig5")
+
+
+FIGURES = {"asplos99-fig5": asplos99_fig5, "seek-profile-settle0": seek_profile_settle0,
            "schedulers-atlas10k": schedulers_atlas10k, "large-reads": large_reads}
