@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "target/lunspec/lun_trace.h"
 
-#include "modepages/mode_vendor.h"
-
 namespace memstore::lunspec {
 
 namespace {
@@ -29,13 +27,18 @@ std::string memsim_device_args(const LunSpec& spec) {
 
 std::string replay_command(const std::string& path, model::TraceFormat format,
                            const std::string& device_args, const scsi::Lun& lun) {
-  const modepages::ControlPage page = lun.control();
   std::string cmd = "memsim replay " + device_args;
-  // Page 22h as the LUN has it now: a MODE SELECT during the capture is not
-  // in the trace (docs/memstored.md, "Traces").
-  if (page.merge_requests) cmd += " --set power.merge_requests=true";
-  if (page.subsector) cmd += " --set power.subsector=true";
-  cmd += " --scheduler " + modepages::scheduler_name(page.scheduler).value_or("fcfs");
+  if (!lun.is_disk()) {
+    // What pages 1Ah and 22h set in the model, as the LUN has it now: an
+    // initiator's MODE SELECT since it opened is in neither the spec nor
+    // the trace (and one during the capture is not replayed at all:
+    // docs/memstored.md, "Traces"). A later --set wins over the spec's.
+    const model::PowerParams& p = lun.config().device.power;
+    cmd += " --set power.idle_timeout_ns=" + std::to_string(p.idle_timeout_ns);
+    cmd += std::string(" --set power.merge_requests=") + (p.merge_requests ? "true" : "false");
+    cmd += std::string(" --set power.subsector=") + (p.subsector ? "true" : "false");
+  }
+  cmd += " --scheduler " + lun.config().scheduler;
   cmd += " --absolute-times --format " + std::string(model::trace_format_name(format));
   return cmd + " --trace " + shell_word(path);
 }

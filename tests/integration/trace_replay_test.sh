@@ -20,7 +20,7 @@ admin() { "$memsctl" admin --socket "$sock" "$@"; }
 # Before any media command: the device is idle at its start, as memsim's is.
 admin trace start --lun 0 --file "$work/cap.trace" >"$work/start.json" ||
   fail "trace start"
-grep -q '"replay": "memsim replay --device g2 --scheduler sptf --absolute-times' \
+grep -q '"replay": "memsim replay --device g2 .* --scheduler sptf --absolute-times' \
   "$work/start.json" || fail "trace start's reply has no replay command: $(cat "$work/start.json")"
 admin trace start --lun 0 --file "$work/other.trace" 2>"$work/again.err" &&
   fail "a second trace start was taken"
@@ -50,14 +50,14 @@ pid=
 replay=$(sed -n 's/^# replay: memsim replay //p' "$work/cap.trace")
 [ -n "$replay" ] || fail "the capture has no replay line: $(head -3 "$work/cap.trace")"
 replay=${replay% --completions FILE.csv}
-# shellcheck disable=SC2086 # the header's words, split as the shell would
-"$memsim" replay $replay --completions "$work/memsim.csv" >/dev/null || fail "memsim replay"
+# The header's command is quoted for a shell: eval gives its words back.
+eval "\"\$memsim\" replay $replay --completions \"\$work/memsim.csv\"" >/dev/null ||
+  fail "memsim replay"
 "$compare" "$work/completions.csv" "$work/memsim.csv" --require-exact ||
   fail "the live LUN and memsim differ"
 
-# shellcheck disable=SC2086
-"$memsim" replay ${replay/--scheduler sptf/--scheduler fcfs} \
-  --completions "$work/fcfs.csv" >/dev/null || fail "memsim replay fcfs"
+eval "\"\$memsim\" replay ${replay/--scheduler sptf/--scheduler fcfs} \
+  --completions \"\$work/fcfs.csv\"" >/dev/null || fail "memsim replay fcfs"
 "$compare" "$work/completions.csv" "$work/fcfs.csv" --require-exact >/dev/null 2>&1 &&
   fail "an FCFS replay matched an SPTF LUN: the comparison cannot fail"
 echo "ok"
