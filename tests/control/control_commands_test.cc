@@ -5,9 +5,13 @@
 // changed as page 22h shows it.
 #include "target/control/control_commands.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <boost/asio/io_context.hpp>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 
 #include "target/control/json_rpc.h"
@@ -23,9 +27,10 @@ class ControlCommandsTest : public ::testing::Test {
  protected:
   boost::asio::io_context io;
   driver::TimedLun driver{io, iscsi::testing::memory_lun()};
-  ControlCommands commands{{{"iqn.2026-11.org.memstore:a", 0, "g2", "memory", &driver}},
-                           [](driver::TimedLun& d, std::function<json(driver::TimedLun&)> work,
-                              ControlCommands::Reply reply) { reply(work(d)); }};
+  ControlCommands commands{
+      {{"iqn.2026-11.org.memstore:a", 0, "g2", "memory", &driver, "--device g2"}},
+      [](driver::TimedLun& d, std::function<json(driver::TimedLun&)> work,
+         ControlCommands::Reply reply) { reply(work(d)); }};
 
   json ask(const json& request) {
     json out;
@@ -50,6 +55,41 @@ TEST_F(ControlCommandsTest, LunsListsEveryLun) {
   ASSERT_EQ(r["luns"].size(), 1U);
   EXPECT_EQ(r["luns"][0]["target"], "iqn.2026-11.org.memstore:a");
   EXPECT_EQ(r["luns"][0]["device"], "g2");
+}
+
+// trace-start and trace-stop (docs/memstored.md, "Traces"): the LUN's
+// media requests from the start to the stop, and the command that replays them.
+TEST_F(ControlCommandsTest, TraceStartAndStopCaptureTheLunsRequests) {
+  char dir[] = "/tmp/memstore-trace-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string file = std::string(dir) + "/lun0.trace";
+  EXPECT_THAT(ask({{"cmd", "trace-start"}, {"lun", 0}, {"file", "lun0.trace"}})["error"],
+              ::testing::HasSubstr("file: must be an absolute path"));
+  EXPECT_THAT(ask({{"cmd", "trace-start"}, {"lun", 0}, {"file", file}, {"format", "csv"}})["error"],
+              ::testing::HasSubstr("format: must be \"disksim\" or \"spc\""));
+  const json started = ask({{"cmd", "trace-start"}, {"lun", 0}, {"file", file}});
+  ASSERT_TRUE(started["ok"]) << started.dump();
+  EXPECT_THAT(
+      started["replay"].get<std::string>(),
+      ::testing::MatchesRegex("memsim replay --device g2 --set power.idle_timeout_ns=[0-9]+ "
+                              "--set power.merge_requests=false --set "
+                              "power.subsector=false --scheduler fcfs --absolute-times "
+                              "--format disksim --trace /tmp/memstore-trace-.*/lun0.trace"));
+  EXPECT_THAT(ask({{"cmd", "trace-start"}, {"lun", 0}, {"file", file}})["error"],
+              ::testing::HasSubstr("is capturing into '" + file + "' already"));
+  ASSERT_EQ(read(8), scsi::Status::kGood);
+  ASSERT_EQ(read(16), scsi::Status::kGood);
+  const json stopped = ask({{"cmd", "trace-stop"}, {"lun", 0}});
+  ASSERT_TRUE(stopped["ok"]) << stopped.dump();
+  EXPECT_EQ(stopped["requests"], 2);
+  EXPECT_EQ(stopped["file"], file);
+  EXPECT_THAT(ask({{"cmd", "trace-stop"}, {"lun", 0}})["error"],
+              ::testing::HasSubstr("is not capturing"));
+  std::ifstream in(file);
+  int requests = 0;
+  for (std::string line; std::getline(in, line);) requests += line.rfind('#', 0) == 0 ? 0 : 1;
+  EXPECT_EQ(requests, 2);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(ControlCommandsTest, SessionsAreListedByTargetWithWhatTheyNegotiated) {
@@ -161,7 +201,8 @@ TEST_F(ControlCommandsTest, TargetsAreAddedAndRemovedThroughTheAdmin) {
   admin.add = [&](const toml::table& t) -> Expected<std::vector<ControlLun>> {
     seen = t;
     if (t["name"].value_or(std::string()) == "bad") return Error("config.portals: taken");
-    return std::vector<ControlLun>{{"iqn.2026-11.org.memstore:b", 0, "g2", "memory", &second}};
+    return std::vector<ControlLun>{
+        {"iqn.2026-11.org.memstore:b", 0, "g2", "memory", &second, "--device g2"}};
   };
   admin.remove = [&](const std::string& target, const std::vector<ControlLun>& luns) {
     removed.push_back(target + ":" + std::to_string(luns.size()));
@@ -390,8 +431,9 @@ TEST_F(ControlCommandsTest, LunAddAndRemoveChangeTheListTheOtherCommandsUse) {
          given_target = target;
          if (spec["backing"].value_or(std::string()) == "nowhere")
            return Error("config.backing: refused");
-         return ControlLun{target, static_cast<std::uint16_t>(spec["id"].value_or(0)), "g2",
-                           "memory", &added};
+         return ControlLun{target, static_cast<std::uint16_t>(spec["id"].value_or(0)),
+                           "g2",   "memory",
+                           &added, "--device g2"};
        },
        [&](const ControlLun& l) {
          removed.push_back(l.target + "/" + std::to_string(l.id));
@@ -432,9 +474,10 @@ TEST(ControlCommandsDisk, GeometryRulesAreRefusedOnADisk) {
   config.disk = model::disk_preset("atlas10k");
   config.timing = {scsi::TimingMode::kOff, 1.0};
   driver::TimedLun driver{io, scsi::testing::make_lun(std::move(config))};
-  ControlCommands commands{{{"iqn.2026-11.org.memstore:d", 0, "atlas10k", "memory", &driver}},
-                           [](driver::TimedLun& d, std::function<json(driver::TimedLun&)> work,
-                              ControlCommands::Reply reply) { reply(work(d)); }};
+  ControlCommands commands{
+      {{"iqn.2026-11.org.memstore:d", 0, "atlas10k", "memory", &driver, "--device atlas10k"}},
+      [](driver::TimedLun& d, std::function<json(driver::TimedLun&)> work,
+         ControlCommands::Reply reply) { reply(work(d)); }};
   auto ask = [&](const json& rule) {
     json out;
     commands.handle(json{{"cmd", "fault-add"}, {"lun", 0}, {"rule", rule}}.dump(),

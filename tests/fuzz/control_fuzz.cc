@@ -38,7 +38,7 @@ driver::TimedLun& fuzzed_lun() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   driver::TimedLun& d = fuzzed_lun();
   control::ControlCommands commands(
-      {{"iqn.2026-11.org.memstore:fuzz", 0, "g2", "memory", &d}},
+      {{"iqn.2026-11.org.memstore:fuzz", 0, "g2", "memory", &d, "--device g2"}},
       [](driver::TimedLun& lun, std::function<control::json(driver::TimedLun&)> work,
          control::ControlCommands::Reply reply) { reply(work(lun)); });
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -36,12 +36,13 @@ class HeldStore final : public BackingStore, public AsyncStore {
 
   std::uint64_t blocks() const override { return bytes_.size() / kBlock; }
   std::uint32_t block_size() const override { return kBlock; }
-  StoreStatus read(std::uint64_t lba, std::uint64_t count, std::span<std::uint8_t> out) override {
+  StoreStatus read(std::uint64_t lba, std::uint64_t /*count*/,
+                   std::span<std::uint8_t> out) override {
     finish(ops_.size());
     std::memcpy(out.data(), bytes_.data() + lba * kBlock, out.size());
     return {};
   }
-  StoreStatus write(std::uint64_t lba, std::uint64_t count,
+  StoreStatus write(std::uint64_t lba, std::uint64_t /*count*/,
                     std::span<const std::uint8_t> in) override {
     finish(ops_.size());
     std::memcpy(bytes_.data() + lba * kBlock, in.data(), in.size());
@@ -473,13 +474,15 @@ TEST(VolatileCacheAsync, NoDurableWriteIsEverLostOver10000SeededCutsWithWriteBac
       if (policy == CutPolicy::kDropAll && !w.writing_back) {
         ASSERT_TRUE(w.kept.empty()) << "seed " << seed;
       }
-      if (w.writing_back) ASSERT_TRUE(w.lost.empty()) << "seed " << seed;
+      if (w.writing_back) {
+        ASSERT_TRUE(w.lost.empty()) << "seed " << seed;
+      }
       if (w.outcome == CutWrite::Outcome::kTorn) ++torn;
-      for (const auto& [runs, mark] : {std::pair{&w.kept, 1}, std::pair{&w.lost, -1}}) {
+      for (const auto& [runs, kept_or_lost] : {std::pair{&w.kept, 1}, std::pair{&w.lost, -1}}) {
         for (const BlockRun& r : *runs) {
           for (std::uint64_t b = r.lba; b < r.lba + r.blocks; ++b) {
             ASSERT_EQ(o.newest[b], w.sequence) << "seed " << seed << ": the block's newest write";
-            fate[b] = mark;
+            fate[b] = kept_or_lost;
           }
         }
       }
