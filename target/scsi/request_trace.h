@@ -10,9 +10,8 @@
 // What is written is what the model times, not what the transport carried:
 // a command the model serves in two accesses (an ORWRITE's read and write,
 // a command that also pays a spared tip's access) is two lines with one
-// arrival; a
-// command that does not touch the media, or fails before it does, is no
-// line. A MEMS BATCH has no form in either format: it becomes a comment
+// arrival; a command that does not touch the media, or fails before it
+// does, is no line. A MEMS BATCH has no form in either format: it becomes a comment
 // line (the readers skip it), counted in batches_skipped().
 //
 // Lines go through a buffer of kBufferBytes; close() (or the destructor)
