@@ -58,11 +58,23 @@ Status set_device(std::string_view v, lunspec::LunSpec& spec) {
   return {};
 }
 
-Status set_config(std::string_view v, lunspec::LunSpec& spec) {
+// A file the handler opens: tcmu-runner's working directory is not the
+// user's, so only an absolute path names the file they meant.
+Status absolute_path(std::string_view v) {
   if (v.empty() || v.front() != '/')
     return Error("'" + std::string(v) + "' is not an absolute path");
-  spec.device_config = std::string(v);
   return {};
+}
+
+// A key whose value is such a path, stored in `field`.
+Status set_path(std::string_view v, std::string& field) {
+  if (Status e = absolute_path(v); !e.ok()) return e;
+  field = std::string(v);
+  return {};
+}
+
+Status set_config(std::string_view v, lunspec::LunSpec& spec) {
+  return set_path(v, spec.device_config);
 }
 
 Status set_timing(std::string_view v, lunspec::LunSpec& spec) {
@@ -108,18 +120,12 @@ std::optional<std::uint32_t> whole(std::string_view v, std::uint32_t hi) {
 }
 
 Status set_write_log(std::string_view v, lunspec::LunSpec& spec) {
-  if (v.empty() || v.front() != '/')
-    return Error("'" + std::string(v) + "' is not an absolute path");
-  spec.write_log = std::string(v);
-  return {};
+  return set_path(v, spec.write_log);
 }
 
 // The LUN's requests captured from the open on (scsi::RequestTrace).
 Status set_trace(std::string_view v, lunspec::LunSpec& spec) {
-  if (v.empty() || v.front() != '/')
-    return Error("'" + std::string(v) + "' is not an absolute path");
-  spec.trace = std::string(v);
-  return {};
+  return set_path(v, spec.trace);
 }
 
 Status set_trace_format(std::string_view v, lunspec::LunSpec& spec) {
@@ -168,9 +174,7 @@ Status set_control(std::string_view v, lunspec::LunSpec& spec) {
 Status set_faults(std::string_view v, lunspec::LunSpec&) {
   // Read once the device is resolved (read_faults): a rule is checked
   // against the LUN's capacity and geometry.
-  if (v.empty() || v.front() != '/')
-    return Error("'" + std::string(v) + "' is not an absolute path");
-  return {};
+  return absolute_path(v);
 }
 
 // tcmu-runner strips its own key before the handler's open() sees the string,
