@@ -12,6 +12,17 @@
 
 namespace memstore::control {
 
+Expected<std::string> absolute_file(const json& request, const std::string& command) {
+  const json& f = request.contains("file") ? request["file"] : json();
+  if (!f.is_string() || f.get<std::string>().empty() || f.get<std::string>().front() != '/') {
+    return Error(
+        "file: must be an absolute path (the daemon's working directory is not yours); "
+        "memsctl admin " +
+        command + " --file makes a relative one absolute");
+  }
+  return f.get<std::string>();
+}
+
 json ok(json fields) {
   fields["ok"] = true;
   return fields;
@@ -320,13 +331,9 @@ void ControlCommands::save(const json& request, const Reply& reply) {
   if (!save_) return reply(failure("save: this daemon cannot write its configuration"));
   std::string file;
   if (request.contains("file")) {
-    const json& f = request["file"];
-    if (!f.is_string() || f.get<std::string>().empty() || f.get<std::string>().front() != '/') {
-      return reply(
-          failure("file: must be an absolute path (the daemon's working directory is not yours); "
-                  "memsctl admin save --file makes a relative one absolute"));
-    }
-    file = f.get<std::string>();
+    const Expected<std::string> f = absolute_file(request, "save");
+    if (!f.ok()) return reply(failure(f.error().message));
+    file = *f;
   }
   save_(file, [reply](Expected<json> saved) {
     reply(saved.ok() ? ok(std::move(saved).value()) : failure(saved.error().message));

@@ -127,6 +127,11 @@ class ControlCommands {
   void run(const json& request, const Reply& reply);
 };
 
+// The request's "file": an absolute path (the daemon's working directory is
+// not the client's), or an error naming the key and `command`, whose memsctl
+// option makes a relative path absolute.
+Expected<std::string> absolute_file(const json& request, const std::string& command);
+
 // Replies.
 json ok(json fields = json::object());
 json failure(const std::string& error);

@@ -10,12 +10,8 @@ void ControlCommands::trace_start(const json& request, const Reply& reply) {
   const Expected<const ControlLun*> found = find(request);
   if (!found.ok()) return reply(failure(found.error().message));
   const ControlLun& lun = **found;
-  const json& f = request.contains("file") ? request["file"] : json();
-  if (!f.is_string() || f.get<std::string>().empty() || f.get<std::string>().front() != '/') {
-    return reply(
-        failure("file: must be an absolute path (the daemon's working directory is not yours); "
-                "memsctl admin trace start --file makes a relative one absolute"));
-  }
+  const Expected<std::string> f = absolute_file(request, "trace start");
+  if (!f.ok()) return reply(failure(f.error().message));
   const json& fm = request.contains("format") ? request["format"] : json("disksim");
   const auto format =
       fm.is_string() ? model::parse_trace_format(fm.get<std::string>()) : std::nullopt;
@@ -23,7 +19,7 @@ void ControlCommands::trace_start(const json& request, const Reply& reply) {
   const std::string name = lun.target + " LUN " + std::to_string(lun.id);
   dispatch_(
       *lun.driver,
-      [file = f.get<std::string>(), format = *format, name, args = lun.memsim_args,
+      [file = *f, format = *format, name, args = lun.memsim_args,
        id = lun.id](driver::TimedLun& d) {
         if (const scsi::RequestTrace* t = d.lun().trace()) {
           return failure("trace: LUN " + std::to_string(id) + " is capturing into '" + t->path() +
