@@ -38,6 +38,12 @@ bool read_fig5(const std::string& path, std::map<std::string, double>& out) {
   return !out.empty();
 }
 
+PaperSetup setup(const PaperArrayArgs& a) {
+  PaperSetup s;
+  s.banks = a.banks;
+  return s;
+}
+
 PaperWorkload workload(const PaperArrayArgs& a) {
   PaperWorkload w;  // §4.2: 4 KB mean, 67% reads, uniform, exponential gaps
   w.seed = a.seed;
@@ -46,7 +52,7 @@ PaperWorkload workload(const PaperArrayArgs& a) {
 
 // Figure 5: every configuration's maximum throughput and its normal-usage latency.
 int figure5(const PaperArrayArgs& a) {
-  const PaperSetup s;
+  const PaperSetup s = setup(a);
   std::cout << "architecture,max_throughput_iops,normal_latency_ms,disks,chips,"
                "read_hits_at_max,writes_waited_at_max\n";
   for (const PaperConfig& c : figure5_configs(s)) {
@@ -63,7 +69,7 @@ int figure5(const PaperArrayArgs& a) {
 
 // Figure 6: LogDisk+K's maximum throughput against the read fraction, 4 KB and 64 KB IOs.
 int figure6(const PaperArrayArgs& a) {
-  const PaperSetup s;
+  const PaperSetup s = setup(a);
   std::cout << "size_kb,read_fraction,variant,disks,max_throughput_iops\n";
   for (const double size_kb : {4.0, 64.0}) {
     for (const double reads : a.read_fractions) {
@@ -89,7 +95,7 @@ int figure6(const PaperArrayArgs& a) {
 // synthetic workload standing in for the paper's traces. With --max-from, the maximum
 // throughputs are Figure 5's, read from its CSV, instead of measured again.
 int figure10(const PaperArrayArgs& a) {
-  const PaperSetup s;
+  const PaperSetup s = setup(a);
   std::map<std::string, double> from_fig5;
   if (!a.max_from.empty() && !read_fig5(a.max_from, from_fig5)) {
     return fail("--max-from: cannot read " + a.max_from + " as Figure 5's CSV");
@@ -124,7 +130,7 @@ int figure10(const PaperArrayArgs& a) {
 int replay(const PaperArrayArgs& a) {
   const std::optional<TraceFormat> format = parse_trace_format(a.trace_format);
   if (!format) return fail("--trace-format: must be disksim or spc");
-  const PaperSetup s;
+  const PaperSetup s = setup(a);
   std::cout << "architecture,scale,requests,mean_response_ms,mean_read_ms,mean_write_ms\n";
   for (const PaperConfig& c : figure5_configs(s)) {
     for (const double scale : a.scales) {

@@ -17,6 +17,10 @@ struct PaperArrayArgs {
   std::vector<double> read_fractions = {0, 0.25, 0.5, 0.75, 1};  // Figure 6
   std::vector<std::int64_t> ks = {0, 1, 2, 4};                   // Figure 6: LogDisk+K
   std::uint64_t seed = 1;
+  // The LU in banks of MEMS chips; every capacity scales with it (sim/paper_setup.h). 4 is
+  // memsim's default scale; 50 gives the paper's 2 TB of raw disk (100 disk20k drives); 2 is
+  // the least (MEMScache's RAID 5 needs 3 chips).
+  std::int32_t banks = 4;
   std::string max_from;  // Figure 10: Figure 5's CSV, whose maximum throughputs it uses
   // §4.3.3: a trace replayed open-loop on every Figure 5 configuration, its inter-arrival
   // times divided by each scale factor.

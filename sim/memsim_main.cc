@@ -381,6 +381,11 @@ int main(int argc, char** argv) {
   paper_cmd->add_option("--ks", paper.ks, "Figure 6: LogDisk+K's K values (default 0,1,2,4)")
       ->delimiter(',');
   paper_cmd->add_option("--seed", paper.seed, "Random seed");
+  paper_cmd
+      ->add_option("--banks", paper.banks,
+                   "The LU in banks of 7 chips, every capacity scaled with it (default 4: 8 "
+                   "disks, 161 GB raw; 50: the paper's 2 TB; at least 2 for MEMScache's RAID 5)")
+      ->check(CLI::Range(2, 100));
   paper_cmd->add_option("--trace", paper.trace,
                         "Replay this trace open-loop on every Figure 5 configuration instead");
   paper_cmd->add_option("--trace-format", paper.trace_format, "Trace format: disksim or spc");

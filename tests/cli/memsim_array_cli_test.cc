@@ -66,6 +66,21 @@ TEST(MemsimPaperArray, Figure6PrintsOneRowPerSizeReadFractionAndVariant) {
   EXPECT_NE(r.out.find("\n64,1.00,LogDisk+2,4,"), std::string::npos) << r.out;
 }
 
+// --banks sets the scale: the LU's banks of 7 chips, DiskOnly's disks twice as many
+// (RAID 1/0), MEMSdisk a bank per disk. One bank is refused: MEMScache's RAID 5 would have
+// fewer than 3 chips.
+TEST(MemsimPaperArray, BanksScaleEveryArchitecture) {
+  const Result r = memsim({"paper-array", "--figure", "5", "--banks", "2", "--max-requests", "400",
+                           "--half-requests", "200"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\nDiskOnly,"), std::string::npos) << r.out;
+  for (const std::string& row : lines(r.out)) {
+    if (row.rfind("DiskOnly,", 0) == 0) EXPECT_NE(row.find(",4,0,"), std::string::npos) << row;
+    if (row.rfind("MEMSdisk,", 0) == 0) EXPECT_NE(row.find(",0,28,"), std::string::npos) << row;
+  }
+  expect_clean_failure(memsim({"paper-array", "--banks", "1"}), 2);
+}
+
 TEST(MemsimPaperArray, Figure10TakesFigure5sThroughputsAndABadFigureIsRefused) {
   const Result bad = memsim({"paper-array", "--figure", "7"});
   expect_clean_failure(bad, 2);
