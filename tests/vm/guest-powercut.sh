@@ -11,8 +11,8 @@
 #                      synchronous=FULL, on ext4
 #   ext4-nobarrier     the files workload on ext4 mounted nobarrier: no
 #                      flush ever reaches the device (the negative control)
-#   tcmu-ext4, tcmu-ext4-nobarrier
-#                      the same two on a user:memstore backstore of this
+#   tcmu-ext4, tcmu-xfs, tcmu-sqlite, tcmu-ext4-nobarrier
+#                      the same four on a user:memstore backstore of this
 #                      guest's own LIO and tcmu-runner (durability=volatile,
 #                      the rule in a faults= file), logged in to over
 #                      127.0.0.1; a cut under LIO holds every command for
@@ -142,17 +142,34 @@ fi
 policies=(drop-all keep-random torn)
 cut_no=0
 
-make_fs() {  # make_fs KIND: a new file system on $dev, an empty log
-  case $1 in
-    xfs) mkfs.xfs -q -f "$dev" ;;
-    *) mkfs.ext4 -q -F "$dev" ;;
+# A kind's file system, mount options and workload; tcmu-K is K under LIO.
+fs_type() { [ "${1#tcmu-}" = xfs ] && echo xfs || echo ext4; }
+mount_opts() { [[ $1 == *nobarrier ]] && echo nobarrier || echo defaults; }
+make_fs() {  # make_fs KIND [DEV]: a new file system on DEV (default $dev), an empty log
+  local d=${2:-$dev}
+  case $(fs_type "$1") in
+    xfs) mkfs.xfs -q -f "$d" ;;
+    *) mkfs.ext4 -q -F "$d" ;;
   esac >/tmp/pc-mkfs.log 2>&1 || { bad "mkfs_$1" "$(tail -3 /tmp/pc-mkfs.log | tr '\n' ' ')"; return 1; }
   rm -f /tmp/pc-log
 }
-fs_type() { [ "$1" = xfs ] && echo xfs || echo ext4; }
-mount_opts() { [[ $1 == *nobarrier ]] && echo nobarrier || echo defaults; }
-fs_check() {  # fs_check KIND: the file system's own read-only check, unmounted
-  if [ "$1" = xfs ]; then xfs_repair -n "$dev"; else fsck.ext4 -f -n "$dev"; fi >/tmp/pc-fsck.log 2>&1
+fs_check() {  # fs_check KIND [DEV]: the file system's own read-only check, unmounted
+  local d=${2:-$dev}
+  if [ "$(fs_type "$1")" = xfs ]; then xfs_repair -n "$d"; else fsck.ext4 -f -n "$d"; fi \
+    >/tmp/pc-fsck.log 2>&1
+}
+# run_workload KIND LOG (in the background) and check_workload KIND LOG, on /mnt/pc
+run_workload() {
+  if [ "${1#tcmu-}" = sqlite ]; then
+    $workload sqlite-run /mnt/pc/db "$2" 900 >/tmp/pc-run.log 2>&1
+  else
+    $workload files-run /mnt/pc/d "$2" 900 >/tmp/pc-run.log 2>&1
+  fi
+}
+check_workload() {
+  if [ "${1#tcmu-}" = sqlite ]; then $workload sqlite-check /mnt/pc/db "$2"; else
+    $workload files-check /mnt/pc/d "$2"
+  fi
 }
 
 # one_cut KIND N: one power cut under the workload; prints the CUT line.
@@ -171,11 +188,7 @@ one_cut() {
     { echo "MEMSTORE-VM: CUT kind=$kind n=$n policy=$policy writes=$writes result=damaged mount failed before the cut"; return 1; }
   host_rule "{\"op\": \"write\", \"every\": $writes, \"once\": true, \"action\": \"power-cut\", \"policy\": \"$policy\", \"seed\": $seed, \"off_ms\": $OFF_MS}" ||
     { bad "cut_${kind}_$n" "the host did not add the rule"; umount /mnt/pc; return 3; }
-  if [ "$kind" = sqlite ]; then
-    $workload sqlite-run /mnt/pc/db /tmp/pc-log 900 >/tmp/pc-run.log 2>&1 &
-  else
-    $workload files-run /mnt/pc/d /tmp/pc-log 900 >/tmp/pc-run.log 2>&1 &
-  fi
+  run_workload "$kind" /tmp/pc-log &
   wpid=$!
   sid=$(session_dir)
   before=$(cat /tmp/pc-log 2>/dev/null | wc -l)
@@ -225,9 +238,7 @@ one_cut() {
     result=damaged
     detail="mount after the cut failed: $(tr '\n' ' ' </tmp/pc-mount.log)"
   else
-    if [ "$kind" = sqlite ]; then check=$($workload sqlite-check /mnt/pc/db /tmp/pc-log); else
-      check=$($workload files-check /mnt/pc/d /tmp/pc-log)
-    fi
+    check=$(check_workload "$kind" /tmp/pc-log)
     [ "${check%% *}" = ok ] || result=lost
     umount /mnt/pc
     if fs_check "$kind"; then fsck=clean; else
@@ -300,15 +311,15 @@ tcmu_logout() { iscsiadm -m node -T "$TCMU_IQN" -p 127.0.0.1:3260 --logout >/dev
 # tcmu_cut KIND N FRESH: one power cut of the TCMU LUN under the files
 # workload, as one_cut makes one of memstored's: the rule in a faults file
 # (after a seeded number of writes, the policy in turn), the backstore made
-# with it, login (and mkfs.ext4 when FRESH is 1), the workload and the
+# with it, login (and a new file system when FRESH is 1), the workload and the
 # unsynced writer until tcmu-runner's log says the power went. Under LIO
 # nothing fails then: the handler holds every command for $TCMU_OFF_MS and then
 # answers POWER ON, which the kernel would retry. So the guest does what a
 # machine that lost its power too would, while the LUN is still off: the
 # processes go, the file system is detached, and the initiator logs out, so
 # nothing it held reaches the LUN after power-on. Once the log says the
-# power is back, it logs in again, mounts (journal recovery), checks,
-# unmounts and runs fsck.ext4 -f -n. Prints the CUT line with the handler's
+# power is back, it logs in again, mounts (journal or log recovery), checks,
+# unmounts and runs the file system's own check. Prints the CUT line with the handler's
 # account (volatile=W lost=B) and when, after the cut, the logout went out
 # and was answered; returns as one_cut does.
 tcmu_cut() {
@@ -328,18 +339,17 @@ tcmu_cut() {
   tdev=$(lun_dev 0 "$TCMU_IQN")
   [ -n "$tdev" ] || { bad "cut_${kind}_$n" "the TCMU LUN never appeared"; return 3; }
   if [ "$fresh" = 1 ]; then
-    mkfs.ext4 -q -F "$tdev" >/tmp/pc-mkfs.log 2>&1 ||
-      { bad "mkfs_$kind" "$(tail -3 /tmp/pc-mkfs.log | tr '\n' ' ')"; tcmu_logout; return 3; }
+    make_fs "$kind" "$tdev" || { tcmu_logout; return 3; }
     rm -f /tmp/pc-tlog
   fi
-  mount -t ext4 -o "$(mount_opts "$kind")" "$tdev" /mnt/pc || {
+  mount -t "$(fs_type "$kind")" -o "$(mount_opts "$kind")" "$tdev" /mnt/pc || {
     echo "MEMSTORE-VM: CUT kind=$kind n=$n policy=$policy writes=$writes result=damaged mount failed before the cut"
     tcmu_logout
     return 1
   }
   cuts_before=$(tlog 'power cut (fault rule')
   ons_before=$(tlog ': power on after')
-  $workload files-run /mnt/pc/d /tmp/pc-tlog 900 >/tmp/pc-run.log 2>&1 &
+  run_workload "$kind" /tmp/pc-tlog &
   wpid=$!
   before=$(cat /tmp/pc-tlog 2>/dev/null | wc -l)
   unsynced_writer
@@ -389,14 +399,14 @@ tcmu_cut() {
   tdev=$(lun_dev 0 "$TCMU_IQN")
   [ -n "$tdev" ] || { bad "cut_${kind}_$n" "the TCMU LUN did not come back"; return 2; }
   result=ok
-  if ! mount -t ext4 -o "$(mount_opts "$kind")" "$tdev" /mnt/pc 2>/tmp/pc-mount.log; then
+  if ! mount -t "$(fs_type "$kind")" -o "$(mount_opts "$kind")" "$tdev" /mnt/pc 2>/tmp/pc-mount.log; then
     result=damaged
     detail="mount after the cut failed: $(tr '\n' ' ' </tmp/pc-mount.log)"
   else
-    check=$($workload files-check /mnt/pc/d /tmp/pc-tlog)
+    check=$(check_workload "$kind" /tmp/pc-tlog)
     [ "${check%% *}" = ok ] || result=lost
     umount /mnt/pc
-    if fsck.ext4 -f -n "$tdev" >/tmp/pc-fsck.log 2>&1; then fsck=clean; else
+    if fs_check "$kind" "$tdev"; then fsck=clean; else
       fsck="not clean: $(grep -v '^ *$' /tmp/pc-fsck.log | tail -3 | tr '\n' ' ')"
       [ "$result" = ok ] && result=damaged
     fi
