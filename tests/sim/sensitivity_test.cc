@@ -7,6 +7,9 @@
 
 #include <vector>
 
+#include "model/geometry.h"
+#include "model/mems_mechanism.h"
+
 namespace memstore::sim {
 namespace {
 
@@ -73,6 +76,26 @@ TEST(Turnarounds, SpringsHurtLeftOfCentreAndHelpRight) {
   EXPECT_GT(profile.front().with_springs_ms, flat_ms);
   EXPECT_LT(profile.back().with_springs_ms, flat_ms);
   EXPECT_GT(profile.front().with_springs_ms - flat_ms, flat_ms - profile.back().with_springs_ms);
+}
+
+// Fig. 3.7 (scripts/reproduce seek-profile-springs): Fig. 3.2's seeks from the
+// corner with spring factor 0.75 minus 0. "Short seeks are made slightly longer
+// and long seeks are shorter" (caption): a 100-cylinder X seek from the corner
+// gains time with the springs, a 2400-cylinder one loses it.
+double corner_seek_ms(double spring_factor, std::int32_t x) {
+  model::DeviceParams p = preset("g2");
+  p.spring_factor = spring_factor;
+  const model::MemsMechanism m(p);
+  const model::Geometry& g = m.geometry();
+  const model::SledState start = m.state_after_reading(g.to_lbn({0, 0, 0, 0}));
+  const model::Lbn to = g.to_lbn({0, x, 0, 0});
+  const int dir = model::Geometry::track_runs_up(g.track_of(to)) ? 1 : -1;
+  return m.position_for(start, x, 0, dir).total_s * 1e3;
+}
+
+TEST(SpringDelta, ShortSeeksFromTheCornerLongerLongOnesShorter) {
+  EXPECT_GT(corner_seek_ms(0.75, 100), corner_seek_ms(0, 100));
+  EXPECT_LT(corner_seek_ms(0.75, 2400), corner_seek_ms(0, 2400));
 }
 
 }  // namespace
