@@ -150,7 +150,12 @@ int main(int argc, char** argv) {
   tr->add_option("--rates-kbit-s", tip_rate.rates_kbit_s,
                  "Per-tip data rates, comma-separated (default 100 to 30,000, 8 a decade)")
       ->delimiter(',');
-  tr->callback([&] { status = memstore::sim::cmd_tip_rate(tip_rate); });
+  bool tip_rate_json = false;
+  tr->add_flag("--json", tip_rate_json, kCsvAsJson);
+  tr->callback([&] {
+    status = memstore::sim::with_json_output(tip_rate_json,
+                                             [&] { return memstore::sim::cmd_tip_rate(tip_rate); });
+  });
 
   memstore::sim::TurnaroundsArgs turnarounds;
   auto* ta = app.add_subcommand(
@@ -158,7 +163,12 @@ int main(int argc, char** argv) {
                      "Fig. 3.9 (CSV)");
   add_device_options(ta, turnarounds.device, false);
   ta->add_option("--points", turnarounds.points, "Displacements, edge to edge (default 101)");
-  ta->callback([&] { status = memstore::sim::cmd_turnarounds(turnarounds); });
+  bool turnarounds_json = false;
+  ta->add_flag("--json", turnarounds_json, kCsvAsJson);
+  ta->callback([&] {
+    status = memstore::sim::with_json_output(
+        turnarounds_json, [&] { return memstore::sim::cmd_turnarounds(turnarounds); });
+  });
 
   memstore::sim::RunArgs run;
   auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");

@@ -13,7 +13,8 @@ using namespace memsim_cli;
 TEST(MemsimJson, EverySubcommandTakesJson) {
   for (const char* cmd : {"geometry", "params", "equiv", "seek", "seek-profile", "run",
                           "subregions", "replay", "sweep", "wbuffer", "array", "paper-array",
-                          "power", "merge", "microbench", "large-reads"}) {
+                          "power", "merge", "microbench", "large-reads", "tip-rate",
+                          "turnarounds"}) {
     const Result r = memsim({cmd, "--help"});
     EXPECT_EQ(r.status, 0) << cmd;
     EXPECT_NE(r.out.find("--json"), std::string::npos) << cmd << " has no --json";
