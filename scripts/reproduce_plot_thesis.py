@@ -11,7 +11,8 @@ import matplotlib.pyplot as plt
 
 from reproduce_plot_more import read_csv, save
 
-# Thesis Table 5.1: the Überdisk's average access time, 0.88 ms (first 3.46 GB, random 4 KB).
+# Thesis Table 5.1: the Überdisk's "average access time", 0.88 ms, by the caption its average
+# response time under a random workload over its first 3.46 GB.
 PUBLISHED_UBERDISK_ACCESS_MS = 0.88
 # Thesis Table 3.1: each generation's per-tip data rate (kbit/s) - design points, not results.
 TABLE_3_1_RATE_KBIT_S = {"g1": 400, "g2": 700, "g3": 1000}
@@ -31,7 +32,7 @@ def comparison_disks(out):
     ax.bar_label(bars, fmt="%.2f ms", fontsize=8, padding=3)
     u = next(i for i, r in enumerate(rows) if r["device"] == "uberdisk")
     ax.plot([u], [PUBLISHED_UBERDISK_ACCESS_MS], "r*", markersize=12,
-            label="thesis Table 5.1: Überdisk average access 0.88 ms")
+            label="thesis Table 5.1: Überdisk average response 0.88 ms")
     ax.set_xticks(list(xs), [DEVICE_LABELS.get(r["device"], r["device"]) for r in rows])
     ax.set_yscale("log")
     ax.set_ylabel("response time (ms, log scale)")
