@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """scripts/reproduce-plot's shared helpers, and its later figures: seed 003's Fig. 5 and
-the thesis figures 3.8, 6.1 and 6.8.
+the thesis figures 3.8 and 6.1.
 
 Kept apart from scripts/reproduce-plot so that neither file grows past the project's
 size limit. The excerpts give no numbers for these figures, so no published values are
@@ -72,33 +72,6 @@ def schedulers_atlas10k(out):
     save(fig, out, "schedulers-atlas10k")
 
 
-def large_reads(out):
-    """Thesis §6.2.2, Fig. 6.8: 256 KB read service time on the G2 against X seek distance."""
-    rows = read_csv(os.path.join(out, "large-reads.csv"))
-    xs = [int(r["x_distance_cylinders"]) for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    ax.scatter(xs, [float(r["service_ms"]) for r in rows], s=3, alpha=0.35,
-               label="service time, one read each")
-    # Means per 125 cylinders, to show the trend through the scatter of Y positions.
-    width = 125
-    for key, label, style in (("service_ms", "mean service", "-"),
-                              ("seek_ms", "mean positioning", "--"),
-                              ("media_ms", "mean transfer + switches", ":")):
-        bins = {}
-        for x, r in zip(xs, rows):
-            bins.setdefault(x // width, []).append(float(r[key]))
-        keys = sorted(bins)
-        ax.plot([(k + 0.5) * width for k in keys], [sum(bins[k]) / len(bins[k]) for k in keys],
-                style, color="black" if key == "service_ms" else None, label=label)
-    ax.set_xlabel("X distance between initial and final sled positions (cylinders)")
-    ax.set_ylabel("ms")
-    ax.set_ylim(0, 9)
-    ax.set_title(f"G2, {len(rows)} reads of 256 KB from random positions (Fig. 6.8)\n"
-                 "(no published values in the excerpt)", fontsize=9)
-    ax.legend(loc="lower right")
-    save(fig, out, "large-reads")
-
-
 def asplos99_fig5(out):
     # Seed 003 (Schlosser et al., ASPLOS IX), Fig. 5: each device's average total response
     # time with its variation, under §3.2's microbenchmark. The excerpt leaves the figure's
@@ -127,4 +100,4 @@ def asplos99_fig5(out):
 
 
 FIGURES = {"asplos99-fig5": asplos99_fig5, "seek-profile-settle0": seek_profile_settle0,
-           "schedulers-atlas10k": schedulers_atlas10k, "large-reads": large_reads}
+           "schedulers-atlas10k": schedulers_atlas10k}

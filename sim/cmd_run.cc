@@ -63,6 +63,7 @@ int cmd_run(const RunArgs& a) {
   RandomWorkloadSpec spec;
   spec.requests = a.requests;
   spec.interarrival_ms = a.interarrival_ms;
+  spec.constant_interarrival = a.arrivals == "constant";
   spec.mean_size_kb = a.mean_size_kb;
   spec.read_fraction = a.read_fraction;
   spec.seed = a.seed;

@@ -53,16 +53,26 @@ int cmd_seek_profile(const SeekProfileArgs& a) {
 }
 
 int cmd_large_reads(const LargeReadsArgs& a) {
-  const auto p = resolve_params(a.device);
-  if (!p.ok()) {
-    std::cerr << "memsim: large-reads: " << p.error().message << "\n";
-    return 2;
-  }
   LargeReadSpec spec;
   spec.requests = a.requests;
   spec.size_kb = a.size_kb;
   spec.seed = a.seed;
-  const auto samples = measure_large_reads(*p, spec);
+  // A zoned disk (Fig. 6.8's disk half, §6.2.2) or a MEMStore.
+  Expected<std::vector<LargeReadSample>> samples = Error("");
+  if (const auto disk = model::disk_preset(a.device.device)) {
+    if (!a.device.set.empty() || !a.device.config.empty()) {
+      std::cerr << "memsim: large-reads: --set and --config apply to MEMStores only\n";
+      return 2;
+    }
+    samples = measure_disk_large_reads(*disk, spec);
+  } else {
+    const auto p = resolve_params(a.device);
+    if (!p.ok()) {
+      std::cerr << "memsim: large-reads: " << p.error().message << "\n";
+      return 2;
+    }
+    samples = measure_large_reads(*p, spec);
+  }
   if (!samples.ok()) {
     std::cerr << "memsim: large-reads: " << samples.error().message << "\n";
     return 2;

@@ -66,11 +66,26 @@ struct LargeReadsArgs {
 };
 int cmd_large_reads(const LargeReadsArgs& a);
 
+// Thesis §3.6 (sim/sensitivity.h): the sustained bandwidth of one tip against
+// its data rate (Fig. 3.6) and the turnaround time against Y displacement
+// (Fig. 3.9), CSV.
+struct TipRateArgs {
+  DeviceOptions device;
+  std::vector<double> rates_kbit_s;  // empty: 100 kbit/s to 30 Mbit/s, 8 a decade
+};
+int cmd_tip_rate(const TipRateArgs& a);
+struct TurnaroundsArgs {
+  DeviceOptions device;
+  int points = 101;
+};
+int cmd_turnarounds(const TurnaroundsArgs& a);
+
 struct RunArgs {
   DeviceOptions device;
   std::string workload = "random";
   std::int64_t requests = 10000;
   double interarrival_ms = 50.0;
+  std::string arrivals = "exponential";  // or "constant" (thesis Fig. 5.1)
   double mean_size_kb = 4.0;
   double read_fraction = 0.67;
   std::uint64_t seed = 1;

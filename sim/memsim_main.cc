@@ -143,6 +143,33 @@ int main(int argc, char** argv) {
                                              [&] { return memstore::sim::cmd_large_reads(large); });
   });
 
+  memstore::sim::TipRateArgs tip_rate;
+  auto* tr = app.add_subcommand(
+      "tip-rate", "Sustained bandwidth of one tip against its data rate, thesis Fig. 3.6 (CSV)");
+  add_device_options(tr, tip_rate.device, false);
+  tr->add_option("--rates-kbit-s", tip_rate.rates_kbit_s,
+                 "Per-tip data rates, comma-separated (default 100 to 30,000, 8 a decade)")
+      ->delimiter(',');
+  bool tip_rate_json = false;
+  tr->add_flag("--json", tip_rate_json, kCsvAsJson);
+  tr->callback([&] {
+    status = memstore::sim::with_json_output(tip_rate_json,
+                                             [&] { return memstore::sim::cmd_tip_rate(tip_rate); });
+  });
+
+  memstore::sim::TurnaroundsArgs turnarounds;
+  auto* ta = app.add_subcommand(
+      "turnarounds", "Turnaround time against Y displacement with and without springs, thesis "
+                     "Fig. 3.9 (CSV)");
+  add_device_options(ta, turnarounds.device, false);
+  ta->add_option("--points", turnarounds.points, "Displacements, edge to edge (default 101)");
+  bool turnarounds_json = false;
+  ta->add_flag("--json", turnarounds_json, kCsvAsJson);
+  ta->callback([&] {
+    status = memstore::sim::with_json_output(
+        turnarounds_json, [&] { return memstore::sim::cmd_turnarounds(turnarounds); });
+  });
+
   memstore::sim::RunArgs run;
   auto* r = app.add_subcommand("run", "Run a synthetic workload (the thesis' Random, §6.1.1)");
   add_device_options(r, run.device, true);
@@ -152,6 +179,10 @@ int main(int argc, char** argv) {
                     "server, mobile (shaped like the power paper's traces)");
   r->add_option("--requests", run.requests, "Number of requests")->check(number_check(false));
   r->add_option("--interarrival-ms", run.interarrival_ms, "Mean exponential inter-arrival (ms)");
+  r->add_option("--arrivals", run.arrivals,
+                "Random workload's gaps: exponential (default) or constant (every gap "
+                "--interarrival-ms, thesis Fig. 5.1)")
+      ->check(CLI::IsMember({"exponential", "constant"}));
   r->add_option("--mean-size-kb", run.mean_size_kb, "Mean exponential request size (KB)");
   r->add_option("--read-fraction", run.read_fraction, "Fraction of reads")
       ->check(CLI::Range(0.0, 1.0));

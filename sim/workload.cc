@@ -62,7 +62,8 @@ std::optional<model::Request> RandomWorkload::next() {
   r.lbn = static_cast<model::Lbn>(rng_.uniform_below(slots));
   r.op = rng_.uniform() < spec_.read_fraction ? model::Op::kRead : model::Op::kWrite;
 
-  arrival_ns_ += rng_.exponential(spec_.interarrival_ms * kNsPerMs);
+  arrival_ns_ += spec_.constant_interarrival ? spec_.interarrival_ms * kNsPerMs
+                                             : rng_.exponential(spec_.interarrival_ms * kNsPerMs);
   ++issued_;
   return r;
 }

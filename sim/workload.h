@@ -13,6 +13,9 @@
 //   one exponential gap after the previous. Arrival times are accumulated in
 //   double nanoseconds and rounded to the nearest integer ns per request, so
 //   rounding never accumulates and arrivals are non-decreasing.
+// - constant_interarrival: every gap is exactly interarrival_ms, as in the
+//   thesis' Fig. 5.1 ("Requests were issued every 50 ms", §5.1.5); no gap is
+//   drawn then.
 //
 // Determinism: the same spec gives the same byte-for-byte sequence on every
 // platform. Raw bits come from std::mt19937_64 (fully specified by the
@@ -36,6 +39,7 @@ namespace memstore::sim {
 struct RandomWorkloadSpec {
   std::int64_t requests = 0;
   double interarrival_ms = 0.0;  // mean of the exponential inter-arrival time
+  bool constant_interarrival = false;  // every gap exactly interarrival_ms (see above)
   double mean_size_kb = 4.0;     // mean of the exponential request size
   double read_fraction = 0.67;
   std::uint64_t seed = 0;

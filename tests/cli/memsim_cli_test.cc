@@ -13,7 +13,8 @@ using namespace memsim_cli;
 TEST(MemsimJson, EverySubcommandTakesJson) {
   for (const char* cmd : {"geometry", "params", "equiv", "seek", "seek-profile", "run",
                           "subregions", "replay", "sweep", "wbuffer", "array", "paper-array",
-                          "power", "merge", "microbench", "large-reads"}) {
+                          "power", "merge", "microbench", "large-reads", "tip-rate",
+                          "turnarounds"}) {
     const Result r = memsim({cmd, "--help"});
     EXPECT_EQ(r.status, 0) << cmd;
     EXPECT_NE(r.out.find("--json"), std::string::npos) << cmd << " has no --json";
@@ -361,7 +362,34 @@ TEST(MemsimLargeReads, OneRowPerReadServiceIsSeekPlusMedia) {
     EXPECT_LT(r["x_distance_cylinders"].get<int>(), 2500);
   }
   expect_clean_failure(memsim({"large-reads", "--size-kb", "0"}), 2);
-  expect_clean_failure(memsim({"large-reads", "--device", "atlas10k"}), 2);
+  expect_clean_failure(memsim({"large-reads", "--device", "uberdisk"}), 2);
+  expect_clean_failure(
+      memsim({"large-reads", "--device", "atlas10k", "--set", "spring_factor=0"}), 2);
+}
+
+// Fig. 6.8's disk half: the same reads on the Atlas 10K, X distance in its cylinders.
+TEST(MemsimLargeReads, DiskRowsCountTheArmsCylinders) {
+  const json rows =
+      ok_json(memsim({"large-reads", "--device", "atlas10k", "--requests", "50", "--json"}));
+  ASSERT_EQ(rows.size(), 50u);
+  int beyond_g2 = 0;
+  for (const json& r : rows) {
+    EXPECT_NEAR(r["service_ms"].get<double>(),
+                r["seek_ms"].get<double>() + r["media_ms"].get<double>(), 1e-5);
+    beyond_g2 += r["x_distance_cylinders"].get<int>() >= 2500;
+  }
+  EXPECT_GT(beyond_g2, 0);  // the Atlas 10K has about 10,000 cylinders
+}
+
+// Fig. 5.1: "Requests were issued every 50 ms": with --arrivals constant no G2
+// request waits (each is served in under 3 ms); with Poisson arrivals some do.
+TEST(MemsimRun, ConstantArrivalsNeverQueueAtFiftyMs) {
+  const json constant = ok_json(memsim({"run", "--requests", "2000", "--arrivals", "constant",
+                                        "--interarrival-ms", "50", "--json"}));
+  EXPECT_EQ(constant["queue_ms"]["max"].get<double>(), 0.0);
+  const json poisson = ok_json(memsim({"run", "--requests", "2000", "--json"}));
+  EXPECT_GT(poisson["queue_ms"]["max"].get<double>(), 0.0);
+  expect_clean_failure(memsim({"run", "--arrivals", "uniform"}), 2);
 }
 
 // --- replay -----------------------------------------------------------------

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <set>
 
 #include "model/device_factory.h"
@@ -120,6 +122,24 @@ TEST(FileSizes, MeetTheThreePublishedPoints) {
     EXPECT_GE(s, last);
     last = s;
   }
+}
+
+// Between the published points the fraction of files above a size follows a
+// power law (sim/file_sizes.h): in (64 KB, 1 MB], P(> x) = 0.04 (x / 64 KB)^-1,
+// so 1% of files are above 256 KB; in (8, 64] KB alpha = ln 5.5 / ln 8, so
+// P(> 16 KB) = 0.22 / 2^alpha = 0.1447. A log-uniform band would give 2.125%
+// and 0.1533.
+TEST(FileSizes, PowerLawsBetweenThePublishedPoints) {
+  EXPECT_LE(file_size_bytes(0.99 - 1e-9), 256 * 1024.0);
+  EXPECT_GT(file_size_bytes(0.99 + 1e-9), 256 * 1024.0);
+  const double p16 = 0.22 / std::pow(2.0, std::log(5.5) / std::log(8.0));
+  EXPECT_LE(file_size_bytes(1 - p16 - 1e-9), 16 * 1024.0);
+  EXPECT_GT(file_size_bytes(1 - p16 + 1e-9), 16 * 1024.0);
+  // The mean size the header states, 18.3 KB, by the midpoint rule.
+  double sum = 0;
+  constexpr int kN = 400000;
+  for (int i = 0; i < kN; ++i) sum += file_size_bytes((i + 0.5) / kN);
+  EXPECT_NEAR(sum / kN / 1024, 18.3, 0.1);
 }
 
 TEST(OrganPipe, FilesFillTheDeviceOutwardFromTheCentreByRank) {

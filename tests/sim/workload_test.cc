@@ -192,5 +192,23 @@ TEST(RandomWorkloadValidate, RejectsInfinityAndNan) {
                                                       "--read-fraction must be in [0, 1]"}));
 }
 
+// Thesis Fig. 5.1: "Requests were issued every 50 ms": every gap exactly the
+// inter-arrival time, and the sizes and places the same as with exponential
+// gaps up to the first gap drawn (the gap is the last draw of a request).
+TEST(RandomWorkload, ConstantInterarrivalIssuesEveryRequestOnePeriodApart) {
+  RandomWorkloadSpec spec = g2_spec(200, 3);
+  spec.interarrival_ms = 50.0;
+  spec.constant_interarrival = true;
+  const auto reqs = drain(spec);
+  ASSERT_EQ(reqs.size(), 200u);
+  for (std::size_t i = 0; i < reqs.size(); ++i)
+    EXPECT_EQ(reqs[i].arrival_ns, static_cast<model::Ns>(i) * 50'000'000) << i;
+  spec.constant_interarrival = false;
+  const auto exponential = drain(spec);
+  EXPECT_EQ(exponential[0].lbn, reqs[0].lbn);
+  EXPECT_EQ(exponential[0].blocks, reqs[0].blocks);
+  EXPECT_NE(exponential[1].arrival_ns, reqs[1].arrival_ns);
+}
+
 }  // namespace
 }  // namespace memstore::sim
