@@ -74,7 +74,8 @@ def plot(summary, apps, devices, path, note):
         ax.set_xticks(list(x), [LABELS.get(d, d) for d in names], rotation=30)
         ax.set_title(TITLES.get(app, app))
         ax.set_ylabel("runtime (s)")
-    axes[0][0].legend(loc="upper right", fontsize=8)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper right", fontsize=8)
     fig.suptitle("Seed 003 Figs. 7-11, live through memstored: median runtime, CPU and "
                  f"I/O stall ({note})", fontsize=9)
     fig.tight_layout()
@@ -108,7 +109,7 @@ def main():
     print("\n".join(lines))
     rounds = max(r["rounds"] for r in summary)
     plot(summary, apps, devices, os.path.join(a.out, "asplos99-apps.png"),
-         f"{rounds} rounds; bars: range of the wall time")
+         f"rounds: {rounds}; whiskers: the wall time's range")
 
 
 if __name__ == "__main__":
