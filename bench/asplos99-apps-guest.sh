@@ -57,6 +57,7 @@ lun_dev() {  # lun_dev N: the disk of LUN N (the only SCSI disks are ours)
 # Make compiles the tree's standard library (its Makefile's LIB_O, 12 files)
 # at -O0: the guest's CPU is emulated (TCG), where all of Lua at -O2 takes
 # minutes of CPU per device.
+# shellcheck disable=SC2046  # make's targets: the object names, one word each
 app_andrew() {
   (cd orig && find . -type d) | (mkdir -p work && cd work && xargs mkdir -p) &&
     cp -a orig/. work/ &&
