@@ -82,7 +82,8 @@ struct DeviceParams {
 };
 
 // A named preset: "g1", "g2" (default), "g3", "uysal03" (the disk-array study's chip,
-// FAST '03 Table 1), or "asplos99-g1", "asplos99-g2", "asplos99-g3" (the three generations of
+// FAST '03 Table 1), "tos05" (the power paper's device, ACM ToS 2005 Table I: G2 with 1280
+// active tips), or "asplos99-g1", "asplos99-g2", "asplos99-g3" (the three generations of
 // Schlosser et al., ASPLOS IX, Table 1). Returns nullopt for others.
 std::optional<DeviceParams> preset(std::string_view name);
 std::vector<std::string> preset_names();
