@@ -132,5 +132,49 @@ TEST(Tos05Preset, MergedRequestsShareOneRowPass) {
   EXPECT_EQ(done[1], mb.service_ns());
 }
 
+// The §2 reading (power.access_all_tips): a row pass activates the whole logical sector,
+// all 1280 concurrent tips, whatever the request needs; subsector accesses then activate
+// only the tip sectors of the bytes needed (13 for 100 bytes), so they save 1267 of 1380 mW.
+TEST(Tos05Preset, LogicalSectorReadingChargesEveryConcurrentTipUnlessSubsector) {
+  DeviceParams p = *preset("tos05");
+  p.power.access_all_tips = true;
+  Request r;
+  r.id = 1;
+  r.lbn = 1'000'000;
+  r.blocks = 1;
+  r.tail_bytes = 100;
+  for (const bool subsector : {false, true}) {
+    p.power.subsector = subsector;
+    MemsMechanism m(p);
+    const Breakdown b = m.service(r, 0);
+    const double row_s = static_cast<double>(b.transfer_ns) * 1e-9;
+    const int tips = subsector ? 13 : 1280;
+    EXPECT_NEAR(access_j(m.energy(b.service_ns())),
+                (p.power.sled_motion_w + tips * p.power.tip_active_w) * row_s, 1e-15)
+        << subsector;
+  }
+  // Merged, two 4 KB reads of one row are one pass of 1280 tips instead of two.
+  p.power.subsector = false;
+  const Geometry g(p);
+  Lbn first = 2'000'000;
+  first -= g.locate(first).column;
+  std::array<Request, 2> parts{};
+  for (int i = 0; i < 2; ++i) {
+    parts[i].id = static_cast<std::uint64_t>(i + 1);
+    parts[i].lbn = first + 8 * i;
+    parts[i].blocks = 8;
+  }
+  MemsMechanism merged(p), alone(p);
+  std::array<Ns, 2> done{};
+  const Breakdown mb = merged.service_merged(parts, 0, done);
+  const Breakdown a1 = alone.service(parts[0], 0);
+  const Breakdown a2 = alone.service(parts[1], a1.service_ns());
+  const double row_s = static_cast<double>(mb.transfer_ns) * 1e-9;
+  const double full_w = p.power.sled_motion_w + 1280 * p.power.tip_active_w;
+  EXPECT_NEAR(access_j(merged.energy(mb.service_ns())), full_w * row_s, 1e-15);
+  EXPECT_NEAR(access_j(alone.energy(a1.service_ns() + a2.service_ns())), 2 * full_w * row_s,
+              1e-12);
+}
+
 }  // namespace
 }  // namespace memstore::model
