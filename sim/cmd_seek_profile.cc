@@ -32,6 +32,11 @@ int cmd_seek_profile(const SeekProfileArgs& a) {
     std::cerr << "memsim: seek-profile: " << p.error().message << "\n";
     return 2;
   }
+  if (a.direction != "best" && !p->bidirectional) {
+    std::cerr << "memsim: --direction " << a.direction << ": " << p->name
+              << " reads in one direction only; use --direction best\n";
+    return 2;
+  }
   p->sleds = 1;
   const model::MemsMechanism m(*p);
   const model::Geometry& g = m.geometry();

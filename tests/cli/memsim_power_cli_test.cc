@@ -72,7 +72,7 @@ TEST(MemsimPower, UnknownShapeAndBadKeyValueNameTheFix) {
 // The power paper's Fig. 4 (scripts/reproduce power-fig4): seek times from the centre to
 // one access direction's rows. Fixing the direction can only lengthen a row's positioning
 // against the best of both, and must for some rows (those the sled would rather read the
-// other way); an unknown direction is refused.
+// other way); an unknown direction, or one on a one-way device, is refused.
 TEST(MemsimPower, SeekProfileInOneDirectionIsNeverSoonerThanTheBest) {
   const std::vector<std::string> base = {"seek-profile", "--device", "tos05", "--from",
                                          "centre",       "--x-step", "250"};
@@ -99,6 +99,10 @@ TEST(MemsimPower, SeekProfileInOneDirectionIsNeverSoonerThanTheBest) {
   const Result r = memsim(bad);
   expect_clean_failure(r, 2);
   EXPECT_NE(r.err.find("--direction: expected best, up or down"), std::string::npos) << r.err;
+  // G1 reads one way only (thesis Table 3.1): a fixed direction would describe nothing.
+  const Result g1 = memsim({"seek-profile", "--device", "g1", "--direction", "up"});
+  expect_clean_failure(g1, 2);
+  EXPECT_NE(g1.err.find("reads in one direction only"), std::string::npos) << g1.err;
 }
 
 }  // namespace
