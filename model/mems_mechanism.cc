@@ -210,6 +210,7 @@ void MemsMechanism::slow_down(Positioning& pos, std::int32_t x, std::int32_t y) 
 void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b,
                               std::vector<Ns>* step_done) {
   bool first = b.media_steps == 0;
+  const bool all_tips = params_.power.access_all_tips && !params_.power.subsector;
   std::int32_t prev_x = -1;
   // When the steps so far ended (ns of media time), carried from step to step.
   Ns rows_end = to_ns(row_s_ * b.media_steps);
@@ -243,7 +244,9 @@ void MemsMechanism::run_steps(std::span<const Step> steps, Breakdown& b,
     const Ns row_end = to_ns(row_s_ * b.media_steps);
     const Ns row_ns = row_end - rows_end;
     rows_end = row_end;
-    power_.add_access(row_ns, s.tips);
+    // Without subsector accesses the §2 reading of the power paper activates a whole
+    // logical sector, every concurrent tip, for each row (PowerParams::access_all_tips).
+    power_.add_access(row_ns, all_tips ? params_.active_tips : s.tips);
     if (step_done != nullptr)
       step_done->push_back(b.startup_ns + b.seek_ns + b.switch_ns + row_end);
     sled_ = {x_bits_of(s.x), access_end_y(s.y, pos.dir), pos.dir};

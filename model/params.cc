@@ -63,6 +63,24 @@ DeviceParams uysal03() {
   return p;
 }
 
+// tos05: the power paper's device (ACM ToS 2005, §2 Table I, the CMU G2). Every motion
+// and media figure of Table I is G2's (40 nm bits, 2500 x 2500-bit tip regions = 100 um of
+// travel, 803.6 m/s^2, 28 mm/s = 700 kbit/s x 40 nm, 739 Hz, settle 0.215 ms = one time
+// constant, springs 75%, 6400 tips); what differs is its "maximum concurrent tips 1280"
+// (the thesis' G2 activates 640). Table I's 89.6 MB/s is 1280 x 700 kbit/s x 8/10 (the
+// encoding; servo not counted) and its 3.2 GB is G2's 6,750,000 blocks (3.2 GiB). Power
+// (§3.1): 1 mW a tip, 100 mW sled motion, 50 mW inactive, 0.5 ms and 5e-5 J to start up.
+// One choice where §3.1 is ambiguous: IDLE "rereads the last sector accessed" "using a few
+// tips", so it keeps one block's 64 tips on (100 + 64 mW), not all 1280 ("the same power
+// as when transferring data" would be that only for a transfer of one block).
+DeviceParams tos05() {
+  DeviceParams p;
+  p.name = "tos05";
+  p.active_tips = 1280;
+  p.power.idle_tips = 64;
+  return p;
+}
+
 // --- Seed 003's three generations ----------------------------------------------------------
 // Schlosser, Griffin, Nagle and Ganger, "Designing computer systems with MEMS-based storage"
 // (ASPLOS IX), Table 1 and §2.1, §3.1. These predate the thesis' G1/G2/G3 and differ from
@@ -138,6 +156,7 @@ constexpr NamedPreset kPresets[] = {
     {"g2", g2},
     {"g3", g3},
     {"uysal03", uysal03},
+    {"tos05", tos05},
     {"asplos99-g1", asplos99_g1},
     {"asplos99-g2", asplos99_g2},
     {"asplos99-g3", asplos99_g3},

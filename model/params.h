@@ -44,6 +44,13 @@ struct PowerParams {
   // in part (Request::tail_bytes), only the tip sectors holding those bytes
   // are activated. Saves ACCESS energy; cannot shorten a service.
   bool subsector = false;
+  // Which tips a media access activates without subsector accesses. false: the tips of the
+  // blocks it transfers (tips_per_block each; the power paper §5.2.3: "a 512 byte logical
+  // sector consists of a group of 64 tip sectors"). true: every concurrently active tip for
+  // each row the sled passes, the paper's §2 reading: "A set of concurrently accessible tip
+  // sectors is grouped as a logical sector". With subsector on, only the tips holding the
+  // bytes a request needs are active in either case.
+  bool access_all_tips = false;
 };
 
 struct DeviceParams {
@@ -82,7 +89,8 @@ struct DeviceParams {
 };
 
 // A named preset: "g1", "g2" (default), "g3", "uysal03" (the disk-array study's chip,
-// FAST '03 Table 1), or "asplos99-g1", "asplos99-g2", "asplos99-g3" (the three generations of
+// FAST '03 Table 1), "tos05" (the power paper's device, ACM ToS 2005 Table I: G2 with 1280
+// active tips), or "asplos99-g1", "asplos99-g2", "asplos99-g3" (the three generations of
 // Schlosser et al., ASPLOS IX, Table 1). Returns nullopt for others.
 std::optional<DeviceParams> preset(std::string_view name);
 std::vector<std::string> preset_names();

@@ -65,6 +65,7 @@ const Key kKeys[] = {
     {"power.idle_tips", &PowerParams::idle_tips},
     {"power.merge_requests", &PowerParams::merge_requests},
     {"power.subsector", &PowerParams::subsector},
+    {"power.access_all_tips", &PowerParams::access_all_tips},
 };
 
 const Key* find_key(std::string_view name) {

@@ -3,7 +3,7 @@
 // the file, so the model stays free of I/O.
 //
 // Keys are the DeviceParams field names, flat at the top level, plus a
-// [power] table; `preset = "g1" | "g2" | "g3" | "uysal03"` picks the starting point
+// [power] table; `preset = "g1" | "g2" | "g3" | "uysal03" | "tos05"` picks the starting point
 // (default: the `base` argument). Example:
 //
 //   preset = "g2"

@@ -19,6 +19,10 @@ int cmd_seek_profile(const SeekProfileArgs& a) {
     std::cerr << "memsim: --from: expected corner or centre, got '" << a.from << "'\n";
     return 2;
   }
+  if (a.direction != "best" && a.direction != "up" && a.direction != "down") {
+    std::cerr << "memsim: --direction: expected best, up or down, got '" << a.direction << "'\n";
+    return 2;
+  }
   if (a.x_step <= 0) {
     std::cerr << "memsim: --x-step must be positive\n";
     return 2;
@@ -26,6 +30,11 @@ int cmd_seek_profile(const SeekProfileArgs& a) {
   auto p = resolve_params(a.device);
   if (!p.ok()) {
     std::cerr << "memsim: seek-profile: " << p.error().message << "\n";
+    return 2;
+  }
+  if (a.direction != "best" && !p->bidirectional) {
+    std::cerr << "memsim: --direction " << a.direction << ": " << p->name
+              << " reads in one direction only; use --direction best\n";
     return 2;
   }
   p->sleds = 1;
@@ -42,7 +51,9 @@ int cmd_seek_profile(const SeekProfileArgs& a) {
     for (std::int32_t y = 0; y < g.sy(); ++y) {
       const model::Lbn to_lbn = g.to_lbn({0, x, y, 0});
       const int dir = model::Geometry::track_runs_up(g.track_of(to_lbn)) ? 1 : -1;
-      const model::Positioning pos = m.position_for(start, x, y, dir);
+      const model::Positioning pos =
+          a.direction == "best" ? m.position_for(start, x, y, dir)
+                                : m.position_in(start, x, y, a.direction == "up" ? +1 : -1);
       std::snprintf(line, sizeof line, "%s,%d,%d,%.6f,%.6f,%.6f\n", a.from.c_str(), x - from.x,
                     y - from.y, pos.total_s * 1e3, (pos.x_base_s + pos.settle_s) * 1e3,
                     (pos.y.base_s + pos.y.turnaround_s) * 1e3);

@@ -53,6 +53,10 @@ struct SeekProfileArgs {
   DeviceOptions device;
   std::string from = "corner";  // or "centre"
   std::int32_t x_step = 50;
+  // Which way each row is read: "best" (the sooner of the two a bidirectional
+  // device allows), or "up"/"down" only (the power paper's Fig. 4 draws the
+  // even-indexed bit columns, one access direction).
+  std::string direction = "best";
 };
 int cmd_seek_profile(const SeekProfileArgs& a);
 

@@ -118,6 +118,9 @@ int main(int argc, char** argv) {
       "seek-profile", "Positioning time from the corner or centre to a grid of cylinders and rows");
   add_device_options(sp, profile.device, false);
   sp->add_option("--from", profile.from, "Start: corner or centre (default corner)");
+  sp->add_option("--direction", profile.direction,
+                 "Row access direction: best (default), up or down (one access direction, "
+                 "the power paper's Fig. 4)");
   sp->add_option("--x-step", profile.x_step, "Every x_step-th cylinder (default 50)")
       ->check(number_check(false));
   bool profile_json = false;

@@ -11,7 +11,7 @@ void add_flags(CLI::App& app, Flags& f) {
                  "LUN image path, or 'memory' (default ./var/<target>-lun0.img)");
   app.add_option(
       "--device", f.cli.device,
-      "Device preset: g1, g2 (default), g3, uysal03, asplos99-g1, asplos99-g2, asplos99-g3; or a "
+      "Device preset: g1, g2 (default), g3, uysal03, tos05, asplos99-g1, asplos99-g2, asplos99-g3; or a "
       "rotating disk: atlas10k, disk20k, cheetah4lp, superdisk");
   app.add_option("--timing", f.cli.timing, "realtime (default), scaled or off");
   app.add_option("--scheduler", f.cli.scheduler,

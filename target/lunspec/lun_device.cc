@@ -64,7 +64,7 @@ BasicStatus<DeviceError> resolve_device(LunSpec& spec,
   }
   if (!spec.device_config.empty()) {
     return DeviceError{F::kDeviceConfig,
-                       "describes a MEMStore (g1, g2, g3, uysal03, asplos99-g1..g3); " +
+                       "describes a MEMStore (g1, g2, g3, uysal03, tos05, asplos99-g1..g3); " +
                            spec.device + " is a disk and takes none (its keys go in set)"};
   }
   if (spec.config.rotation_rate != 0) {

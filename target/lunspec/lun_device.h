@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Which device a LUN is: a MEMStore preset (g1, g2, g3, uysal03, asplos99-g1..g3;
+// Which device a LUN is: a MEMStore preset (g1, g2, g3, uysal03, tos05, asplos99-g1..g3;
 // model/params.h) or a zoned disk (atlas10k, disk20k, cheetah4lp, superdisk;
 // model/disk_presets.h). memstored's `device` key and
 // the TCMU handler's `device=` both resolve through here, so the two accept
@@ -16,7 +16,7 @@
 
 namespace memstore::lunspec {
 
-// "g1, g2, g3, uysal03, asplos99-g1, ..., superdisk": every name `device` takes.
+// "g1, g2, g3, uysal03, tos05, asplos99-g1, ..., superdisk": every name `device` takes.
 std::string device_choices();
 
 // True for a name of either kind.

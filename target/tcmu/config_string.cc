@@ -25,7 +25,7 @@ const char* const kConfigHelp =
     "The image is an absolute path (created sparse when absent; its directory must exist)\n"
     "or 'memory' (volatile). The backstore's size must equal the device's capacity\n"
     "(G2: size=3456000000; atlas10k: size=9199079936). Keys:\n"
-    "  device=g1|g2|g3|uysal03|asplos99-g1|asplos99-g2|asplos99-g3  a MEMStore (default g2)\n"
+    "  device=g1|g2|g3|uysal03|tos05|asplos99-g1|asplos99-g2|asplos99-g3  a MEMStore (default g2)\n"
     "  device=atlas10k|disk20k|cheetah4lp|superdisk  a zoned rotating disk\n"
     "  config=/abs/params.toml         device parameter overrides (memstored's device_config)\n"
     "  timing=realtime|scaled|off      when completions are delivered (default realtime)\n"

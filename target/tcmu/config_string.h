@@ -8,7 +8,7 @@
 // absolute path (created sparse when absent; its directory must exist) or
 // the word `memory` (volatile, for tests). Keys, each at most once:
 //
-//   device=g1|g2|g3|uysal03|asplos99-g1|asplos99-g2|asplos99-g3
+//   device=g1|g2|g3|uysal03|tos05|asplos99-g1|asplos99-g2|asplos99-g3
 //                                         a MEMStore preset (default g2), or
 //   device=atlas10k|disk20k|cheetah4lp|superdisk
 //                                         a zoned rotating disk

@@ -85,7 +85,8 @@ TEST(MemsimParams, JsonHasEveryKey) {
   EXPECT_EQ(j.size(), 22u);  // 21 keys and the power table
   EXPECT_EQ(j["power"]["merge_requests"], false);
   EXPECT_EQ(j["power"]["subsector"], false);
-  EXPECT_EQ(j["power"].size(), 9u);
+  EXPECT_EQ(j["power"]["access_all_tips"], false);
+  EXPECT_EQ(j["power"].size(), 10u);
 }
 
 TEST(MemsimParams, ComparisonDiskIsRejected) {

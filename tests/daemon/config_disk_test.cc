@@ -64,12 +64,12 @@ TEST(ConfigDisk, Disk20kAndTheDisksSetKeys) {
 TEST(ConfigDisk, UnknownDeviceNamesTheFieldAndEveryDevice) {
   EXPECT_THAT(error_of(lun_with("device = \"atlas20k\"\n")),
               HasSubstr("d.toml:4: target[0].lun[0].device: unknown preset 'atlas20k'; use g1, "
-                        "g2, g3, uysal03, asplos99-g1, asplos99-g2, asplos99-g3, atlas10k, "
+                        "g2, g3, uysal03, tos05, asplos99-g1, asplos99-g2, asplos99-g3, atlas10k, "
                         "disk20k, cheetah4lp or superdisk"));
   CommandLine cli;
   cli.device = "cheetah";
   EXPECT_THAT(error_of(resolve(cli)),
-              HasSubstr("device: unknown preset 'cheetah'; use g1, g2, g3, uysal03, asplos99-g1, "
+              HasSubstr("device: unknown preset 'cheetah'; use g1, g2, g3, uysal03, tos05, asplos99-g1, "
                         "asplos99-g2, asplos99-g3, atlas10k, disk20k, cheetah4lp or superdisk"));
   cli.device = "disk20k";
   const auto r = resolve(cli);

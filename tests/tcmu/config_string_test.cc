@@ -121,7 +121,7 @@ TEST(TcmuConfigString, BackingImageErrors) {
 
 TEST(TcmuConfigString, ValueErrorsNameTheKey) {
   EXPECT_THAT(error("memory;device=g9"),
-              StartsWith("device: unknown preset 'g9'; use g1, g2, g3, uysal03, asplos99-g1, "
+              StartsWith("device: unknown preset 'g9'; use g1, g2, g3, uysal03, tos05, asplos99-g1, "
                          "asplos99-g2, asplos99-g3, atlas10k, disk20k, cheetah4lp or superdisk"));
   EXPECT_THAT(error("memory;timing=fast"),
               StartsWith("timing: 'fast' is not realtime, scaled or off"));
