@@ -36,20 +36,9 @@ ok ram "MemTotal $((total_kb / 1024)) MB, $pin_mb MB pinned, $RAM_MB MB left"
 
 step login
 modprobe -a sd_mod virtio_net scsi_transport_iscsi iscsi_tcp ext4 || { bad modules "$(uname -r)"; finish; }
-user_network_up
-iscsi_node_at "$PORTAL" "$IQN" || finish
-if out=$(iscsiadm -m node -T "$IQN" -p "$PORTAL" --login 2>&1); then ok login; else
-  bad login "$out"
-  finish
-fi
-lun_dev() {  # lun_dev N: the disk of LUN N (the only SCSI disks are ours)
-  local b
-  for _ in $(seq 1 60); do
-    b=$(ls -d /sys/class/scsi_disk/*:*:*:"$1"/device/block/* 2>/dev/null | head -1)
-    [ -n "$b" ] && { echo "/dev/${b##*/}"; return; }
-    sleep 0.5
-  done
-}
+iscsi_login_at "$PORTAL" "$IQN" || finish
+ok login
+lun_dev() { iscsi_lun_dev "$1"; }
 
 # The applications (§4.2). Each runs in /mnt/lun; its output goes to $log.
 # Andrew-like: the Andrew benchmark's phases on a real C source tree (Lua's):

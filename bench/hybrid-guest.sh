@@ -34,14 +34,11 @@ modprobe -a sd_mod sg virtio_scsi virtio_net scsi_transport_iscsi iscsi_tcp dm_m
 # over QEMU's user network.
 if [ "$TRANSPORT" = open-iscsi ]; then
   step login
-  user_network_up
-  iscsi_node_at "$PORTAL" "$IQN" || finish
-  if out=$(iscsiadm -m node -T "$IQN" -p "$PORTAL" --login 2>&1); then ok login; else
-    bad login "$out"
-    finish
-  fi
+  iscsi_login_at "$PORTAL" "$IQN" || finish
+  ok login
 fi
-lun_dev() {  # lun_dev N: the disk of LUN N (the only SCSI disks are ours)
+# lun_dev N: the disk of LUN N (the only SCSI disks are ours, over either transport)
+lun_dev() {
   local b
   for _ in $(seq 1 60); do
     b=$(ls -d /sys/class/scsi_disk/*:*:*:"$1"/device/block/* 2>/dev/null | head -1)

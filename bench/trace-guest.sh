@@ -17,15 +17,8 @@ finish() {
 step modules
 modprobe -a sd_mod scsi_transport_iscsi iscsi_tcp virtio_net ext4 || { bad modules "$(uname -r)"; finish; }
 step login
-user_network_up
-iscsi_node_at "$PORTAL" "$IQN" || finish
-out=$(iscsiadm -m node -T "$IQN" -p "$PORTAL" --login 2>&1) || { bad login "$out"; finish; }
-dev=""
-for _ in $(seq 1 60); do
-  b=$(ls -d /sys/class/iscsi_session/session*/device/target*/*:*:*:0/block/* 2>/dev/null | head -1)
-  [ -n "$b" ] && { dev=/dev/${b##*/}; break; }
-  sleep 0.5
-done
+iscsi_login_at "$PORTAL" "$IQN" || finish
+dev=$(iscsi_lun_dev 0)
 [ -n "$dev" ] || { bad disk "LUN 0 never appeared"; finish; }
 ok login "$dev"
 step mkfs

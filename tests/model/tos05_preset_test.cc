@@ -22,6 +22,19 @@ double access_j(const EnergyReport& e) {
   return e.energy_j[static_cast<int>(PowerState::kAccess)];
 }
 
+// Two 4 KB reads side by side in one row, from the row's first sector at or below `near`.
+std::array<Request, 2> two_reads_of_one_row(const DeviceParams& p, Lbn near) {
+  const Geometry g(p);
+  const Lbn first = near - g.locate(near).column;
+  std::array<Request, 2> parts{};
+  for (int i = 0; i < 2; ++i) {
+    parts[i].id = static_cast<std::uint64_t>(i + 1);
+    parts[i].lbn = first + 8 * i;
+    parts[i].blocks = 8;
+  }
+  return parts;
+}
+
 TEST(Tos05Preset, CarriesEveryFigureOfTableI) {
   const std::optional<DeviceParams> p = preset("tos05");
   ASSERT_TRUE(p);
@@ -105,15 +118,7 @@ TEST(Tos05Preset, SubsectorAccessChargesOnlyTheTipsOfTheBytesRead) {
 // twice (512 tips each) and repositions for the second.
 TEST(Tos05Preset, MergedRequestsShareOneRowPass) {
   const DeviceParams p = *preset("tos05");
-  const Geometry g(p);
-  Lbn first = 1'000'000;
-  first -= g.locate(first).column;  // the first sector of a row
-  std::array<Request, 2> parts{};
-  for (int i = 0; i < 2; ++i) {
-    parts[i].id = static_cast<std::uint64_t>(i + 1);
-    parts[i].lbn = first + 8 * i;
-    parts[i].blocks = 8;
-  }
+  const std::array<Request, 2> parts = two_reads_of_one_row(p, 1'000'000);
   MemsMechanism merged(p), alone(p);
   std::array<Ns, 2> done{};
   const Breakdown mb = merged.service_merged(parts, 0, done);
@@ -155,15 +160,7 @@ TEST(Tos05Preset, LogicalSectorReadingChargesEveryConcurrentTipUnlessSubsector) 
   }
   // Merged, two 4 KB reads of one row are one pass of 1280 tips instead of two.
   p.power.subsector = false;
-  const Geometry g(p);
-  Lbn first = 2'000'000;
-  first -= g.locate(first).column;
-  std::array<Request, 2> parts{};
-  for (int i = 0; i < 2; ++i) {
-    parts[i].id = static_cast<std::uint64_t>(i + 1);
-    parts[i].lbn = first + 8 * i;
-    parts[i].blocks = 8;
-  }
+  const std::array<Request, 2> parts = two_reads_of_one_row(p, 2'000'000);
   MemsMechanism merged(p), alone(p);
   std::array<Ns, 2> done{};
   const Breakdown mb = merged.service_merged(parts, 0, done);

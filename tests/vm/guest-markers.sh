@@ -2,8 +2,9 @@
 # The guest scripts' console markers, one per line, which the host's scripts
 # (scripts/vm-test, scripts/vm-test-service) parse from the serial log;
 # sourced by tests/vm/guest-init.sh, tests/vm/guest-service.sh,
-# tests/vm/guest-powercut.sh and bench/hybrid-guest.sh (with what they
-# share, at the end: user_network_up, share_wait, iscsi_node_at):
+# tests/vm/guest-powercut.sh and bench's guest scripts (with what they
+# share, at the end: user_network_up, share_wait, iscsi_node_at,
+# iscsi_login_at, iscsi_lun_dev):
 #   MEMSTORE-VM: STEP name          progress
 #   MEMSTORE-VM: PASS name [detail] / FAIL name [detail]
 pass=0
@@ -52,4 +53,23 @@ iscsi_node_at() {
   grep -q "$2" <<<"$out" || { bad discovery "$(tr '\n' ' ' <<<"$out")"; return 1; }
   iscsiadm -m node -T "$2" -o delete >/dev/null 2>&1
   iscsiadm -m node -T "$2" -p "$1" -o new >/dev/null
+}
+# iscsi_login_at PORTAL IQN: the user network up, the node made
+# (iscsi_node_at) and the session logged in. On failure, a FAIL marker and
+# status 1.
+iscsi_login_at() {
+  local out
+  user_network_up
+  iscsi_node_at "$1" "$2" || return 1
+  out=$(iscsiadm -m node -T "$2" -p "$1" --login 2>&1) || { bad login "$out"; return 1; }
+}
+# iscsi_lun_dev N: the disk of LUN N of the guest's iSCSI sessions (30 s at
+# most; nothing printed if it never appears).
+iscsi_lun_dev() {
+  local b
+  for _ in $(seq 1 60); do
+    b=$(ls -d /sys/class/iscsi_session/session*/device/target*/*:*:*:"$1"/block/* 2>/dev/null | head -1)
+    [ -n "$b" ] && { echo "/dev/${b##*/}"; return; }
+    sleep 0.5
+  done
 }
