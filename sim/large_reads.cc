@@ -60,8 +60,8 @@ Expected<std::vector<LargeReadSample>> measure_large_reads(const model::DevicePa
   return out;
 }
 
-Expected<std::vector<LargeReadSample>> measure_disk_large_reads(const model::ZonedDiskParams& params,
-                                                                const LargeReadSpec& spec) {
+Expected<std::vector<LargeReadSample>> measure_disk_large_reads(
+    const model::ZonedDiskParams& params, const LargeReadSpec& spec) {
   if (spec.requests <= 0 || spec.size_kb <= 0) {
     return Error("--requests and --size-kb must be positive");
   }
@@ -84,14 +84,14 @@ Expected<std::vector<LargeReadSample>> measure_disk_large_reads(const model::Zon
   std::vector<LargeReadSample> out;
   out.reserve(static_cast<std::size_t>(spec.requests));
   for (std::int64_t i = 0; i < spec.requests; ++i) {
-    const model::DiskAddress from = layout.locate(
-        static_cast<model::Lbn>(initial.uniform_below(static_cast<std::uint64_t>(layout.blocks()))));
+    const model::DiskAddress from = layout.locate(static_cast<model::Lbn>(
+        initial.uniform_below(static_cast<std::uint64_t>(layout.blocks()))));
     const auto lbn = static_cast<model::Lbn>(
         reads.uniform_below(static_cast<std::uint64_t>(layout.blocks() - blocks + 1)));
     const auto start = static_cast<model::Ns>(angle.uniform_below(revolution));
-    const model::MediaPass pass = disk.media_pass(lbn, static_cast<std::int32_t>(blocks),
-                                                  model::Op::kRead, start,
-                                                  {from.cylinder, from.surface});
+    const model::MediaPass pass =
+        disk.media_pass(lbn, static_cast<std::int32_t>(blocks), model::Op::kRead, start,
+                        {from.cylinder, from.surface});
     LargeReadSample s;
     s.x_distance = std::abs(layout.locate(lbn).cylinder - from.cylinder);
     s.service_ms = static_cast<double>(pass.end_ns - start) / 1e6;

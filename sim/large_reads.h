@@ -55,7 +55,7 @@ Expected<std::vector<LargeReadSample>> measure_large_reads(const model::DevicePa
                                                            const LargeReadSpec& spec);
 
 // The same on a zoned disk (see above); the X distance is in the disk's cylinders.
-Expected<std::vector<LargeReadSample>> measure_disk_large_reads(const model::ZonedDiskParams& params,
-                                                                const LargeReadSpec& spec);
+Expected<std::vector<LargeReadSample>> measure_disk_large_reads(
+    const model::ZonedDiskParams& params, const LargeReadSpec& spec);
 
 }  // namespace memstore::sim

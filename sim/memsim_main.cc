@@ -161,9 +161,10 @@ int main(int argc, char** argv) {
   });
 
   memstore::sim::TurnaroundsArgs turnarounds;
-  auto* ta = app.add_subcommand(
-      "turnarounds", "Turnaround time against Y displacement with and without springs, thesis "
-                     "Fig. 3.9 (CSV)");
+  auto* ta =
+      app.add_subcommand("turnarounds",
+                         "Turnaround time against Y displacement with and without springs, thesis "
+                         "Fig. 3.9 (CSV)");
   add_device_options(ta, turnarounds.device, false);
   ta->add_option("--points", turnarounds.points, "Displacements, edge to edge (default 101)");
   bool turnarounds_json = false;

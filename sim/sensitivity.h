@@ -41,9 +41,9 @@ struct TipRatePoint {
 TipRatePoint tip_rate_point(const model::DeviceParams& params, double rate_bit_s);
 
 struct TurnaroundPoint {
-  double displacement_um = 0;    // sled displacement from centre in Y
-  double with_springs_ms = 0;    // the preset's spring factor
-  double without_springs_ms = 0; // spring factor 0: 2 v / a everywhere
+  double displacement_um = 0;     // sled displacement from centre in Y
+  double with_springs_ms = 0;     // the preset's spring factor
+  double without_springs_ms = 0;  // spring factor 0: 2 v / a everywhere
 };
 
 // `points` displacements evenly over the Y range, edge to edge.

@@ -9,10 +9,10 @@ void add_flags(CLI::App& app, Flags& f) {
   app.add_option("--listen", f.cli.listen, "Portal ADDR:PORT (default 127.0.0.1:3260)");
   app.add_option("--backing", f.cli.backing,
                  "LUN image path, or 'memory' (default ./var/<target>-lun0.img)");
-  app.add_option(
-      "--device", f.cli.device,
-      "Device preset: g1, g2 (default), g3, uysal03, tos05, asplos99-g1, asplos99-g2, asplos99-g3; or a "
-      "rotating disk: atlas10k, disk20k, cheetah4lp, superdisk");
+  app.add_option("--device", f.cli.device,
+                 "Device preset: g1, g2 (default), g3, uysal03, tos05, asplos99-g1, asplos99-g2, "
+                 "asplos99-g3; or a "
+                 "rotating disk: atlas10k, disk20k, cheetah4lp, superdisk");
   app.add_option("--timing", f.cli.timing, "realtime (default), scaled or off");
   app.add_option("--scheduler", f.cli.scheduler,
                  "fcfs (default), clook, sstf, sptf, asptf, sdf, zsptf");

@@ -39,8 +39,8 @@ TEST(Tos05Preset, CarriesEveryFigureOfTableI) {
   const std::optional<DeviceParams> p = preset("tos05");
   ASSERT_TRUE(p);
   EXPECT_TRUE(validate(*p).empty());
-  EXPECT_EQ(p->tips, 6400);          // "Number of tips 6400"
-  EXPECT_EQ(p->active_tips, 1280);   // "Maximum concurrent tips 1280"
+  EXPECT_EQ(p->tips, 6400);         // "Number of tips 6400"
+  EXPECT_EQ(p->active_tips, 1280);  // "Maximum concurrent tips 1280"
   EXPECT_DOUBLE_EQ(p->sled_accel_m_s2, 803.6);
   EXPECT_DOUBLE_EQ(p->resonant_frequency_hz, 739.0);
   EXPECT_DOUBLE_EQ(p->spring_factor, 0.75);
@@ -169,8 +169,7 @@ TEST(Tos05Preset, LogicalSectorReadingChargesEveryConcurrentTipUnlessSubsector) 
   const double row_s = static_cast<double>(mb.transfer_ns) * 1e-9;
   const double full_w = p.power.sled_motion_w + 1280 * p.power.tip_active_w;
   EXPECT_NEAR(access_j(merged.energy(mb.service_ns())), full_w * row_s, 1e-15);
-  EXPECT_NEAR(access_j(alone.energy(a1.service_ns() + a2.service_ns())), 2 * full_w * row_s,
-              1e-12);
+  EXPECT_NEAR(access_j(alone.energy(a1.service_ns() + a2.service_ns())), 2 * full_w * row_s, 1e-12);
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ TEST(TipRate, SustainedBandwidthPeaksThenFalls) {
   for (const char* name : {"g1", "g2", "g3"}) {
     const model::DeviceParams p = preset(name);
     std::vector<double> sustained;
-    for (double r = 100e3; r <= 100e6; r *= 1.25) sustained.push_back(tip_rate_point(p, r).sustained_kbit_s);
+    for (double r = 100e3; r <= 100e6; r *= 1.25)
+      sustained.push_back(tip_rate_point(p, r).sustained_kbit_s);
     std::size_t best = 0;
     for (std::size_t i = 0; i < sustained.size(); ++i)
       if (sustained[i] > sustained[best]) best = i;
