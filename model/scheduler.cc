@@ -43,6 +43,14 @@ constexpr Entry kSchedulers[] = {
      [](const SchedulerOptions& o) -> std::unique_ptr<Scheduler> {
        return std::make_unique<ZsptfScheduler>(o);
      }},
+    {"zfcfs",
+     [](const SchedulerOptions& o) -> std::unique_ptr<Scheduler> {
+       return std::make_unique<ZsptfScheduler>(o, ZsptfScheduler::InZone::kFcfs);
+     }},
+    {"ztsptf",
+     [](const SchedulerOptions& o) -> std::unique_ptr<Scheduler> {
+       return std::make_unique<ZsptfScheduler>(o, ZsptfScheduler::InZone::kArrivedBefore);
+     }},
 };
 
 }  // namespace

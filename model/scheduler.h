@@ -9,6 +9,9 @@
 //   asptf  aged SPTF: positioning time minus w * time waited (Jacobson & Wilkes)
 //   sdf    shortest Euclidean distance on the media (thesis §6.1.4)
 //   zsptf  zoned SPTF with pyramiding (second paper §4.1)
+//   zfcfs  the same zones, FCFS inside a zone (second paper §4.2.1)
+//   ztsptf the same zones, SPTF over the requests that arrived before the zone was
+//          entered (second paper §4.2.1)
 #pragma once
 
 #include <cstddef>

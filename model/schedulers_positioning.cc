@@ -186,13 +186,26 @@ Request SdfScheduler::pick(const Mechanism& m, Ns) {
   return take(best);
 }
 
-ZsptfScheduler::ZsptfScheduler(const SchedulerOptions& o)
+ZsptfScheduler::ZsptfScheduler(const SchedulerOptions& o, InZone in_zone)
     : zones_x_(std::max(1, o.zones_x)),
       zones_y_(std::max(1, o.zones_y)),
-      min_per_zone_(o.pyramid_min_per_zone) {
+      min_per_zone_(o.pyramid_min_per_zone),
+      in_zone_(in_zone) {
   levels_ = 0;
   while ((zones_x_ >> levels_) > 1 || (zones_y_ >> levels_) > 1) ++levels_;
   ++levels_;  // one more level past a single cell: both directions merged (SPTF)
+}
+
+const char* ZsptfScheduler::name() const {
+  switch (in_zone_) {
+    case InZone::kFcfs:
+      return "zfcfs";
+    case InZone::kArrivedBefore:
+      return "ztsptf";
+    case InZone::kSptf:
+      break;
+  }
+  return "zsptf";
 }
 
 int ZsptfScheduler::zones_at(int level) const {
@@ -228,34 +241,51 @@ Request ZsptfScheduler::pick(const Mechanism& m, Ns now) {
     // Re-express the current zone at the new granularity via the sled's position.
     current_zone_ = zone_of(m.current_point(), level);
     current_level_ = level;
+    entered_ = false;
   }
   const std::size_t n = items_.size();
-  if (zones == 1) {  // fully merged: SPTF over everything
+  if (zones == 1 && in_zone_ == InZone::kSptf) {  // fully merged: SPTF over everything
     current_zone_ = 0;
     if (n == 1) return take(0);
     prepare(m);
     return take(choose(m, now, 0.0, targets_, [](std::size_t k) { return k; }));
   }
   // Pass 1: zone of each pending request; the first zone at or after the
-  // current one (circularly) that has work.
+  // current one (circularly) that has work. Under ZTSPTF the current zone's
+  // late arrivals count as work for the next visit, a whole circle away.
+  const bool arrived_before = in_zone_ == InZone::kArrivedBefore;
   zone_.resize(n);
   int target = -1;
-  int best_dist = zones;
+  int best_dist = zones + 1;
   for (std::size_t i = 0; i < n; ++i) {
     zone_[i] = zone_of(point(i, m), level);
-    const int dist = (zone_[i] - current_zone_ + zones) % zones;
+    int dist = (zone_[i] - current_zone_ + zones) % zones;
+    if (arrived_before && dist == 0 && entered_ && items_[i].seq >= entry_arrivals_) dist = zones;
     if (dist < best_dist) {
       best_dist = dist;
       target = zone_[i];
     }
   }
+  if (!entered_ || target != current_zone_ || best_dist == zones) {
+    // Entering a zone: every request pending now arrived before it.
+    entered_ = true;
+    entry_arrivals_ = arrivals();
+  }
   current_zone_ = target;
-  // Pass 2: SPTF inside that zone.
+  // Pass 2: the in-zone algorithm over that zone's requests.
   members_.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    if (zone_[i] == target) members_.push_back(static_cast<std::uint32_t>(i));
+    if (zone_[i] == target && (!arrived_before || items_[i].seq < entry_arrivals_)) {
+      members_.push_back(static_cast<std::uint32_t>(i));
+    }
   }
   if (members_.size() == 1) return take(members_[0]);
+  if (in_zone_ == InZone::kFcfs) {
+    const auto first = std::min_element(
+        members_.begin(), members_.end(),
+        [this](std::uint32_t a, std::uint32_t b) { return items_[a].seq < items_[b].seq; });
+    return take(*first);
+  }
   prepare(m);
   member_targets_.clear();
   for (const std::uint32_t i : members_) member_targets_.push_back(targets_[i]);

@@ -75,6 +75,8 @@ class PositionedQueue {
   std::size_t choose(const Mechanism& m, Ns now, double age_weight,
                      std::span<const PositioningTarget> targets, Index index);
   Request take(std::size_t index);
+  // Requests added so far: the sequence number the next one gets.
+  std::uint64_t arrivals() const { return seq_; }
 
   std::vector<Item> items_;
   std::vector<PositioningTarget> targets_;  // parallel to items_ once prepared
@@ -131,10 +133,16 @@ class SdfScheduler final : public Scheduler, PendingList {
 // SPTF order (second paper §4.1). Pyramiding: when the queue is short, 2x2
 // neighbouring cells merge, coarsening the grid until it may become one zone,
 // i.e. SPTF (second paper Fig. 6).
+//
+// The other in-zone algorithms of the second paper's §4.2.1 (its Fig. 7) share
+// the zones: ZFCFS serves a zone's requests in arrival order, and ZTSPTF
+// serves, in SPTF order, only the requests that arrived before the scheduler
+// entered the zone; one that arrives later waits for the next visit.
 class ZsptfScheduler final : public Scheduler, PositionedQueue {
  public:
-  explicit ZsptfScheduler(const SchedulerOptions& options);
-  const char* name() const override { return "zsptf"; }
+  enum class InZone { kSptf, kFcfs, kArrivedBefore };
+  explicit ZsptfScheduler(const SchedulerOptions& options, InZone in_zone = InZone::kSptf);
+  const char* name() const override;
   void add(const Request& r) override { PositionedQueue::add(r); }
   std::size_t size() const override { return PositionedQueue::size(); }
   Request pick(const Mechanism& m, Ns now) override;
@@ -152,9 +160,14 @@ class ZsptfScheduler final : public Scheduler, PositionedQueue {
  private:
   int zones_x_, zones_y_;
   double min_per_zone_;
-  int levels_;            // coarsest level: one cell
+  int levels_;  // coarsest level: one cell
+  InZone in_zone_;
   int current_zone_ = 0;  // at the level used by the previous pick
   int current_level_ = 0;
+  // ZTSPTF: the requests numbered below this had arrived when the scheduler
+  // entered the current zone; `entered_` is false until a zone is entered.
+  std::uint64_t entry_arrivals_ = 0;
+  bool entered_ = false;
   // Scratch reused across picks: zones, and the target zone's requests.
   std::vector<int> zone_;
   std::vector<std::uint32_t> members_;

@@ -314,7 +314,7 @@ bool parse_lun(Ctx& ctx, const toml::table& t, const std::string& where,
   if (!model::make_scheduler(lun.config.scheduler)) {
     return ctx.fail(t.get("scheduler"), where + "scheduler",
                     "unknown scheduler '" + lun.config.scheduler +
-                        "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf");
+                        "'; use fcfs, clook, sstf, sptf, asptf, sdf, zsptf, zfcfs or ztsptf");
   }
   if (lun.backing.empty()) {
     // Default image: one per target and LUN under the state directory.

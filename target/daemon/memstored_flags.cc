@@ -15,7 +15,7 @@ void add_flags(CLI::App& app, Flags& f) {
                  "rotating disk: atlas10k, disk20k, cheetah4lp, superdisk");
   app.add_option("--timing", f.cli.timing, "realtime (default), scaled or off");
   app.add_option("--scheduler", f.cli.scheduler,
-                 "fcfs (default), clook, sstf, sptf, asptf, sdf, zsptf");
+                 "fcfs (default), clook, sstf, sptf, asptf, sdf, zsptf, zfcfs, ztsptf");
   app.add_option("--target-name", f.cli.target_name,
                  "iSCSI target name (default iqn.2026-11.org.memstore:g2)");
   app.add_option("--log-level", f.cli.log_level,

@@ -30,7 +30,7 @@ const char* const kConfigHelp =
     "  config=/abs/params.toml         device parameter overrides (memstored's device_config)\n"
     "  timing=realtime|scaled|off      when completions are delivered (default realtime)\n"
     "  scale=K                         with timing=scaled: wall delay = K x modeled delay\n"
-    "  scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf   (default fcfs)\n"
+    "  scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf|zfcfs|ztsptf   (default fcfs)\n"
     "  durability=write-back|write-through|volatile     (default write-back)\n"
     "  cache_mb=N                      volatile: the device's write cache (default per device)\n"
     "  cache_writeback_ms=T            volatile: idle time before it writes back (default 0)\n"
@@ -98,7 +98,7 @@ Status set_scale(std::string_view v, lunspec::LunSpec& spec) {
 Status set_scheduler(std::string_view v, lunspec::LunSpec& spec) {
   if (!model::make_scheduler(std::string(v))) {
     return Error("unknown scheduler '" + std::string(v) +
-                 "'; use fcfs, clook, sstf, sptf, asptf, sdf or zsptf");
+                 "'; use fcfs, clook, sstf, sptf, asptf, sdf, zsptf, zfcfs or ztsptf");
   }
   spec.config.scheduler = std::string(v);
   return {};

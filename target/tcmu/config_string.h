@@ -17,7 +17,7 @@
 //                                         (refused for a disk)
 //   timing=realtime|scaled|off            completion delivery (default realtime)
 //   scale=K                               scaled: wall delay = K x modeled delay
-//   scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf
+//   scheduler=fcfs|clook|sstf|sptf|asptf|sdf|zsptf|zfcfs|ztsptf
 //   durability=write-back|write-through
 //   rotation_rate=N                       VPD B1h MEDIUM ROTATION RATE (a
 //                                         disk reports its own; refused there)

@@ -45,7 +45,7 @@ TEST(MemsctlArgs, ParsesUnsigned) {
 }
 
 TEST(MemsctlArgs, SchedulerListComesFromThePageCodec) {
-  EXPECT_EQ(scheduler_list(), "fcfs, clook, sstf, sptf, asptf, sdf, zsptf");
+  EXPECT_EQ(scheduler_list(), "fcfs, clook, sstf, sptf, asptf, sdf, zsptf, zfcfs, ztsptf");
 }
 
 }  // namespace

@@ -89,8 +89,8 @@ using Ids = std::vector<std::uint64_t>;
 // --- Factory ---------------------------------------------------------------
 
 TEST(SchedulerFactoryTest, ListsTheSevenSchedulersOfTheThesisAndPaper) {
-  EXPECT_EQ(scheduler_names(),
-            (std::vector<std::string>{"fcfs", "clook", "sstf", "sptf", "asptf", "sdf", "zsptf"}));
+  EXPECT_EQ(scheduler_names(), (std::vector<std::string>{"fcfs", "clook", "sstf", "sptf", "asptf",
+                                                         "sdf", "zsptf", "zfcfs", "ztsptf"}));
 }
 
 TEST(SchedulerFactoryTest, EveryListedNameMakesASchedulerOfThatName) {
@@ -389,6 +389,62 @@ TEST(SchedulerZsptfTest, ServesSptfInsideTheCurrentZoneBeforeMovingOn) {
   z.add(req(3, 12));
   z.add(req(4, 13));
   EXPECT_EQ(serve_all(z, m), (Ids{2, 3, 1, 4}));
+}
+
+// The second paper's other in-zone algorithms (§4.2.1): the same zones, visited in
+// the same order; ZFCFS serves a zone in arrival order, ZTSPTF by SPTF but only the
+// requests that had arrived when the zone was entered.
+TEST(SchedulerZsptfTest, ZfcfsServesTheZoneInArrivalOrderBeforeMovingOn) {
+  FakeMechanism m;
+  ZsptfScheduler z{four_cells(), ZsptfScheduler::InZone::kFcfs};
+  EXPECT_STREQ(z.name(), "zfcfs");
+  m.points = {{10, in_cell(0, true)},
+              {11, in_cell(0, true)},
+              {12, in_cell(0, true)},
+              {13, in_cell(0, false)}};
+  m.cost = {{10, 900}, {11, 300}, {12, 600}, {13, 1}};
+  z.add(req(1, 10));
+  z.add(req(2, 11));
+  z.add(req(3, 12));
+  z.add(req(4, 13));
+  // ZSPTF would serve 2, 3, 1 in zone 0 (ServesSptfInsideTheCurrentZoneBeforeMovingOn).
+  EXPECT_EQ(serve_all(z, m), (Ids{1, 2, 3, 4}));
+}
+
+TEST(SchedulerZsptfTest, ZtsptfLeavesALateArrivalInItsZoneForTheNextVisit) {
+  FakeMechanism m;
+  m.points = {{10, in_cell(0, true)},   // zone 0
+              {11, in_cell(0, true)},   // zone 0
+              {12, in_cell(0, true)},   // zone 0, arrives after the zone is entered
+              {20, in_cell(1, true)}};  // zone 2
+  m.cost = {{10, 600}, {11, 500}, {12, 1}, {20, 900}};
+  for (const auto in_zone :
+       {ZsptfScheduler::InZone::kSptf, ZsptfScheduler::InZone::kArrivedBefore}) {
+    ZsptfScheduler z{four_cells(), in_zone};
+    z.add(req(1, 10));
+    z.add(req(2, 11));
+    z.add(req(4, 20));
+    EXPECT_EQ(z.pick(m, 0).id, 2u) << z.name();  // SPTF inside zone 0 either way
+    z.add(req(3, 12));                           // the closest, but late for ZTSPTF
+    if (in_zone == ZsptfScheduler::InZone::kSptf) {
+      EXPECT_EQ(serve_all(z, m), (Ids{3, 1, 4})) << z.name();
+    } else {
+      EXPECT_STREQ(z.name(), "ztsptf");
+      // Zone 0's early arrival, then zone 2, then zone 0 again on the next visit.
+      EXPECT_EQ(serve_all(z, m), (Ids{1, 4, 3})) << z.name();
+    }
+  }
+}
+
+TEST(SchedulerZsptfTest, ZtsptfReentersAZoneWhoseOnlyWorkArrivedLate) {
+  FakeMechanism m;
+  ZsptfScheduler z{four_cells(), ZsptfScheduler::InZone::kArrivedBefore};
+  m.points = {{10, in_cell(0, true)}, {11, in_cell(0, true)}};
+  z.add(req(1, 10));
+  EXPECT_EQ(z.pick(m, 0).id, 1u);
+  z.add(req(2, 11));  // late for this visit, but no other zone has work
+  EXPECT_EQ(z.pick(m, 0).id, 2u);
+  EXPECT_TRUE(z.empty());
 }
 
 // Three requests spread over the X range, all running up; the nearest one
