@@ -84,6 +84,13 @@ struct DiscoveryEntry {
   std::vector<std::string> addresses;
   std::vector<std::string> acl;  // the target's ACL; empty = everyone
   bool requires_chap = false;    // the target's own logins require CHAP
+
+  // Discovery lists a target only to whom may log in to it: the entry takes
+  // the target's access rules whenever they are set or changed.
+  void follow(const SecurityConfig& target_security) {
+    acl = target_security.acl;
+    requires_chap = target_security.chap.has_value();
+  }
 };
 
 struct LoginConfig {

@@ -106,8 +106,7 @@ void Server::Impl::install(Served& t) {
   t.tpgt = next_tpgt++;
   DiscoveryEntry e;
   e.target_name = t.setup.name;
-  e.acl = t.setup.security.acl;  // discovery lists a target only to whom may log in
-  e.requires_chap = t.setup.security.chap.has_value();
+  e.follow(t.setup.security);
   for (const auto& [host, port] : t.setup.portals) {
     e.addresses.push_back(address_text(host, port) + "," + std::to_string(t.tpgt));
   }

@@ -68,19 +68,14 @@ Status Server::set_security(const std::string& target, const SecurityConfig& sec
   if (!found.ok()) return found.error();
   Impl::Served& t = **found;
   t.setup.security = security;
-  // Discovery lists a target only to whom may log in (DiscoveryEntry).
-  auto listed = [](DiscoveryEntry& e, const SecurityConfig& by) {
-    e.acl = by.acl;
-    e.requires_chap = by.chap.has_value();
-  };
   for (DiscoveryEntry& e : s.discovery.send_targets) {
-    if (e.target_name == target) listed(e, security);
+    if (e.target_name == target) e.follow(security);
   }
   // Each loop's copy, on its own loop: its logins read it there.
   for (std::size_t loop = 0; loop < s.loops.size(); ++loop) {
-    asio::post(*s.loops[loop], [p = t.on_loop[loop], security, listed] {
+    asio::post(*s.loops[loop], [p = t.on_loop[loop], security] {
       p->login.security = security;
-      for (DiscoveryEntry& e : p->login.send_targets) listed(e, security);
+      for (DiscoveryEntry& e : p->login.send_targets) e.follow(security);
     });
   }
   if (!security.acl.empty()) {
