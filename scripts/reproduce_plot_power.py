@@ -89,23 +89,39 @@ def power_fig4(out):
                [[f"{a:g}", f"{b:g}", f"{c:g}", f"{d:.4f}"] for a, b, c, d in ratios])
 
 
+# The two comparisons of the paper's §4, a row per measure: the disk algorithms against ZSPTF
+# (§4.3, Figs. 8-9), and ZSPTF against its in-zone variants (§4.2.1), by mean response
+# (Fig. 7(a)) and by starvation resistance, the response's squared coefficient of variation
+# (Fig. 7(b)). ZSPTF is in every row.
+DISK_ALGORITHMS = ["fcfs", "clook", "sstf", "sptf", "zsptf"]
+IN_ZONE = ["zfcfs", "ztsptf", "zsptf"]
+ZSPTF_ROWS = [("Figs. 8-9, §4.3", DISK_ALGORITHMS, "mean_response_ms", "mean response (ms)",
+               "log"),
+              ("Fig. 7(a), §4.2.1", IN_ZONE, "mean_response_ms", "mean response (ms)", "log"),
+              ("Fig. 7(b), §4.2.1", IN_ZONE, "scv_response",
+               "squared coefficient of variation of response", "linear")]
+
+
 def zsptf_throughput(out):
-    """Figs. 7-9's comparison: mean response against the throughput each scheduler carries."""
+    """Figs. 7-9's comparisons: mean response against the throughput each scheduler carries."""
     rows = read_csv(os.path.join(out, "zsptf-throughput.csv"))
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
-    fig, axes = plt.subplots(1, len(workloads), figsize=(6 * len(workloads), 4.4), squeeze=False)
-    for ax, wl in zip(axes[0], workloads):
-        w_rows = [r for r in rows if r["workload"] == wl]
-        for sched in dict.fromkeys(r["scheduler"] for r in w_rows):
-            pts = [r for r in w_rows if r["scheduler"] == sched]
-            ax.plot([float(r["throughput_per_s"]) for r in pts],
-                    [float(r["mean_response_ms"]) for r in pts], "o-", ms=3, label=sched)
-        ax.set_yscale("log")
-        ax.set_xlabel("throughput (requests/s completed)")
-        ax.set_ylabel("mean response (ms)")
-        how = "Poisson arrivals, exp. 4 KB" if wl == "random" else "replayed K times faster"
-        ax.set_title(f"tos05, {wl}: {how} (Figs. 7-9, §4.3)", fontsize=9)
-        ax.legend(fontsize=8)
+    fig, axes = plt.subplots(len(ZSPTF_ROWS), len(workloads),
+                             figsize=(6 * len(workloads), 4.4 * len(ZSPTF_ROWS)), squeeze=False)
+    for ax_row, (figure, schedulers, column, label, yscale) in zip(axes, ZSPTF_ROWS):
+        for ax, wl in zip(ax_row, workloads):
+            w_rows = [r for r in rows if r["workload"] == wl]
+            for sched in schedulers:
+                pts = [r for r in w_rows if r["scheduler"] == sched]
+                ax.plot([float(r["throughput_per_s"]) for r in pts],
+                        [float(r[column]) for r in pts], "o-", ms=3, label=sched)
+            ax.set_yscale(yscale)
+            ax.set_xlabel("throughput (requests/s completed)")
+            ax.set_ylabel(label)
+            how = {"random": "Poisson arrivals, exp. 4 KB",
+                   "streams": "sequential streams, K times faster"}.get(wl, "replayed K times faster")
+            ax.set_title(f"tos05, {wl}: {how} ({figure})", fontsize=9)
+            ax.legend(fontsize=8)
     save(fig, out, "zsptf-throughput")
 
 
