@@ -4,10 +4,12 @@
 
 Reads the guest's round-K.csv files (round, device, app, wall, user, sys in seconds), takes
 per application and device the median over the rounds of the wall time, of the CPU time
-(user + system) and of the I/O stall (wall - CPU, per round), with the wall time's min and
-max, and writes OUT/asplos99-apps.csv (the plotted values), OUT/asplos99-apps.md (the table)
-and OUT/asplos99-apps.png: one panel per application, one stacked bar per device (CPU below,
-I/O stall above), as the paper's figures split each runtime.
+(user + system), of its user and system parts, and of the I/O stall (wall - CPU, per round),
+with the wall time's min and max, and writes OUT/asplos99-apps.csv (the plotted values),
+OUT/asplos99-apps.md (the table) and OUT/asplos99-apps.png: one panel per application, one
+stacked bar per device, as the paper's figures split each runtime into CPU and I/O stall.
+The CPU part is drawn in its two parts: the guest's system time also holds its own I/O
+path (iSCSI initiator, TCP, the emulated NIC), which the user time does not.
 
 Usage: asplos99-apps-report.py --out DIR --devices "D ..." --apps "A ..." [--note TEXT]
                                ROUND.csv...
@@ -27,26 +29,27 @@ def rows(paths):
     for path in paths:
         with open(path) as f:
             for r in csv.reader(f):
-                rnd, device, app, wall, user, sys_ = r
-                cpu = float(user) + float(sys_)
-                yield device, app, float(wall), cpu
+                _, device, app, wall, user, sys_ = r
+                yield device, app, float(wall), float(user), float(sys_)
 
 
 def summarize(paths, devices, apps):
     runs = {}
-    for device, app, wall, cpu in rows(paths):
-        runs.setdefault((app, device), []).append((wall, cpu))
+    for device, app, wall, user, sys_ in rows(paths):
+        runs.setdefault((app, device), []).append((wall, user, sys_))
     out = []
     for app in apps:
         for device in devices:
             r = runs.get((app, device))
             if not r:
                 continue
-            walls = [w for w, _ in r]
+            walls = [w for w, _, _ in r]
             out.append({"app": app, "device": device,
                         "wall_s": statistics.median(walls),
-                        "cpu_s": statistics.median([c for _, c in r]),
-                        "io_stall_s": statistics.median([w - c for w, c in r]),
+                        "cpu_s": statistics.median([u + s for _, u, s in r]),
+                        "user_s": statistics.median([u for _, u, _ in r]),
+                        "sys_s": statistics.median([s for _, _, s in r]),
+                        "io_stall_s": statistics.median([w - u - s for w, u, s in r]),
                         "wall_min_s": min(walls), "wall_max_s": max(walls),
                         "rounds": len(r)})
     return out
@@ -62,23 +65,27 @@ def plot(summary, apps, devices, path, note):
         s = {r["device"]: r for r in summary if r["app"] == app}
         names = [d for d in devices if d in s]
         x = range(len(names))
-        cpu = [s[d]["cpu_s"] for d in names]
+        user = [s[d]["user_s"] for d in names]
+        cpu = [s[d]["user_s"] + s[d]["sys_s"] for d in names]
         stall = [max(0.0, s[d]["io_stall_s"]) for d in names]
-        ax.bar(x, cpu, color="#4c72b0", label="CPU")
+        ax.bar(x, user, color="#4c72b0", label="CPU: user")
+        ax.bar(x, [c - u for c, u in zip(cpu, user)], bottom=user, color="#8fa8d6",
+               label="CPU: system (with the I/O path)")
         ax.bar(x, stall, bottom=cpu, color="#dd8452", label="I/O stall")
         # The wall time's range over the rounds, at the bar's top.
         tops = [c + t for c, t in zip(cpu, stall)]
-        ax.errorbar(x, tops, yerr=[[t - s[d]["wall_min_s"] for t, d in zip(tops, names)],
-                                   [s[d]["wall_max_s"] - t for t, d in zip(tops, names)]],
+        # The medians of the parts need not add up to the median wall time: clamp at 0.
+        ax.errorbar(x, tops, yerr=[[max(0.0, t - s[d]["wall_min_s"]) for t, d in zip(tops, names)],
+                                   [max(0.0, s[d]["wall_max_s"] - t) for t, d in zip(tops, names)]],
                     fmt="none", ecolor="black", capsize=3, lw=0.8)
         ax.set_xticks(list(x), [LABELS.get(d, d) for d in names], rotation=30)
         ax.set_title(TITLES.get(app, app))
         ax.set_ylabel("runtime (s)")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper right", fontsize=8)
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8)
     fig.suptitle("Seed 003 Figs. 7-11, live through memstored: median runtime, CPU and "
                  f"I/O stall ({note})", fontsize=9)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     fig.savefig(path, dpi=110)
 
 
@@ -97,13 +104,15 @@ def main():
         w.writeheader()
         for r in summary:
             w.writerow({k: f"{v:.3f}" if isinstance(v, float) else v for k, v in r.items()})
-    lines = ["| application | device | wall (s), median [min-max] | CPU (s) | I/O stall (s) | "
-             "stall share | rounds |", "|---|---|---|---|---|---|---|"]
+    lines = ["| application | device | wall (s), median [min-max] | CPU (s) | user (s) | "
+             "system (s) | I/O stall (s) | stall share | rounds |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in summary:
         share = r["io_stall_s"] / r["wall_s"] if r["wall_s"] > 0 else 0.0
         lines.append(f"| {TITLES.get(r['app'], r['app'])} | {LABELS.get(r['device'], r['device'])}"
                      f" | {r['wall_s']:.2f} [{r['wall_min_s']:.2f}-{r['wall_max_s']:.2f}]"
-                     f" | {r['cpu_s']:.2f} | {r['io_stall_s']:.2f} | {share:.0%} | {r['rounds']} |")
+                     f" | {r['cpu_s']:.2f} | {r['user_s']:.2f} | {r['sys_s']:.2f}"
+                     f" | {r['io_stall_s']:.2f} | {share:.0%} | {r['rounds']} |")
     with open(os.path.join(a.out, "asplos99-apps.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
