@@ -119,7 +119,8 @@ def zsptf_throughput(out):
             ax.set_xlabel("throughput (requests/s completed)")
             ax.set_ylabel(label)
             how = {"random": "Poisson arrivals, exp. 4 KB",
-                   "streams": "sequential streams, K times faster"}.get(wl, "replayed K times faster")
+                   "streams": "sequential streams, K times faster"}.get(
+                       wl, "replayed K times faster")
             ax.set_title(f"tos05, {wl}: {how} ({figure})", fontsize=9)
             ax.legend(fontsize=8)
     save(fig, out, "zsptf-throughput")
