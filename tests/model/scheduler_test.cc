@@ -376,18 +376,24 @@ TEST(SchedulerZsptfTest, WrapsPastTheLastZoneToTheFirst) {
   EXPECT_EQ(serve_all(z, m), (Ids{4, 5, 6}));
 }
 
-TEST(SchedulerZsptfTest, ServesSptfInsideTheCurrentZoneBeforeMovingOn) {
-  FakeMechanism m;
-  ZsptfScheduler z{four_cells()};
+// Requests 1-3 in zone 0, dearest first in arrival order, and request 4 in
+// zone 1, the closest of all: what an in-zone algorithm does shows in the order.
+void add_three_in_zone_0_and_one_closer_in_zone_1(FakeMechanism& m, ZsptfScheduler& z) {
   m.points = {{10, in_cell(0, true)},
               {11, in_cell(0, true)},
               {12, in_cell(0, true)},
               {13, in_cell(0, false)}};
-  m.cost = {{10, 900}, {11, 300}, {12, 600}, {13, 1}};  // zone 1's request is the closest
+  m.cost = {{10, 900}, {11, 300}, {12, 600}, {13, 1}};
   z.add(req(1, 10));
   z.add(req(2, 11));
   z.add(req(3, 12));
   z.add(req(4, 13));
+}
+
+TEST(SchedulerZsptfTest, ServesSptfInsideTheCurrentZoneBeforeMovingOn) {
+  FakeMechanism m;
+  ZsptfScheduler z{four_cells()};
+  add_three_in_zone_0_and_one_closer_in_zone_1(m, z);
   EXPECT_EQ(serve_all(z, m), (Ids{2, 3, 1, 4}));
 }
 
@@ -398,15 +404,7 @@ TEST(SchedulerZsptfTest, ZfcfsServesTheZoneInArrivalOrderBeforeMovingOn) {
   FakeMechanism m;
   ZsptfScheduler z{four_cells(), ZsptfScheduler::InZone::kFcfs};
   EXPECT_STREQ(z.name(), "zfcfs");
-  m.points = {{10, in_cell(0, true)},
-              {11, in_cell(0, true)},
-              {12, in_cell(0, true)},
-              {13, in_cell(0, false)}};
-  m.cost = {{10, 900}, {11, 300}, {12, 600}, {13, 1}};
-  z.add(req(1, 10));
-  z.add(req(2, 11));
-  z.add(req(3, 12));
-  z.add(req(4, 13));
+  add_three_in_zone_0_and_one_closer_in_zone_1(m, z);
   // ZSPTF would serve 2, 3, 1 in zone 0 (ServesSptfInsideTheCurrentZoneBeforeMovingOn).
   EXPECT_EQ(serve_all(z, m), (Ids{1, 2, 3, 4}));
 }
